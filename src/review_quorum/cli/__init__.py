@@ -1,0 +1,72 @@
+"""The `quorum` command line: a literal registry of commands, each a thin module.
+
+Each command module owns `add_parser(subparsers)` and `run(args) -> int`. `main` turns
+errors into exit statuses: bad input or usage is 2 with a one-line message naming the file
+and position, anything unexpected is 3. Library warnings are printed, never raised.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from collections.abc import Sequence
+from types import ModuleType
+
+from review_quorum.cli import consensus
+from review_quorum.cli.common import ExitCode
+from review_quorum.errors import QuorumError
+
+COMMANDS: dict[str, ModuleType] = {
+    "consensus": consensus,
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="quorum",
+        description="Merge many review bots' findings into one consensus-scored review.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for module in COMMANDS.values():
+        module.add_parser(subparsers)
+    return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("review-quorum")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run `quorum` with `argv` and return its exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return ExitCode.OK if exit_.code == 0 else ExitCode.USAGE
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            status = int(args.run(args))
+        except QuorumError as err:
+            print(f"quorum: error: {err}", file=sys.stderr)
+            status = ExitCode.USAGE
+        except KeyboardInterrupt:
+            print("quorum: interrupted", file=sys.stderr)
+            status = ExitCode.INTERNAL
+        except Exception as err:  # the last line of defence: never a traceback
+            print(f"quorum: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+            status = ExitCode.INTERNAL
+    for warning in caught:
+        print(f"quorum: warning: {warning.message}", file=sys.stderr)
+    return status
+
+
+def entry_point() -> None:
+    sys.exit(main())

@@ -1,0 +1,382 @@
+"""The consensus engine (SPEC section 3, seed 001): cluster findings, score agreement, gate.
+
+The reference semantics are a greedy single pass in which every finding is compared with
+the anchor (first member) of every earlier group. This module computes exactly that result
+in near-linear time: groups are indexed by (file, category); lined anchors by line, so a
+lined finding probes only the `2 * line_window + 1` lines around it; and anchors' titles by
+an inverted index over a prefix of their sorted tokens (the prefix filter of set-similarity
+joins: two token sets with Jaccard >= t always share one of their smallest tokens), so a
+title comparison only touches anchors that can possibly match. Among the candidates the
+earliest group wins, exactly as in the greedy pass.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import warnings
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+from review_quorum.model import ConsensusFinding, ConsensusLevel, NormalizedFinding
+
+CONFIRMED_FLOOR = 0.66
+NEEDS_VERIFICATION_FLOOR = 0.33
+
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "from",
+        "if",
+        "in",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "should",
+        "the",
+        "this",
+        "that",
+        "to",
+        "with",
+        "would",
+    ]
+)
+_WORD = re.compile(r"\b[a-z_][a-z0-9_]*", re.ASCII)
+_NO_MATCH = math.inf
+
+Order = Literal["input", "canonical"]
+
+
+class QuorumWarning(UserWarning):
+    """A result that is valid but likely not what the user meant (over-stated agreement)."""
+
+
+def title_tokens(title: str) -> frozenset[str]:
+    """The token set used for fuzzy title matching (SPEC 3.2)."""
+    return frozenset(
+        token
+        for token in _WORD.findall(title.lower())
+        if len(token) >= 3 and token not in STOPWORDS
+    )
+
+
+def jaccard(left: frozenset[str], right: frozenset[str]) -> float:
+    """Token Jaccard similarity; two empty sets have similarity 0."""
+    shared = len(left & right)
+    union = len(left) + len(right) - shared
+    return shared / union if union else 0.0
+
+
+def bucket_for_score(score: float) -> ConsensusLevel:
+    """The consensus level of a score (lower edges inclusive)."""
+    if score >= CONFIRMED_FLOOR:
+        return ConsensusLevel.CONFIRMED
+    if score >= NEEDS_VERIFICATION_FLOOR:
+        return ConsensusLevel.NEEDS_VERIFICATION
+    return ConsensusLevel.UNVERIFIED
+
+
+def must_address(
+    consensus: Iterable[ConsensusFinding],
+    *,
+    min_level: ConsensusLevel = ConsensusLevel.CONFIRMED,
+) -> list[ConsensusFinding]:
+    """The findings at or above `min_level`, in order: what the CI gate blocks on."""
+    floor = min_level.rank
+    return [finding for finding in consensus if finding.level.rank >= floor]
+
+
+def canonical_key(finding: NormalizedFinding) -> tuple[object, ...]:
+    """A total order on findings, so canonical ordering does not depend on input order."""
+    evidence = finding.evidence
+    return (
+        evidence.file,
+        finding.category,
+        evidence.line is None,
+        evidence.line or 0,
+        finding.title,
+        -finding.severity,
+        finding.bot,
+        finding.finding_id,
+        finding.confidence,
+        evidence.end_line or 0,
+        evidence.snippet,
+        evidence.symbol,
+    )
+
+
+def compute_consensus(
+    findings: Iterable[NormalizedFinding],
+    *,
+    bots_ran: int | None = None,
+    line_window: int = 3,
+    title_overlap: float = 0.5,
+    order: Order = "input",
+) -> list[ConsensusFinding]:
+    """Cluster `findings` into consensus findings, scored and ordered per SPEC 3."""
+    if isinstance(line_window, bool) or not isinstance(line_window, int) or line_window < 0:
+        raise ValueError(f"line_window must be a non-negative integer, not {line_window!r}")
+    if not math.isfinite(title_overlap):
+        raise ValueError(f"title_overlap must be a finite number, not {title_overlap!r}")
+    if order not in ("input", "canonical"):
+        raise ValueError(f"order must be 'input' or 'canonical', not {order!r}")
+    items = list(findings)
+    if order == "canonical":
+        items.sort(key=canonical_key)
+    ran = resolve_bots_ran(items, bots_ran)
+    groups = _cluster(items, line_window, title_overlap)
+    consensus = [_summarise(members, ran) for members in groups]
+    consensus.sort(key=_output_key)
+    return consensus
+
+
+def resolve_bots_ran(findings: Sequence[NormalizedFinding], bots_ran: int | None) -> int:
+    """The denominator of agreement: explicit, else the distinct bots seen; at least 1."""
+    seen = len({finding.bot for finding in findings})
+    if bots_ran is None:
+        return max(seen, 1)
+    if isinstance(bots_ran, bool) or not isinstance(bots_ran, int) or bots_ran < 0:
+        raise ValueError(f"bots_ran must be a non-negative integer, not {bots_ran!r}")
+    if bots_ran < seen:
+        warnings.warn(
+            f"bots_ran={bots_ran} is lower than the {seen} distinct bots in the input; "
+            "agreement is capped at 100%",
+            QuorumWarning,
+            stacklevel=3,
+        )
+    return max(bots_ran, 1)
+
+
+def _output_key(finding: ConsensusFinding) -> tuple[float, int, str, bool, int]:
+    line = finding.line
+    return (-finding.consensus_score, -finding.severity, finding.file, line is None, line or 0)
+
+
+def _summarise(members: list[NormalizedFinding], bots_ran: int) -> ConsensusFinding:
+    anchor = members[0]
+    if len(members) == 1:
+        detected_by: tuple[str, ...] = (anchor.bot,)
+        line = anchor.evidence.line
+        title = anchor.title
+        severity = anchor.severity
+        confidence = anchor.confidence
+    else:
+        detected_by = tuple(sorted({member.bot for member in members}))
+        lines = [member.evidence.line for member in members if member.evidence.line is not None]
+        line = min(lines) if lines else None
+        title = max((member.title for member in members), key=len)  # max keeps the first
+        severity = max(member.severity for member in members)
+        confidence = max(member.confidence for member in members)
+    confidence = min(max(confidence, 0.0), 1.0)
+    ratio = min(len(detected_by) / bots_ran, 1.0)
+    score = ratio * confidence
+    return ConsensusFinding(
+        file=anchor.evidence.file,
+        line=line,
+        category=anchor.category,
+        title=title,
+        severity=severity,
+        detected_by=detected_by,
+        bots_ran=bots_ran,
+        agreement_ratio=ratio,
+        max_confidence=confidence,
+        consensus_score=score,
+        level=bucket_for_score(score),
+        members=tuple(members),
+    )
+
+
+class _Titles:
+    """Token sets and prefix-filter keys of titles, computed once per distinct title."""
+
+    __slots__ = ("_cache", "_threshold")
+
+    def __init__(self, threshold: float) -> None:
+        self._threshold = threshold
+        self._cache: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {}
+
+    def get(self, title: str) -> tuple[frozenset[str], tuple[str, ...]]:
+        cached = self._cache.get(title)
+        if cached is None:
+            tokens = title_tokens(title)
+            # A set of n tokens can reach Jaccard >= t only with >= ceil(t*n) shared tokens,
+            # so one of its first n - ceil(t*n) + 1 tokens (in a fixed order) is shared.
+            # The epsilon keeps the prefix conservative against float rounding.
+            size = len(tokens)
+            keep = size - math.ceil(self._threshold * size - 1e-9) + 1
+            prefix = tuple(sorted(tokens)[: max(keep, 0)])
+            cached = self._cache[title] = (tokens, prefix)
+        return cached
+
+
+class _Bucket:
+    """The groups of one (file, category), indexed for the three kinds of comparison."""
+
+    __slots__ = (
+        "first",
+        "by_line",
+        "lineless_tokens",
+        "lineless_postings",
+        "lined_titles",
+        "lined_tokens",
+        "lined_postings",
+    )
+
+    def __init__(self, first: int) -> None:
+        self.first = first
+        self.by_line: dict[int, int] = {}
+        self.lineless_tokens: dict[int, frozenset[str]] = {}
+        self.lineless_postings: dict[str, list[int]] = {}
+        self.lined_titles: list[tuple[int, str]] = []
+        self.lined_tokens: dict[int, frozenset[str]] | None = None
+        self.lined_postings: dict[str, list[int]] = {}
+
+
+def _index(postings: dict[str, list[int]], prefix: tuple[str, ...], group: int) -> None:
+    for token in prefix:
+        posting = postings.get(token)
+        if posting is None:
+            postings[token] = [group]
+        else:
+            posting.append(group)
+
+
+def _first_title_match(
+    tokens: frozenset[str],
+    prefix: tuple[str, ...],
+    postings: dict[str, list[int]],
+    anchor_tokens: dict[int, frozenset[str]],
+    before: float,
+    threshold: float,
+) -> float:
+    """The earliest group before `before` whose anchor title matches, else `before`."""
+    candidates: set[int] = set()
+    for token in prefix:
+        posting = postings.get(token)
+        if posting is not None:
+            candidates.update(posting)
+    for group in sorted(candidates):
+        if group >= before:
+            break
+        if jaccard(tokens, anchor_tokens[group]) >= threshold:
+            return group
+    return before
+
+
+def _cluster(
+    findings: Sequence[NormalizedFinding], window: int, threshold: float
+) -> list[list[NormalizedFinding]]:
+    groups: list[list[NormalizedFinding]] = []
+    buckets: dict[tuple[str, str], _Bucket] = {}
+    titles = _Titles(threshold)
+    titles_always_match = threshold <= 0
+    for finding in findings:
+        evidence = finding.evidence
+        line = evidence.line
+        key = (evidence.file, finding.category)
+        bucket = buckets.get(key)
+        target: float = _NO_MATCH
+        if bucket is None:
+            bucket = buckets[key] = _Bucket(len(groups))
+        elif titles_always_match:
+            target = _match_when_titles_always_match(bucket, line, window)
+        elif line is not None:
+            target = _match_lined(bucket, line, window, titles, finding.title, threshold)
+        else:
+            target = _match_lineless(bucket, titles, finding.title, threshold)
+        if target == _NO_MATCH:
+            group = len(groups)
+            groups.append([finding])
+            _add_anchor(bucket, group, line, finding.title, titles, titles_always_match)
+        else:
+            groups[int(target)].append(finding)
+    return groups
+
+
+def _add_anchor(
+    bucket: _Bucket,
+    group: int,
+    line: int | None,
+    title: str,
+    titles: _Titles,
+    titles_always_match: bool,
+) -> None:
+    if line is not None:
+        bucket.by_line.setdefault(line, group)
+        if not titles_always_match:
+            if bucket.lined_tokens is None:
+                bucket.lined_titles.append((group, title))
+            else:
+                tokens, prefix = titles.get(title)
+                bucket.lined_tokens[group] = tokens
+                _index(bucket.lined_postings, prefix, group)
+        return
+    tokens, prefix = titles.get(title) if not titles_always_match else (frozenset(), ())
+    bucket.lineless_tokens[group] = tokens
+    _index(bucket.lineless_postings, prefix, group)
+
+
+def _nearest_lined(bucket: _Bucket, line: int, window: int) -> float:
+    """The earliest group whose anchor line lies within `window` of `line`."""
+    by_line = bucket.by_line
+    best: float = _NO_MATCH
+    if 2 * window + 1 <= len(by_line):
+        for candidate in range(line - window, line + window + 1):
+            group = by_line.get(candidate)
+            if group is not None and group < best:
+                best = group
+    else:
+        for anchor_line, group in by_line.items():
+            if group < best and abs(anchor_line - line) <= window:
+                best = group
+    return best
+
+
+def _match_lined(
+    bucket: _Bucket, line: int, window: int, titles: _Titles, title: str, threshold: float
+) -> float:
+    best = _nearest_lined(bucket, line, window)
+    if bucket.lineless_tokens:
+        tokens, prefix = titles.get(title)
+        best = _first_title_match(
+            tokens, prefix, bucket.lineless_postings, bucket.lineless_tokens, best, threshold
+        )
+    return best
+
+
+def _match_lineless(bucket: _Bucket, titles: _Titles, title: str, threshold: float) -> float:
+    tokens, prefix = titles.get(title)
+    if bucket.lined_tokens is None:
+        # First lineless finding here: index the lined anchors' titles from now on.
+        bucket.lined_tokens = {}
+        for group, anchor_title in bucket.lined_titles:
+            anchor_tokens, anchor_prefix = titles.get(anchor_title)
+            bucket.lined_tokens[group] = anchor_tokens
+            _index(bucket.lined_postings, anchor_prefix, group)
+        bucket.lined_titles = []
+    best = _first_title_match(
+        tokens, prefix, bucket.lined_postings, bucket.lined_tokens, _NO_MATCH, threshold
+    )
+    return _first_title_match(
+        tokens, prefix, bucket.lineless_postings, bucket.lineless_tokens, best, threshold
+    )
+
+
+def _match_when_titles_always_match(bucket: _Bucket, line: int | None, window: int) -> float:
+    """With title_overlap <= 0 every title comparison succeeds (Jaccard is never negative)."""
+    first_lineless = next(iter(bucket.lineless_tokens), _NO_MATCH)  # keys ascend
+    if line is None:
+        return bucket.first
+    return min(_nearest_lined(bucket, line, window), first_lineless)

@@ -1,0 +1,120 @@
+"""The native finding format: a JSON array, or JSONL, of seed-001 shaped records.
+
+Each record is ``{"bot", "finding_id", "severity", "category", "title", "evidence":
+{"file", "line", "end_line", "snippet", "symbol"}, "confidence"}``; `bot`, `severity`,
+`category` and `title` are required, the rest optional. The JSON Schema ships as
+``review_quorum/schemas/native-findings.schema.json``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import orjson
+
+from review_quorum.errors import FindingError, InputError, Skipped
+from review_quorum.ingest.base import Batch, Source, pointer
+from review_quorum.model import NormalizedFinding
+
+_REQUIRED_TEXT = ("bot", "category", "title")
+_EVIDENCE_TEXT = ("file", "snippet", "symbol")
+
+
+class NativeReader:
+    name = "native"
+
+    def detect(self, source: Source) -> bool:
+        document = source.json_or_none()
+        if isinstance(document, list):
+            return not document or _looks_native(document[0])
+        if document is None:
+            first_line = source.head().split("\n", 1)[0]
+            try:
+                return _looks_native(orjson.loads(first_line))
+            except orjson.JSONDecodeError:
+                return False
+        return False
+
+    def read(self, source: Source) -> Batch:
+        if source.head(1).startswith("[") or not source.data.strip():
+            document = source.json() if source.data.strip() else []
+            if not isinstance(document, list):
+                raise InputError(source.name, "/", "expected a JSON array of findings")
+            return _read_records(source, enumerate(document), lambda index: pointer(index))
+        return _read_lines(source)
+
+
+def _looks_native(record: object) -> bool:
+    return isinstance(record, dict) and "bot" in record and "severity" in record
+
+
+def _read_lines(source: Source) -> Batch:
+    batch = Batch()
+    records: list[tuple[int, object]] = []
+    for number, raw in enumerate(source.data.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            records.append((number, orjson.loads(raw)))
+        except orjson.JSONDecodeError as err:
+            batch.skipped.append(Skipped(source.name, f"line {number}", f"invalid JSON: {err}"))
+    batch.extend(_read_records(source, records, lambda number: f"line {number}"))
+    return batch
+
+
+def _read_records(
+    source: Source, records: Iterable[tuple[Any, object]], where: Callable[[Any], str]
+) -> Batch:
+    batch = Batch()
+    bot_override = source.options.bot
+    for key, record in records:
+        try:
+            batch.findings.append(parse_record(record, key, bot_override))
+        except FindingError as err:
+            batch.skipped.append(Skipped(source.name, where(key), str(err)))
+    return batch
+
+
+def parse_record(
+    record: object, index: object, bot_override: str | None = None
+) -> NormalizedFinding:
+    """One native record as a finding; `FindingError` says which field is wrong and why."""
+    if not isinstance(record, dict):
+        raise FindingError(f"record must be an object, not {type(record).__name__}")
+    for name in _REQUIRED_TEXT:
+        if not isinstance(record.get(name), str) or not record[name]:
+            raise FindingError(f"field {name!r} must be a non-empty string")
+    if not isinstance(record.get("severity"), str):
+        raise FindingError("field 'severity' must be a string")
+    finding_id = record.get("finding_id", f"#{index}")
+    if not isinstance(finding_id, str | int) or isinstance(finding_id, bool):
+        raise FindingError("field 'finding_id' must be a string")
+    evidence = record.get("evidence") or {}
+    if not isinstance(evidence, dict):
+        raise FindingError("field 'evidence' must be an object")
+    for name in _EVIDENCE_TEXT:
+        if not isinstance(evidence.get(name, ""), str):
+            raise FindingError(f"field 'evidence.{name}' must be a string")
+    confidence = record.get("confidence", 1.0)
+    if isinstance(confidence, bool) or not isinstance(confidence, int | float):
+        raise FindingError("field 'confidence' must be a number")
+    if not math.isfinite(confidence):
+        raise FindingError("field 'confidence' must be finite")
+    return NormalizedFinding.create(
+        bot=bot_override or record["bot"],
+        finding_id=str(finding_id),
+        severity=record["severity"],
+        category=record["category"],
+        title=record["title"],
+        file=evidence.get("file", ""),
+        line=evidence.get("line"),
+        end_line=evidence.get("end_line"),
+        snippet=evidence.get("snippet", ""),
+        symbol=evidence.get("symbol", ""),
+        confidence=float(confidence),
+    )
+
+
+READER = NativeReader()

@@ -1,0 +1,211 @@
+"""The finding model (SPEC section 2): severities, evidence, normalized and consensus findings.
+
+All values are frozen, slotted dataclasses validated at construction, so a finding that
+exists is a valid finding. `NormalizedFinding.create()` is the forgiving front door that
+accepts strings from parsed input; the constructor itself only accepts proper types.
+Out-of-range confidence is kept as given: the consensus engine clamps it (seed 001).
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+
+from review_quorum.errors import FindingError
+
+
+class Severity(enum.IntEnum):
+    """Ordered severity scale shared by every input format: info < low < ... < critical."""
+
+    INFO = 0
+    LOW = 1
+    MEDIUM = 2
+    HIGH = 3
+    CRITICAL = 4
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, value: object) -> Severity:
+        """Return the severity named by `value` (case-insensitive), or raise `ValueError`."""
+        if isinstance(value, Severity):
+            return value
+        if isinstance(value, str):
+            member = _SEVERITY_BY_LABEL.get(value.strip().lower())
+            if member is not None:
+                return member
+        raise ValueError(f"unknown severity {value!r} (expected one of {SEVERITY_LABELS})")
+
+
+_SEVERITY_BY_LABEL = {member.label: member for member in Severity}
+SEVERITY_LABELS = ", ".join(_SEVERITY_BY_LABEL)
+
+
+class ConsensusLevel(enum.Enum):
+    """How strongly the bots agree on a finding; `rank` orders the levels."""
+
+    CONFIRMED = "confirmed"
+    NEEDS_VERIFICATION = "needs-verification"
+    UNVERIFIED = "unverified"
+
+    @property
+    def rank(self) -> int:
+        return _LEVEL_RANK[self]
+
+    @classmethod
+    def parse(cls, value: str) -> ConsensusLevel:
+        try:
+            return cls(value.strip().lower().replace("_", "-"))
+        except ValueError:
+            allowed = ", ".join(level.value for level in cls)
+            raise ValueError(f"unknown consensus level {value!r} (expected {allowed})") from None
+
+
+_LEVEL_RANK = {
+    ConsensusLevel.CONFIRMED: 2,
+    ConsensusLevel.NEEDS_VERIFICATION: 1,
+    ConsensusLevel.UNVERIFIED: 0,
+}
+
+
+def _check_line(line: object, what: str) -> None:
+    if line is None:
+        return
+    if isinstance(line, bool) or not isinstance(line, int):
+        raise FindingError(f"{what}: line must be a positive integer or null, not {line!r}")
+    if line < 1:
+        raise FindingError(f"{what}: line must be >= 1, not {line}")
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """Where a finding points: an empty `file` means a global (file-less) finding.
+
+    `end_line` keeps the end of a reported span (SARIF regions, CodeRabbit line ranges);
+    the consensus engine matches on `line`, the start.
+    """
+
+    file: str = ""
+    line: int | None = None
+    snippet: str = ""
+    symbol: str = ""
+    end_line: int | None = None
+
+    def __post_init__(self) -> None:
+        _check_line(self.line, f"evidence for {self.file or '<global>'!r}")
+        _check_line(self.end_line, f"evidence for {self.file or '<global>'!r}")
+        if self.end_line is not None and (self.line is None or self.end_line < self.line):
+            raise FindingError(
+                f"evidence for {self.file or '<global>'!r}: end_line {self.end_line} "
+                f"without a start line at or before it (line {self.line})"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class NormalizedFinding:
+    """One finding from one bot, in the shared vocabulary.
+
+    `finding_id` is the bot's own id, kept for audit and never part of the dedup key.
+    `confidence` is the bot's self-reported confidence, nominally in [0, 1].
+    """
+
+    bot: str
+    finding_id: str
+    severity: Severity
+    category: str
+    title: str
+    evidence: Evidence = Evidence()
+    confidence: float = 1.0
+
+    def __post_init__(self) -> None:
+        name = f"finding {self.finding_id!r} from {self.bot!r}"
+        if not isinstance(self.bot, str) or not self.bot:
+            raise FindingError(f"{name}: bot must be a non-empty string")
+        if not isinstance(self.severity, Severity):
+            raise FindingError(f"{name}: unknown severity {self.severity!r}")
+        if not isinstance(self.category, str) or not isinstance(self.title, str):
+            raise FindingError(f"{name}: category and title must be strings")
+        if not isinstance(self.evidence, Evidence):
+            raise FindingError(f"{name}: evidence must be an Evidence")
+        confidence = self.confidence
+        if isinstance(confidence, bool) or not isinstance(confidence, int | float):
+            raise FindingError(f"{name}: confidence must be a number, not {confidence!r}")
+        if not math.isfinite(confidence):
+            raise FindingError(f"{name}: confidence must be finite, not {confidence!r}")
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        bot: str,
+        finding_id: str,
+        severity: Severity | str,
+        category: str,
+        title: str,
+        file: str = "",
+        line: int | None = None,
+        snippet: str = "",
+        symbol: str = "",
+        end_line: int | None = None,
+        confidence: float = 1.0,
+    ) -> NormalizedFinding:
+        """Build a finding from loosely typed parts, raising `FindingError` naming the record."""
+        try:
+            parsed = Severity.parse(severity)
+        except ValueError as err:
+            raise FindingError(f"finding {finding_id!r} from {bot!r}: {err}") from err
+        try:
+            evidence = Evidence(file, line, snippet, symbol, end_line)
+        except FindingError as err:
+            raise FindingError(f"finding {finding_id!r} from {bot!r}: {err}") from err
+        return cls(
+            bot=bot,
+            finding_id=finding_id,
+            severity=parsed,
+            category=category,
+            title=title,
+            evidence=evidence,
+            confidence=confidence,
+        )
+
+    @property
+    def file(self) -> str:
+        return self.evidence.file
+
+    @property
+    def line(self) -> int | None:
+        return self.evidence.line
+
+
+@dataclass(frozen=True, slots=True)
+class ConsensusFinding:
+    """One issue after clustering: who detected it, how much they agree, and its members."""
+
+    file: str
+    line: int | None
+    category: str
+    title: str
+    severity: Severity
+    detected_by: tuple[str, ...]
+    bots_ran: int
+    agreement_ratio: float
+    max_confidence: float
+    consensus_score: float
+    level: ConsensusLevel
+    members: tuple[NormalizedFinding, ...]
+
+    @property
+    def detected_by_count(self) -> int:
+        return len(self.detected_by)
+
+    @property
+    def end_line(self) -> int | None:
+        """The furthest end of any member's span that starts a multi-line region."""
+        ends = [m.evidence.end_line for m in self.members if m.evidence.end_line is not None]
+        if self.line is None or not ends:
+            return None
+        end = max(ends)
+        return end if end > self.line else None

@@ -1,0 +1,72 @@
+"""Escaping untrusted text (bot titles, paths, messages) for GitHub-flavoured markdown.
+
+Bot output is data, never markup. Everything a bot wrote passes through one of these
+functions before it reaches a rendered body, so that it cannot break our markdown, inject
+HTML, close a code span, fake one of our hidden markers, or @-mention people. Control
+characters and bidirectional overrides (Trojan Source) are removed outright.
+"""
+
+from __future__ import annotations
+
+import re
+
+_INVISIBLE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]"
+)
+_LINE_BREAKS = re.compile(r"\s*[\r\n]+\s*")
+# ASCII punctuation that means something to CommonMark or GFM (or GitHub's math) inline.
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]|~$])")
+# What turns a line into a heading, list item, quote or rule when it starts a line.
+_BLOCK_START = re.compile(r"^(\s*)([#>=+-]|\d+(?=[.)]))")
+_MENTION = re.compile(r"@(?=[A-Za-z0-9])")
+_WORD_JOINER = "\u2060"
+
+
+def clean(text: str) -> str:
+    """Remove control and invisible direction characters; keep ordinary text intact."""
+    return _INVISIBLE.sub("", text)
+
+
+def one_line(text: str) -> str:
+    """Untrusted text folded onto a single line."""
+    return _LINE_BREAKS.sub(" ", clean(text)).strip()
+
+
+def inline(text: str, *, limit: int | None = None) -> str:
+    """Untrusted text as inert inline markdown: no HTML, links, emphasis or mentions."""
+    folded = one_line(text)
+    if limit is not None and len(folded) > limit:
+        folded = folded[: max(limit - 1, 0)].rstrip() + "…"
+    escaped = folded.replace("&", "&amp;").replace("<", "&lt;")
+    escaped = _MARKDOWN_PUNCTUATION.sub(r"\\\1", escaped)
+    return _MENTION.sub("@" + _WORD_JOINER, escaped)
+
+
+def block(text: str, *, limit: int | None = None) -> str:
+    """Untrusted multi-line text as inert markdown, keeping its line breaks."""
+    lines = clean(text).replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    rendered = "  \n".join(_BLOCK_START.sub(r"\1\\\2", inline(line)) for line in lines)
+    if limit is not None and len(rendered) > limit:
+        rendered = rendered[: max(limit - 1, 0)].rstrip("\\ \n") + "…"
+    return rendered
+
+
+def code(text: str) -> str:
+    """Untrusted text as one code span that nothing inside it can close or escape."""
+    folded = one_line(text).replace("<!--", "<!\u200b--").replace("-->", "--\u200b>")
+    longest = max((len(run) for run in re.findall(r"`+", folded)), default=0)
+    fence = "`" * (longest + 1)
+    padded = f" {folded} " if folded.startswith("`") or folded.endswith("`") else folded
+    return f"{fence}{padded}{fence}" if folded else ""
+
+
+def attribute(text: str) -> str:
+    """Untrusted text for an HTML attribute value or hidden-marker payload."""
+    return (
+        one_line(text)
+        .replace("&", "&amp;")
+        .replace('"', "&quot;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("--", "&#45;&#45;")
+    )

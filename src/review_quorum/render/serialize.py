@@ -1,0 +1,50 @@
+"""Plain-data views of findings for JSON outputs: every field, nothing renamed or lost."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from review_quorum.errors import Skipped
+from review_quorum.model import ConsensusFinding, NormalizedFinding
+
+
+def finding_data(finding: NormalizedFinding) -> dict[str, Any]:
+    evidence = finding.evidence
+    return {
+        "bot": finding.bot,
+        "finding_id": finding.finding_id,
+        "severity": finding.severity.label,
+        "category": finding.category,
+        "title": finding.title,
+        "evidence": {
+            "file": evidence.file,
+            "line": evidence.line,
+            "end_line": evidence.end_line,
+            "snippet": evidence.snippet,
+            "symbol": evidence.symbol,
+        },
+        "confidence": finding.confidence,
+    }
+
+
+def consensus_data(finding: ConsensusFinding) -> dict[str, Any]:
+    return {
+        "file": finding.file,
+        "line": finding.line,
+        "end_line": finding.end_line,
+        "category": finding.category,
+        "title": finding.title,
+        "severity": finding.severity.label,
+        "detected_by": list(finding.detected_by),
+        "detected_by_count": finding.detected_by_count,
+        "bots_ran": finding.bots_ran,
+        "agreement_ratio": finding.agreement_ratio,
+        "max_confidence": finding.max_confidence,
+        "consensus_score": finding.consensus_score,
+        "level": finding.level.value,
+        "members": [finding_data(member) for member in finding.members],
+    }
+
+
+def skipped_data(skipped: Skipped) -> dict[str, str]:
+    return {"source": skipped.source, "position": skipped.position, "reason": skipped.reason}
