@@ -17,7 +17,7 @@ _LINE_BREAKS = re.compile(r"\s*[\r\n]+\s*")
 # ASCII punctuation that means something to CommonMark or GFM (or GitHub's math) inline.
 _MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]|~$])")
 # What turns a line into a heading, list item, quote or rule when it starts a line.
-_BLOCK_START = re.compile(r"^(\s*)([#>=+-]|\d+(?=[.)]))")
+_BLOCK_START = re.compile(r"^(\d*)([#>=+.)-])")
 _MENTION = re.compile(r"@(?=[A-Za-z0-9])")
 _WORD_JOINER = "\u2060"
 
@@ -45,10 +45,17 @@ def inline(text: str, *, limit: int | None = None) -> str:
 def block(text: str, *, limit: int | None = None) -> str:
     """Untrusted multi-line text as inert markdown, keeping its line breaks."""
     lines = clean(text).replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    rendered = "  \n".join(_BLOCK_START.sub(r"\1\\\2", inline(line)) for line in lines)
+    rendered = "  \n".join(_neutralise_line_start(inline(line)) for line in lines)
     if limit is not None and len(rendered) > limit:
         rendered = rendered[: max(limit - 1, 0)].rstrip("\\ \n") + "…"
     return rendered
+
+
+def _neutralise_line_start(line: str) -> str:
+    match = _BLOCK_START.match(line)
+    if match is None or (match.group(1) and match.group(2) not in ".)"):
+        return line
+    return f"{match.group(1)}\\{line[match.end(1) :]}"
 
 
 def code(text: str) -> str:

@@ -1,0 +1,31 @@
+"""The hidden HTML-comment markers review-quorum puts in what it posts.
+
+A marker lets a re-run find its own earlier sticky summary and inline comments. Markers are
+only ever written by these functions; untrusted text is escaped (`render.escape`) so that
+bot output can never contain a well-formed marker. Finding a marker is not proof of
+authorship: the GitHub poster also checks the comment's author.
+"""
+
+from __future__ import annotations
+
+import re
+
+PREFIX = "review-quorum"
+SUMMARY = "summary"
+REVIEW = "review"
+FINDING = "finding"
+
+_MARKER = re.compile(r"^<!-- review-quorum:([a-z]+)(?: ([A-Za-z0-9_.:-]+))? -->$", re.MULTILINE)
+_PAYLOAD = re.compile(r"[A-Za-z0-9_.:-]+")
+
+
+def marker(kind: str, payload: str = "") -> str:
+    """The marker line for `kind` (and an optional id such as a fingerprint)."""
+    if payload and not _PAYLOAD.fullmatch(payload):
+        raise ValueError(f"marker payload must be [A-Za-z0-9_.:-]+, not {payload!r}")
+    return f"<!-- {PREFIX}:{kind} {payload} -->" if payload else f"<!-- {PREFIX}:{kind} -->"
+
+
+def find_markers(body: str) -> list[tuple[str, str]]:
+    """Every (kind, payload) marker standing on a line of its own in `body`."""
+    return [(match.group(1), match.group(2) or "") for match in _MARKER.finditer(body)]
