@@ -1,0 +1,74 @@
+"""Finding model: validation at construction names the offending record (SPEC 2)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from review_quorum import Evidence, FindingError, NormalizedFinding, Severity
+from review_quorum.model import ConsensusLevel
+
+
+def make(**overrides: object) -> NormalizedFinding:
+    fields: dict[str, object] = {
+        "bot": "bandit",
+        "finding_id": "B608",
+        "severity": "high",
+        "category": "security",
+        "title": "SQL injection",
+        "file": "app/db.py",
+        "line": 3,
+    }
+    fields.update(overrides)
+    return NormalizedFinding.create(**fields)  # type: ignore[arg-type]
+
+
+def test_severity_is_ordered_and_parsed_case_insensitively() -> None:
+    assert Severity.INFO < Severity.LOW < Severity.MEDIUM < Severity.HIGH < Severity.CRITICAL
+    assert Severity.parse(" High ") is Severity.HIGH
+    assert Severity.HIGH.label == "high"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"severity": "urgent"}, r"finding 'B608' from 'bandit': unknown severity 'urgent'"),
+        ({"line": 0}, r"finding 'B608' from 'bandit': .*line must be >= 1, not 0"),
+        ({"line": -4}, r"line must be >= 1, not -4"),
+        ({"line": True}, r"line must be a positive integer or null, not True"),
+        ({"confidence": float("nan")}, r"finding 'B608' from 'bandit': confidence must be finite"),
+        ({"confidence": float("inf")}, r"confidence must be finite, not inf"),
+        ({"bot": ""}, r"bot must be a non-empty string"),
+        ({"line": 5, "end_line": 2}, r"end_line 2 without a start line at or before it"),
+    ],
+)
+def test_invalid_findings_are_errors_naming_the_record(
+    overrides: dict[str, object], message: str
+) -> None:
+    with pytest.raises(FindingError, match=message):
+        make(**overrides)
+
+
+def test_out_of_range_confidence_is_kept_for_the_engine_to_clamp() -> None:
+    assert make(confidence=1.7).confidence == 1.7
+    assert make(confidence=-0.2).confidence == -0.2
+
+
+def test_findings_are_frozen_and_slotted() -> None:
+    finding = make()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        finding.title = "other"  # type: ignore[misc]
+    assert not hasattr(finding, "__dict__")
+    assert dataclasses.replace(finding, title="x").title == "x"
+
+
+def test_evidence_defaults_to_a_global_finding() -> None:
+    assert Evidence() == Evidence(file="", line=None, snippet="", symbol="")
+
+
+def test_consensus_level_parse_and_rank() -> None:
+    assert ConsensusLevel.parse("needs_verification") is ConsensusLevel.NEEDS_VERIFICATION
+    assert [level.rank for level in ConsensusLevel] == [2, 1, 0]
+    with pytest.raises(ValueError, match="unknown consensus level 'maybe'"):
+        ConsensusLevel.parse("maybe")
