@@ -7,8 +7,8 @@ import warnings
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from naive_consensus import naive_consensus
 
+from naive_consensus import naive_consensus
 from review_quorum import Evidence, NormalizedFinding, Severity, compute_consensus
 
 WORDS = [

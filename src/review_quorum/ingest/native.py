@@ -9,8 +9,6 @@ Each record is ``{"bot", "finding_id", "severity", "category", "title", "evidenc
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
-from typing import Any
 
 import orjson
 
@@ -42,7 +40,7 @@ class NativeReader:
             document = source.json() if source.data.strip() else []
             if not isinstance(document, list):
                 raise InputError(source.name, "/", "expected a JSON array of findings")
-            return _read_records(source, enumerate(document), lambda index: pointer(index))
+            return _read_records(source, document)
         return _read_lines(source)
 
 
@@ -52,28 +50,28 @@ def _looks_native(record: object) -> bool:
 
 def _read_lines(source: Source) -> Batch:
     batch = Batch()
-    records: list[tuple[int, object]] = []
+    bot_override = source.options.bot
     for number, raw in enumerate(source.data.splitlines(), start=1):
         if not raw.strip():
             continue
         try:
-            records.append((number, orjson.loads(raw)))
+            batch.findings.append(parse_record(orjson.loads(raw), number, bot_override))
         except orjson.JSONDecodeError as err:
-            batch.skipped.append(Skipped(source.name, f"line {number}", f"invalid JSON: {err}"))
-    batch.extend(_read_records(source, records, lambda number: f"line {number}"))
+            reason = f"invalid JSON at column {err.colno}: {err.msg}"
+            batch.skipped.append(Skipped(source.name, f"line {number}", reason))
+        except FindingError as err:
+            batch.skipped.append(Skipped(source.name, f"line {number}", str(err)))
     return batch
 
 
-def _read_records(
-    source: Source, records: Iterable[tuple[Any, object]], where: Callable[[Any], str]
-) -> Batch:
+def _read_records(source: Source, records: list[object]) -> Batch:
     batch = Batch()
     bot_override = source.options.bot
-    for key, record in records:
+    for index, record in enumerate(records):
         try:
-            batch.findings.append(parse_record(record, key, bot_override))
+            batch.findings.append(parse_record(record, index, bot_override))
         except FindingError as err:
-            batch.skipped.append(Skipped(source.name, where(key), str(err)))
+            batch.skipped.append(Skipped(source.name, pointer(index), str(err)))
     return batch
 
 
