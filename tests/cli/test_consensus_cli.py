@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import FIXTURES
 
+from conftest import FIXTURES
 from review_quorum.cli import main
 
 THREE_BOTS = str(FIXTURES / "native.three-bots.json")
