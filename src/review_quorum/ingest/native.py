@@ -12,6 +12,7 @@ import math
 
 import orjson
 
+from review_quorum._perf import paused_gc
 from review_quorum.errors import FindingError, InputError, Skipped
 from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.model import NormalizedFinding
@@ -36,6 +37,10 @@ class NativeReader:
         return False
 
     def read(self, source: Source) -> Batch:
+        with paused_gc():
+            return self._read(source)
+
+    def _read(self, source: Source) -> Batch:
         if source.head(1).startswith("[") or not source.data.strip():
             document = source.json() if source.data.strip() else []
             if not isinstance(document, list):
