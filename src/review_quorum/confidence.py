@@ -1,0 +1,479 @@
+"""Per-finding confidence (SPEC section 4, seed 000): score, band and posting policy.
+
+A verified finding gets a deterministic 0..100 score from its verifier verdict, evidence
+strength, context completeness and drafter/verifier severity concordance, a band, and a
+disposition (inline, summary, audit, dropped) with a reason naming the rule that decided
+it. Every combination of inputs is finite, so the score and placement of each combination
+are computed once per posting threshold into a lookup table keyed by enum tuples; scoring
+a finding is one dictionary lookup. The comment cap is a separate generic step
+(`apply_cap`) because `quorum review` applies one cap across verified and unverified
+findings. Everything here is pure: no files, no output, no exit status.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import itertools
+import operator
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar, assert_never
+
+from review_quorum.bands import (
+    DEFAULT_POST_THRESHOLD,
+    MODERATE_FLOOR,
+    STRONG_FLOOR,
+    THRESHOLD_CEILING,
+    THRESHOLD_NAMES,
+    WEAK_FLOOR,
+    Band,
+    ThresholdChoice,
+    band_for,
+    describe_threshold,
+    resolve_post_threshold,
+)
+from review_quorum.errors import FindingError
+from review_quorum.verdicts import (
+    ENUM_FIELDS,
+    SEVERITY_RANK,
+    Category,
+    ContextCompleteness,
+    EvidenceStrength,
+    FindingInput,
+    Verdict,
+    VerifierSeverity,
+    allowed_values,
+)
+
+__all__ = [
+    "BASE_POINTS",
+    "CONCORDANCE_POINTS",
+    "CONTEXT_POINTS",
+    "DEFAULT_COMMENT_CAP",
+    "DEFAULT_POST_THRESHOLD",
+    "EVIDENCE_POINTS",
+    "MODERATE_FLOOR",
+    "STRONG_FLOOR",
+    "THRESHOLD_CEILING",
+    "THRESHOLD_NAMES",
+    "WEAK_FLOOR",
+    "Assessment",
+    "Band",
+    "Breakdown",
+    "Category",
+    "ConfidenceResult",
+    "ContextCompleteness",
+    "Disposition",
+    "EvidenceStrength",
+    "FindingInput",
+    "Gate",
+    "Placement",
+    "PostingRule",
+    "ScoreReport",
+    "ScoredFinding",
+    "ThresholdChoice",
+    "Verdict",
+    "VerifierSeverity",
+    "apply_cap",
+    "assess",
+    "band_for",
+    "describe_threshold",
+    "place",
+    "resolve_post_threshold",
+    "score_finding",
+    "score_findings",
+    "severity_distance",
+]
+
+DEFAULT_COMMENT_CAP = 5
+
+
+class Disposition(enum.StrEnum):
+    INLINE = "inline"
+    SUMMARY = "summary"
+    AUDIT = "audit"
+    DROPPED = "dropped"
+
+
+class Assessment(enum.StrEnum):
+    CRITICAL = "CRITICAL"
+    NEEDS_ATTENTION = "NEEDS ATTENTION"
+    APPROVE = "APPROVE"
+
+
+class Gate(enum.StrEnum):
+    """Why a finding scored 0 without being scored: out of scope, or dismissed."""
+
+    SCOPE = "scope"
+    DISMISSED = "dismissed"
+
+
+class PostingRule(enum.StrEnum):
+    """The posting rules of SPEC section 4, in precedence order (the cap applies last)."""
+
+    SCOPE_GATE = "scope-gate"
+    DISMISSED = "dismissed"
+    SECURITY_FLOOR = "security-floor"
+    HIGH_SEVERITY = "high-severity"
+    THRESHOLD = "threshold"
+    LOWER_CONFIDENCE = "lower-confidence"
+    VISIBILITY_FLOOR = "visibility-floor"
+    DISMISSED_SECURITY = "dismissed-security"
+    NEGLIGIBLE = "negligible"
+    COMMENT_CAP = "comment-cap"
+
+
+BASE_POINTS = {Verdict.CONFIRMED: 70, Verdict.LIKELY: 40}
+EVIDENCE_POINTS = {
+    EvidenceStrength.DIRECT: 18,
+    EvidenceStrength.CIRCUMSTANTIAL: 8,
+    EvidenceStrength.SPECULATIVE: -4,
+}
+CONTEXT_POINTS = {
+    ContextCompleteness.FULL: 12,
+    ContextCompleteness.PARTIAL: 4,
+    ContextCompleteness.NONE: -10,
+}
+CONCORDANCE_POINTS = {0: 5, 1: 0, 2: -8}
+
+
+@dataclass(frozen=True, slots=True)
+class Breakdown:
+    """How a score was reached; a gated finding has subtotal and concordance 0."""
+
+    subtotal: int
+    concordance: int
+    severity_distance: int
+    gate: Gate | None
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where the posting policy puts a finding, and the rule that decided it."""
+
+    disposition: Disposition
+    forced: bool
+    rule: PostingRule
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ConfidenceResult:
+    """The score, band and placement of one finding.
+
+    `rank` is the comment cap's ordering key, higher first: (score, CONFIRMED over LIKELY,
+    subtotal, evidence points, context points).
+    """
+
+    score: int
+    band: Band
+    disposition: Disposition
+    forced: bool
+    rule: PostingRule
+    reason: str
+    breakdown: Breakdown
+    rank: tuple[int, int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredFinding:
+    """One input with its result; `index` is its position in the input."""
+
+    index: int
+    input: FindingInput
+    result: ConfidenceResult
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreReport:
+    """Every finding in input order, and the four posting groups.
+
+    `inline` lists forced findings first, then the rest, each by rank; `summary` is by
+    rank; `audit` and `dropped` keep input order.
+    """
+
+    findings: tuple[ScoredFinding, ...]
+    inline: tuple[ScoredFinding, ...]
+    summary: tuple[ScoredFinding, ...]
+    audit: tuple[ScoredFinding, ...]
+    dropped: tuple[ScoredFinding, ...]
+    post_threshold: int
+    comment_cap: int
+
+
+def severity_distance(drafter: VerifierSeverity, verifier: VerifierSeverity) -> int:
+    return abs(SEVERITY_RANK[drafter] - SEVERITY_RANK[verifier])
+
+
+def place(
+    *,
+    in_diff: bool,
+    in_changed_code: bool,
+    verdict: Verdict,
+    category: Category,
+    verifier_severity: VerifierSeverity,
+    score: int,
+    post_threshold: int,
+) -> Placement:
+    """The posting policy before the cap: the first rule that matches decides."""
+    if not (in_diff and in_changed_code):
+        return Placement(Disposition.DROPPED, False, PostingRule.SCOPE_GATE, _scope_reason(in_diff))
+    if verdict is Verdict.DISMISSED and category is not Category.SECURITY:
+        reason = "rule 1 (dismissed): the verifier DISMISSED it and it is not a security finding"
+        return Placement(Disposition.DROPPED, False, PostingRule.DISMISSED, reason)
+    believed = verdict is not Verdict.DISMISSED
+    if believed and category is Category.SECURITY:
+        reason = f"rule 2 (security floor): a {verdict} security finding always posts inline"
+        return Placement(Disposition.INLINE, True, PostingRule.SECURITY_FLOOR, reason)
+    if believed and verifier_severity is VerifierSeverity.HIGH:
+        reason = f"rule 3 (high severity): a {verdict} high-severity finding always posts inline"
+        return Placement(Disposition.INLINE, True, PostingRule.HIGH_SEVERITY, reason)
+    if believed and score >= post_threshold:
+        reason = f"rule 4 (threshold): score {score} is at or above the threshold {post_threshold}"
+        return Placement(Disposition.INLINE, False, PostingRule.THRESHOLD, reason)
+    if believed and score >= WEAK_FLOOR:
+        reason = (
+            f"rule 5 (lower confidence): score {score} is below the threshold "
+            f"{post_threshold} but at least {WEAK_FLOOR}"
+        )
+        return Placement(Disposition.SUMMARY, False, PostingRule.LOWER_CONFIDENCE, reason)
+    if believed and verifier_severity is VerifierSeverity.MEDIUM:
+        reason = f"rule 6 (visibility floor): score {score} is negligible but severity is medium"
+        return Placement(Disposition.SUMMARY, False, PostingRule.VISIBILITY_FLOOR, reason)
+    match verdict:
+        case Verdict.DISMISSED:
+            reason = "rule 7 (dismissed security): listed for manual review"
+            return Placement(Disposition.AUDIT, False, PostingRule.DISMISSED_SECURITY, reason)
+        case Verdict.CONFIRMED | Verdict.LIKELY:
+            reason = f"no rule posts it: score {score} is negligible and severity is low"
+            return Placement(Disposition.DROPPED, False, PostingRule.NEGLIGIBLE, reason)
+        case _:
+            assert_never(verdict)
+
+
+def _scope_reason(in_diff: bool) -> str:
+    where = "in changed code" if in_diff else "in the diff"
+    return f"rule 1 (scope gate): not {where}"
+
+
+TableKey = tuple[
+    Verdict,
+    EvidenceStrength,
+    ContextCompleteness,
+    VerifierSeverity,
+    VerifierSeverity,
+    Category,
+    bool,
+    bool,
+]
+
+
+def _compute(key: TableKey, post_threshold: int) -> ConfidenceResult:
+    verdict, evidence, context, drafter, verifier, category, in_diff, in_changed = key
+    distance = severity_distance(drafter, verifier)
+    gate = None if in_diff and in_changed else Gate.SCOPE
+    if gate is None and verdict is Verdict.DISMISSED:
+        gate = Gate.DISMISSED
+    subtotal = concordance = 0
+    if gate is None:
+        subtotal = BASE_POINTS[verdict] + EVIDENCE_POINTS[evidence] + CONTEXT_POINTS[context]
+        concordance = CONCORDANCE_POINTS[distance]
+    score = min(max(subtotal + concordance, 0), 100)
+    placement = place(
+        in_diff=in_diff,
+        in_changed_code=in_changed,
+        verdict=verdict,
+        category=category,
+        verifier_severity=verifier,
+        score=score,
+        post_threshold=post_threshold,
+    )
+    confirmed = int(verdict is Verdict.CONFIRMED)
+    rank = (score, confirmed, subtotal, EVIDENCE_POINTS[evidence], CONTEXT_POINTS[context])
+    return ConfidenceResult(
+        score=score,
+        band=band_for(score),
+        disposition=placement.disposition,
+        forced=placement.forced,
+        rule=placement.rule,
+        reason=placement.reason,
+        breakdown=Breakdown(subtotal, concordance, distance, gate),
+        rank=rank,
+    )
+
+
+@functools.cache
+def _table(post_threshold: int) -> dict[Hashable, ConfidenceResult]:
+    """Every input combination's result at one threshold (6,804 entries, built once)."""
+    axes = (
+        Verdict,
+        EvidenceStrength,
+        ContextCompleteness,
+        VerifierSeverity,
+        VerifierSeverity,
+        Category,
+        (True, False),
+        (True, False),
+    )
+    keys: Iterable[TableKey] = itertools.product(*axes)
+    return {key: _compute(key, post_threshold) for key in keys}
+
+
+def _key(item: FindingInput) -> Hashable:
+    return (
+        item.verdict,
+        item.evidence_strength,
+        item.context_completeness,
+        item.drafter_severity,
+        item.verifier_severity,
+        item.category,
+        item.in_diff,
+        item.in_changed_code,
+    )
+
+
+def _invalid(item: FindingInput) -> FindingError:
+    """The error for an input whose key is not in the table, naming the first bad field."""
+    where = f"{item.file}:{item.line}"
+    for name, kind in ENUM_FIELDS.items():
+        value = getattr(item, name)
+        if not isinstance(value, str) or value not in kind.__members__.values():
+            return FindingError(f"{where}: {name}: {value!r} is not one of {allowed_values(kind)}")
+    flags = f"in_diff={item.in_diff!r}, in_changed_code={item.in_changed_code!r}"
+    return FindingError(f"{where}: in_diff and in_changed_code must be booleans ({flags})")
+
+
+def score_finding(item: FindingInput, *, post_threshold: object = None) -> ConfidenceResult:
+    """The score, band and (pre-cap) placement of one finding."""
+    table = _table(resolve_post_threshold(post_threshold))
+    try:
+        return table[_key(item)]
+    except (KeyError, TypeError):
+        raise _invalid(item) from None
+
+
+def score_findings(
+    inputs: Iterable[FindingInput],
+    *,
+    post_threshold: object = None,
+    comment_cap: int = DEFAULT_COMMENT_CAP,
+) -> ScoreReport:
+    """Score every input, place it, and apply the comment cap to non-forced inline ones."""
+    if isinstance(comment_cap, bool) or not isinstance(comment_cap, int) or comment_cap < 0:
+        raise ValueError(f"comment_cap must be a whole number >= 0, not {comment_cap!r}")
+    threshold = resolve_post_threshold(post_threshold)
+    findings = _score_all(inputs, _table(threshold))
+    groups: dict[Disposition, list[ScoredFinding]] = {kind: [] for kind in Disposition}
+    for finding in findings:
+        groups[finding.result.disposition].append(finding)
+    forced = [finding for finding in groups[Disposition.INLINE] if finding.result.forced]
+    candidates = [finding for finding in groups[Disposition.INLINE] if not finding.result.forced]
+    kept, over_cap = apply_cap(candidates, comment_cap, _RANK)
+    demoted = _demote(over_cap, comment_cap)
+    for finding in demoted:
+        findings[finding.index] = finding
+    forced.sort(key=_RANK, reverse=True)
+    # Demoted findings reached the threshold; summary ones did not: they never tie on rank.
+    summary = sorted(groups[Disposition.SUMMARY] + demoted, key=_RANK, reverse=True)
+    return ScoreReport(
+        findings=tuple(findings),
+        inline=tuple(forced + kept),
+        summary=tuple(summary),
+        audit=tuple(groups[Disposition.AUDIT]),
+        dropped=tuple(groups[Disposition.DROPPED]),
+        post_threshold=threshold,
+        comment_cap=comment_cap,
+    )
+
+
+def _rank(finding: ScoredFinding) -> tuple[int, int, int, int, int]:
+    return finding.result.rank
+
+
+_RANK: Callable[[ScoredFinding], tuple[int, int, int, int, int]] = operator.attrgetter(
+    "result.rank"
+)
+
+
+def _score_all(
+    inputs: Iterable[FindingInput], table: dict[Hashable, ConfidenceResult]
+) -> list[ScoredFinding]:
+    # The hot loop: one tuple and one dictionary lookup per finding, nothing else.
+    lookup = table.__getitem__
+    findings: list[ScoredFinding] = []
+    append = findings.append
+    item: FindingInput | None = None
+    try:
+        for index, item in enumerate(inputs):
+            key = (
+                item.verdict,
+                item.evidence_strength,
+                item.context_completeness,
+                item.drafter_severity,
+                item.verifier_severity,
+                item.category,
+                item.in_diff,
+                item.in_changed_code,
+            )
+            append(ScoredFinding(index, item, lookup(key)))
+    except (KeyError, TypeError):
+        assert item is not None
+        raise _invalid(item) from None
+    return findings
+
+
+def _demote(findings: Sequence[ScoredFinding], cap: int) -> list[ScoredFinding]:
+    """The findings the cap pushes out of inline, moved to the summary with rule 8."""
+    variants: dict[int, ConfidenceResult] = {}
+    demoted = []
+    for finding in findings:
+        result = finding.result
+        variant = variants.get(id(result))
+        if variant is None:
+            reason = (
+                f"rule 8 (comment cap): score {result.score} reaches the threshold but ranks "
+                f"below the {cap} inline comment{'s' if cap != 1 else ''} the cap allows"
+            )
+            variant = replace(
+                result, disposition=Disposition.SUMMARY, rule=PostingRule.COMMENT_CAP, reason=reason
+            )
+            variants[id(result)] = variant
+        demoted.append(ScoredFinding(finding.index, finding.input, variant))
+    return demoted
+
+
+_T = TypeVar("_T")
+
+
+def apply_cap(
+    candidates: Iterable[_T], cap: int, key: Callable[[_T], Any]
+) -> tuple[list[_T], list[_T]]:
+    """Split capped candidates into (kept, demoted), each highest `key` first.
+
+    Ties keep input order, so the earlier of two equal candidates stays. Pass only the
+    candidates the cap applies to: forced findings are neither counted nor displaced.
+    """
+    if cap < 0:
+        raise ValueError(f"cap must be >= 0, not {cap}")
+    ranked = sorted(candidates, key=key, reverse=True)
+    return ranked[:cap], ranked[cap:]
+
+
+def assess(inline: Iterable[tuple[str, Verdict | None]]) -> Assessment:
+    """The review's label from its inline findings: (severity label, verdict or None).
+
+    CRITICAL when one is high (or critical) severity and believed, else NEEDS ATTENTION when
+    one is medium and believed, else APPROVE. An unverified finding (None) counts as
+    believed; a DISMISSED one never counts.
+    """
+    assessment = Assessment.APPROVE
+    for severity, verdict in inline:
+        if verdict is Verdict.DISMISSED:
+            continue
+        label = severity.strip().lower()
+        if label in ("critical", "high"):
+            return Assessment.CRITICAL
+        if label == "medium":
+            assessment = Assessment.NEEDS_ATTENTION
+    return assessment

@@ -1,0 +1,440 @@
+"""The verifier's vocabulary (SPEC section 4) and strict validation of scoring records.
+
+Owns the input side of confidence scoring: the enums a drafter and a verifier speak, the
+`FindingInput` the scorer takes, and turning parsed JSON (scoring records, or drafter
+findings joined with verifier verdicts by file and line) into inputs. Validation is
+complete rather than first-error: every bad field of every record is collected and raised
+together as one `RecordsError`, so a user fixes a file in one pass and nothing is scored
+from a file that is partly wrong. The common case (a valid record) takes a fast path of
+plain dictionary lookups; the field-by-field checks run only for records that fail it.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from review_quorum.errors import FindingError, InputError
+from review_quorum.model import Severity
+
+
+class Verdict(enum.StrEnum):
+    """The verifier's judgement of a drafted finding."""
+
+    CONFIRMED = "CONFIRMED"
+    LIKELY = "LIKELY"
+    DISMISSED = "DISMISSED"
+
+
+class EvidenceStrength(enum.StrEnum):
+    DIRECT = "direct"
+    CIRCUMSTANTIAL = "circumstantial"
+    SPECULATIVE = "speculative"
+
+
+class ContextCompleteness(enum.StrEnum):
+    FULL = "full"
+    PARTIAL = "partial"
+    NONE = "none"
+
+
+class VerifierSeverity(enum.StrEnum):
+    """The three-step severity scale drafters and verifiers use; `rank` orders it."""
+
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+
+    @property
+    def rank(self) -> int:
+        return SEVERITY_RANK[self]
+
+    @classmethod
+    def from_severity(cls, severity: Severity) -> VerifierSeverity:
+        """The shared five-step scale folded onto three steps (critical->high, info->low)."""
+        if severity >= Severity.HIGH:
+            return cls.HIGH
+        return cls.MEDIUM if severity is Severity.MEDIUM else cls.LOW
+
+
+SEVERITY_RANK = {VerifierSeverity.HIGH: 3, VerifierSeverity.MEDIUM: 2, VerifierSeverity.LOW: 1}
+
+
+class Category(enum.StrEnum):
+    SECURITY = "security"
+    LOGIC_ERROR = "logic_error"
+    RESOURCE_LEAK = "resource_leak"
+    CONCURRENCY = "concurrency"
+    ERROR_HANDLING = "error_handling"
+    DATA_INTEGRITY = "data_integrity"
+    OTHER = "other"
+
+
+ENUM_FIELDS: dict[str, type[enum.StrEnum]] = {
+    "category": Category,
+    "verdict": Verdict,
+    "evidence_strength": EvidenceStrength,
+    "context_completeness": ContextCompleteness,
+    "drafter_severity": VerifierSeverity,
+    "verifier_severity": VerifierSeverity,
+}
+
+_E = TypeVar("_E", bound=enum.StrEnum)
+
+
+def allowed_values(kind: type[enum.StrEnum]) -> str:
+    return ", ".join(member.value for member in kind)
+
+
+def parse_enum(kind: type[_E], field: str, value: object) -> _E:
+    """`value` as a member of `kind`, exactly as spelled; `FindingError` names the field."""
+    if isinstance(value, str):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    raise FindingError(f"{field}: {value!r} is not one of {allowed_values(kind)}")
+
+
+@dataclass(frozen=True, slots=True)
+class FindingInput:
+    """What the scorer needs to know about one verified finding.
+
+    The constructor trusts its types (mypy checks them) so that building a million inputs
+    costs nothing beyond the object; `create` parses enum fields from strings, and scoring
+    an input whose fields are not valid members raises `FindingError` naming the field.
+    """
+
+    file: str
+    line: int
+    category: Category
+    verdict: Verdict
+    evidence_strength: EvidenceStrength
+    context_completeness: ContextCompleteness
+    drafter_severity: VerifierSeverity
+    verifier_severity: VerifierSeverity
+    in_diff: bool
+    in_changed_code: bool
+    issue: str = ""
+    details: str = ""
+
+    @classmethod
+    def create(cls, **fields: Any) -> FindingInput:
+        """Parse enum fields from their string values; `FindingError` names a bad field."""
+        parsed = dict(fields)
+        for name, kind in ENUM_FIELDS.items():
+            if name in parsed:
+                parsed[name] = parse_enum(kind, name, parsed[name])
+        return cls(**parsed)
+
+
+# --- record validation ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RecordProblem:
+    """One bad field: the file, a JSON pointer to the record or field, and what is wrong."""
+
+    source: str
+    pointer: str
+    message: str
+
+    def describe(self) -> str:
+        return f"{self.source}:{self.pointer}: {self.message}"
+
+
+class RecordsError(InputError):
+    """Records that failed validation; `problems` lists every bad field of every record."""
+
+    def __init__(self, problems: Sequence[RecordProblem]) -> None:
+        self.problems = tuple(problems)
+        sources = ", ".join(dict.fromkeys(problem.source for problem in problems))
+        records = len({(problem.source, problem.pointer.split("/")[1]) for problem in problems})
+        lines = "".join(f"\n  {problem.describe()}" for problem in problems)
+        count = len(problems)
+        summary = (
+            f"{count} problem{'s' if count != 1 else ''} in {records} "
+            f"record{'s' if records != 1 else ''}; nothing was scored"
+        )
+        super().__init__(sources, "", summary + lines)
+
+
+class _Bad(Exception):
+    """A field value that fails its check; the message says why."""
+
+
+def _text(value: object) -> str:
+    if isinstance(value, str) and value:
+        return value
+    raise _Bad(f"must be a non-empty string, not {value!r}")
+
+
+def _optional_text(value: object) -> str:
+    if value is None or isinstance(value, str):
+        return value or ""
+    raise _Bad(f"must be a string, not {value!r}")
+
+
+_DIGITS = re.compile(r"[1-9][0-9]*", re.ASCII)
+
+
+def _line(value: object) -> int:
+    # JSON integers, or decimal digit strings as LLMs sometimes write them; never a bool,
+    # a float, or anything int() would also accept ("1e2", " 7", "+7", "٧").
+    if type(value) is int and value >= 1:
+        return value
+    if isinstance(value, str) and _DIGITS.fullmatch(value):
+        return int(value)
+    raise _Bad(f"must be a positive integer, not {value!r}")
+
+
+_FLAGS = {"true": True, "false": False}
+
+
+def _flag(value: object) -> bool:
+    if type(value) is bool:
+        return value
+    if isinstance(value, str) and value in _FLAGS:
+        return _FLAGS[value]
+    raise _Bad(f'must be true or false (or the strings "true"/"false"), not {value!r}')
+
+
+def _member(kind: type[enum.StrEnum]) -> Callable[[object], object]:
+    members = {member.value: member for member in kind}
+
+    def check(value: object) -> object:
+        if isinstance(value, str) and value in members:
+            return members[value]
+        raise _Bad(f"{value!r} is not one of {allowed_values(kind)}")
+
+    return check
+
+
+Check = Callable[[object], object]
+SCORE_FIELDS: dict[str, Check] = {
+    "file": _text,
+    "line": _line,
+    **{name: _member(kind) for name, kind in ENUM_FIELDS.items()},
+    "in_diff": _flag,
+    "in_changed_code": _flag,
+}
+OPTIONAL_TEXT: dict[str, Check] = {"issue": _optional_text, "details": _optional_text}
+DRAFTER_FIELDS: dict[str, Check] = {
+    "file": _text,
+    "line": _line,
+    "severity": _member(VerifierSeverity),
+    "category": _member(Category),
+    "issue": _text,
+    "in_diff": _flag,
+}
+VERIFIER_FIELDS: dict[str, Check] = {
+    "verdict": _member(Verdict),
+    "file": _text,
+    "line": _line,
+    "severity": _member(VerifierSeverity),
+    "in_changed_code": _flag,
+    "evidence_strength": _member(EvidenceStrength),
+    "context_completeness": _member(ContextCompleteness),
+}
+
+
+def check_record(
+    record: object,
+    where: str,
+    required: Mapping[str, Check],
+    optional: Mapping[str, Check],
+    report: Callable[[str, str], None],
+) -> dict[str, Any] | None:
+    """Every known field of `record` converted, or None after reporting each bad field."""
+    if not isinstance(record, dict):
+        report(where, f"must be an object, not {type(record).__name__}")
+        return None
+    converted: dict[str, Any] = {}
+    failed = False
+    for fields, needed in ((required, True), (optional, False)):
+        for name, check in fields.items():
+            if name not in record:
+                if needed:
+                    report(f"{where}/{name}", "missing (required)")
+                    failed = True
+                continue
+            try:
+                converted[name] = check(record[name])
+            except _Bad as err:
+                report(f"{where}/{name}", str(err))
+                failed = True
+    return None if failed else converted
+
+
+_CATEGORIES = {member.value: member for member in Category}
+_VERDICTS = {member.value: member for member in Verdict}
+_EVIDENCE = {member.value: member for member in EvidenceStrength}
+_CONTEXT = {member.value: member for member in ContextCompleteness}
+_SEVERITIES = {member.value: member for member in VerifierSeverity}
+
+
+def _fast_input(record: Any) -> FindingInput | None:
+    """A valid record in canonical form as an input, or None to take the careful path."""
+    try:
+        file, line = record["file"], record["line"]
+        in_diff, in_changed = record["in_diff"], record["in_changed_code"]
+        issue, details = record.get("issue", ""), record.get("details", "")
+        if not (
+            type(file) is str
+            and file
+            and type(line) is int
+            and line >= 1
+            and type(in_diff) is bool
+            and type(in_changed) is bool
+            and type(issue) is str
+            and type(details) is str
+        ):
+            return None
+        return FindingInput(
+            file,
+            line,
+            _CATEGORIES[record["category"]],
+            _VERDICTS[record["verdict"]],
+            _EVIDENCE[record["evidence_strength"]],
+            _CONTEXT[record["context_completeness"]],
+            _SEVERITIES[record["drafter_severity"]],
+            _SEVERITIES[record["verifier_severity"]],
+            in_diff,
+            in_changed,
+            issue,
+            details,
+        )
+    except (KeyError, TypeError, AttributeError):
+        return None
+
+
+def parse_score_records(document: object, source: str) -> list[FindingInput]:
+    """A JSON array of scoring records as inputs; `RecordsError` lists every bad field."""
+    if not isinstance(document, list):
+        raise InputError(source, "/", "expected a JSON array of finding records")
+    problems: list[RecordProblem] = []
+
+    def report(pointer: str, message: str) -> None:
+        problems.append(RecordProblem(source, pointer, message))
+
+    inputs: list[FindingInput] = []
+    for index, record in enumerate(document):
+        item = _fast_input(record)
+        if item is None:
+            fields = check_record(record, f"/{index}", SCORE_FIELDS, OPTIONAL_TEXT, report)
+            item = None if fields is None else FindingInput(**fields)
+        if item is not None:
+            inputs.append(item)
+    if problems:
+        raise RecordsError(problems)
+    return inputs
+
+
+# --- joining drafter findings with verifier verdicts ------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Unmatched:
+    """A drafter finding with no verdict, or a verdict with no finding, and where it is."""
+
+    source: str
+    pointer: str
+    file: str
+    line: int
+
+    def describe(self) -> str:
+        return f"{self.source}:{self.pointer} ({self.file}:{self.line})"
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """Scoring records built from matched pairs (in drafter order), and what did not match."""
+
+    records: list[dict[str, Any]]
+    unverified: list[Unmatched]
+    unmatched_verdicts: list[Unmatched]
+
+
+_Entry = tuple[int, dict[str, Any]]
+
+
+def _entries(
+    document: object,
+    key: str,
+    source: str,
+    fields: Mapping[str, Check],
+    problems: list[RecordProblem],
+) -> list[_Entry]:
+    if not isinstance(document, dict) or not isinstance(document.get(key), list):
+        raise InputError(source, "/", f'expected a JSON object with a "{key}" array')
+
+    def report(pointer: str, message: str) -> None:
+        problems.append(RecordProblem(source, pointer, message))
+
+    optional = {name: check for name, check in OPTIONAL_TEXT.items() if name not in fields}
+    entries = []
+    for index, record in enumerate(document[key]):
+        converted = check_record(record, f"/{key}/{index}", fields, optional, report)
+        if converted is not None:
+            entries.append((index, converted))
+    return entries
+
+
+def join_verdicts(
+    drafter: object, verifier: object, *, drafter_source: str, verifier_source: str
+) -> Joined:
+    """Pair each drafter finding with the verdict at the same file and line.
+
+    Several findings on one line pair with that line's verdicts in order. Both documents
+    are validated completely first (`RecordsError` lists every bad field of both).
+    """
+    problems: list[RecordProblem] = []
+    findings = _entries(drafter, "findings", drafter_source, DRAFTER_FIELDS, problems)
+    verdicts = _entries(verifier, "verdicts", verifier_source, VERIFIER_FIELDS, problems)
+    if problems:
+        raise RecordsError(problems)
+    waiting: dict[tuple[str, int], list[_Entry]] = {}
+    for entry in reversed(verdicts):
+        waiting.setdefault((entry[1]["file"], entry[1]["line"]), []).append(entry)
+    joined = Joined([], [], [])
+    for index, finding in findings:
+        queue = waiting.get((finding["file"], finding["line"]))
+        if not queue:
+            where = Unmatched(
+                drafter_source, f"/findings/{index}", finding["file"], finding["line"]
+            )
+            joined.unverified.append(where)
+            continue
+        joined.records.append(_scoring_record(finding, queue.pop()[1]))
+    leftovers = sorted((entry for queue in waiting.values() for entry in queue), key=_index)
+    joined.unmatched_verdicts.extend(
+        Unmatched(verifier_source, f"/verdicts/{index}", verdict["file"], verdict["line"])
+        for index, verdict in leftovers
+    )
+    return joined
+
+
+def _index(entry: _Entry) -> int:
+    return entry[0]
+
+
+def _scoring_record(finding: dict[str, Any], verdict: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "file": finding["file"],
+        "line": finding["line"],
+        "category": finding["category"].value,
+        "verdict": verdict["verdict"].value,
+        "evidence_strength": verdict["evidence_strength"].value,
+        "context_completeness": verdict["context_completeness"].value,
+        "drafter_severity": finding["severity"].value,
+        "verifier_severity": verdict["severity"].value,
+        "in_diff": finding["in_diff"],
+        "in_changed_code": verdict["in_changed_code"],
+        "issue": finding["issue"],
+        "details": finding.get("details", ""),
+        "verifier_issue": verdict.get("issue", ""),
+        "verifier_details": verdict.get("details", ""),
+    }
