@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 import warnings
 from collections.abc import Iterable, Sequence
 from typing import Literal
@@ -56,7 +57,7 @@ STOPWORDS = frozenset(
 )
 # Whole ASCII words of three or more characters that start with a letter or underscore.
 _WORD = re.compile(r"\b[a-z_][a-z0-9_]{2,}", re.ASCII)
-_NO_MATCH = math.inf
+_NO_MATCH = sys.maxsize  # larger than any group index
 
 Order = Literal["input", "canonical"]
 
@@ -264,9 +265,9 @@ def _first_title_match(
     prefix: tuple[str, ...],
     postings: dict[str, list[int]],
     anchor_tokens: dict[int, frozenset[str]],
-    before: float,
+    before: int,
     threshold: float,
-) -> float:
+) -> int:
     """The earliest group before `before` whose anchor title matches, else `before`."""
     candidates: set[int] = set()
     for token in prefix:
@@ -288,26 +289,47 @@ def _cluster(
     buckets: dict[tuple[str, str], _Bucket] = {}
     titles = _Titles(threshold)
     titles_always_match = threshold <= 0
+    span = 2 * window + 1
     for finding in findings:
         evidence = finding.evidence
         line = evidence.line
         key = (evidence.file, finding.category)
         bucket = buckets.get(key)
-        target: float = _NO_MATCH
+        target = _NO_MATCH
         if bucket is None:
             bucket = buckets[key] = _Bucket(len(groups))
         elif titles_always_match:
             target = _match_when_titles_always_match(bucket, line, window)
         elif line is not None:
-            target = _match_lined(bucket, line, window, titles, finding.title, threshold)
+            # The hot path, inlined: probe the lines around `line`, then lineless anchors.
+            by_line = bucket.by_line
+            if span <= len(by_line):
+                for candidate in range(line - window, line + window + 1):
+                    group = by_line.get(candidate)
+                    if group is not None and group < target:
+                        target = group
+            else:
+                for anchor_line, group in by_line.items():
+                    if group < target and -window <= anchor_line - line <= window:
+                        target = group
+            if bucket.lineless_tokens:
+                tokens, prefix = titles.get(finding.title)
+                target = _first_title_match(
+                    tokens,
+                    prefix,
+                    bucket.lineless_postings,
+                    bucket.lineless_tokens,
+                    target,
+                    threshold,
+                )
         else:
             target = _match_lineless(bucket, titles, finding.title, threshold)
         if target == _NO_MATCH:
-            group = len(groups)
+            target = len(groups)
             groups.append([finding])
-            _add_anchor(bucket, group, line, finding.title, titles, titles_always_match)
+            _add_anchor(bucket, target, line, finding.title, titles, titles_always_match)
         else:
-            groups[int(target)].append(finding)
+            groups[target].append(finding)
     return groups
 
 
@@ -334,10 +356,10 @@ def _add_anchor(
     _index(bucket.lineless_postings, prefix, group)
 
 
-def _nearest_lined(bucket: _Bucket, line: int, window: int) -> float:
+def _nearest_lined(bucket: _Bucket, line: int, window: int) -> int:
     """The earliest group whose anchor line lies within `window` of `line`."""
     by_line = bucket.by_line
-    best: float = _NO_MATCH
+    best = _NO_MATCH
     if 2 * window + 1 <= len(by_line):
         get = by_line.get
         for candidate in range(line - window, line + window + 1):
@@ -351,19 +373,7 @@ def _nearest_lined(bucket: _Bucket, line: int, window: int) -> float:
     return best
 
 
-def _match_lined(
-    bucket: _Bucket, line: int, window: int, titles: _Titles, title: str, threshold: float
-) -> float:
-    best = _nearest_lined(bucket, line, window)
-    if bucket.lineless_tokens:
-        tokens, prefix = titles.get(title)
-        best = _first_title_match(
-            tokens, prefix, bucket.lineless_postings, bucket.lineless_tokens, best, threshold
-        )
-    return best
-
-
-def _match_lineless(bucket: _Bucket, titles: _Titles, title: str, threshold: float) -> float:
+def _match_lineless(bucket: _Bucket, titles: _Titles, title: str, threshold: float) -> int:
     tokens, prefix = titles.get(title)
     if bucket.lined_tokens is None:
         # First lineless finding here: index the lined anchors' titles from now on.
@@ -381,7 +391,7 @@ def _match_lineless(bucket: _Bucket, titles: _Titles, title: str, threshold: flo
     )
 
 
-def _match_when_titles_always_match(bucket: _Bucket, line: int | None, window: int) -> float:
+def _match_when_titles_always_match(bucket: _Bucket, line: int | None, window: int) -> int:
     """With title_overlap <= 0 every title comparison succeeds (Jaccard is never negative)."""
     first_lineless = next(iter(bucket.lineless_tokens), _NO_MATCH)  # keys ascend
     if line is None:

@@ -1,0 +1,152 @@
+"""Diff scope: which lines of a pull request a finding may be posted on, and filter modes.
+
+A unified diff (parsed with `unidiff`: renames, deletions, binary files, paths with spaces
+and no-newline markers included) tells, for every file on the RIGHT side, which lines are
+added and which are context. GitHub anchors inline comments only on those lines. The filter
+modes follow reviewdog's:
+
+- ``added`` (default): keep findings on added lines;
+- ``diff_context``: keep findings within N lines of an added line;
+- ``file``: keep findings anywhere in a changed file;
+- ``nofilter``: keep everything.
+
+A finding with a file but no line is in scope when its file changed (every mode); a global
+finding (no file) is always in scope. Findings on deleted or binary files have no RIGHT
+side to anchor on and are out of scope unless the mode is ``nofilter``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import enum
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import unidiff
+
+from review_quorum.errors import InputError
+
+
+class FilterMode(enum.Enum):
+    ADDED = "added"
+    DIFF_CONTEXT = "diff_context"
+    FILE = "file"
+    NOFILTER = "nofilter"
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    """The RIGHT side of one changed file: its added lines and all addressable lines."""
+
+    path: str
+    added: frozenset[int]
+    addressable: frozenset[int]
+    sorted_added: tuple[int, ...] = field(repr=False)
+    deleted: bool = False
+    binary: bool = False
+    old_path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Whether a finding is in scope, whether it can anchor inline, and why not."""
+
+    in_scope: bool
+    addressable: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DiffScope:
+    """The files a pull request changes, by repository-relative path."""
+
+    files: Mapping[str, FileChange]
+
+    @classmethod
+    def parse(cls, text: str, *, source: str = "<diff>") -> DiffScope:
+        try:
+            patch = unidiff.PatchSet(text)
+        except unidiff.UnidiffParseError as err:
+            raise InputError(source, "", f"not a unified diff: {err}") from err
+        if text.strip() and not len(patch):
+            raise InputError(source, "line 1", "not a unified diff: no file headers found")
+        return cls({change.path: change for change in map(_file_change, patch)})
+
+    def addressable(self, file: str, line: int | None) -> bool:
+        """Whether GitHub accepts an inline comment at RIGHT-side `line` of `file`."""
+        change = self.files.get(file)
+        return change is not None and line is not None and line in change.addressable
+
+    def judge(
+        self, file: str, line: int | None, mode: FilterMode, context_lines: int = 3
+    ) -> Verdict:
+        """Whether a finding at `file:line` is in scope under `mode`, and why not."""
+        addressable = self.addressable(file, line)
+        if mode is FilterMode.NOFILTER or not file:
+            return Verdict(True, addressable)
+        change = self.files.get(file)
+        if change is None:
+            return Verdict(False, False, "file not changed in this pull request")
+        if change.deleted or change.binary:
+            kind = "deleted" if change.deleted else "binary"
+            return Verdict(False, False, f"file is {kind} in this pull request")
+        if line is None or mode is FilterMode.FILE:
+            return Verdict(True, addressable)
+        if mode is FilterMode.ADDED:
+            if line in change.added:
+                return Verdict(True, addressable)
+            return Verdict(False, addressable, f"line {line} is not an added line")
+        if _distance_to_added(change, line) <= context_lines:
+            return Verdict(True, addressable)
+        return Verdict(
+            False, addressable, f"line {line} is more than {context_lines} lines from a change"
+        )
+
+
+def _distance_to_added(change: FileChange, line: int) -> float:
+    lines = change.sorted_added
+    index = bisect.bisect_left(lines, line)
+    nearest = [abs(lines[i] - line) for i in (index - 1, index) if 0 <= i < len(lines)]
+    return min(nearest, default=float("inf"))
+
+
+_QUOTED = re.compile(r'^"(.*)"$')
+
+
+def _unquote(path: str) -> str:
+    """Git quotes unusual paths C-style (`"t\\303\\251st.py"`); undo it."""
+    match = _QUOTED.match(path)
+    if match is None:
+        return path
+    raw = match.group(1).encode("latin-1", "backslashreplace").decode("unicode_escape")
+    return raw.encode("latin-1").decode("utf-8", "replace")
+
+
+def _strip_prefix(path: str) -> str:
+    path = _unquote(path)
+    return path[2:] if path.startswith(("a/", "b/")) else path
+
+
+def _file_change(patched: unidiff.PatchedFile) -> FileChange:
+    added: set[int] = set()
+    addressable: set[int] = set()
+    for hunk in patched:
+        for line in hunk:
+            if line.target_line_no is None:
+                continue
+            addressable.add(line.target_line_no)
+            if line.is_added:
+                added.add(line.target_line_no)
+    deleted = bool(patched.is_removed_file)
+    target = patched.source_file if deleted else patched.target_file
+    old = _strip_prefix(patched.source_file) if patched.is_rename else None
+    return FileChange(
+        path=_strip_prefix(target),
+        added=frozenset(added),
+        addressable=frozenset(addressable),
+        sorted_added=tuple(sorted(added)),
+        deleted=deleted,
+        binary=bool(patched.is_binary_file),
+        old_path=old,
+    )
