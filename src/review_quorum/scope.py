@@ -23,7 +23,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-import unidiff
+from unidiff.errors import UnidiffParseError
+from unidiff.patch import PatchedFile, PatchSet
 
 from review_quorum.errors import InputError
 
@@ -66,8 +67,8 @@ class DiffScope:
     @classmethod
     def parse(cls, text: str, *, source: str = "<diff>") -> DiffScope:
         try:
-            patch = unidiff.PatchSet(text)
-        except unidiff.UnidiffParseError as err:
+            patch = PatchSet(text)
+        except UnidiffParseError as err:
             raise InputError(source, "", f"not a unified diff: {err}") from err
         if text.strip() and not len(patch):
             raise InputError(source, "line 1", "not a unified diff: no file headers found")
@@ -128,7 +129,7 @@ def _strip_prefix(path: str) -> str:
     return path[2:] if path.startswith(("a/", "b/")) else path
 
 
-def _file_change(patched: unidiff.PatchedFile) -> FileChange:
+def _file_change(patched: PatchedFile) -> FileChange:
     added: set[int] = set()
     addressable: set[int] = set()
     for hunk in patched:
