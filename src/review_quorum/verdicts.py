@@ -438,3 +438,15 @@ def _scoring_record(finding: dict[str, Any], verdict: dict[str, Any]) -> dict[st
         "verifier_issue": verdict.get("issue", ""),
         "verifier_details": verdict.get("details", ""),
     }
+
+
+def parse_verifier_output(document: object, source: str) -> list[tuple[int, dict[str, Any]]]:
+    """Every verdict of a verifier document as (index, validated record), in order.
+
+    Enum fields come back as members; `RecordsError` lists every bad field at once.
+    """
+    problems: list[RecordProblem] = []
+    verdicts = _entries(document, "verdicts", source, VERIFIER_FIELDS, problems)
+    if problems:
+        raise RecordsError(problems)
+    return verdicts
