@@ -1,0 +1,92 @@
+"""The texts the poster writes itself, each carrying the hidden markers re-runs look for.
+
+Besides the planner's ``finding`` and ``summary`` markers, the poster uses four kinds:
+``batch`` (a per-request id in every review it creates, so that a request whose answer was
+lost can be recognised as applied), ``moved`` (a finding listed in a review body because
+GitHub refused its line anchor), ``fixed`` (an inline comment whose finding is gone) and
+``probe`` (a pending review used to find a refused anchor, deleted right after).
+Every body passes through `fit_body`, so none exceeds GitHub's size limit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+
+from review_quorum.github.draft import DraftComment
+from review_quorum.github.limits import MAX_BODY, fit_body
+from review_quorum.render.escape import code
+from review_quorum.render.markers import FINDING, find_markers, marker
+
+BATCH = "batch"
+MOVED = "moved"
+FIXED = "fixed"
+PROBE = "probe"
+
+_BLOCK_PREFIX = re.compile(r"^(?:#{1,6}\s+|>\s*|[-+*]\s+)+")
+
+PROBE_BODY = (
+    f"{marker(PROBE)}\nreview-quorum is checking which line anchors GitHub accepts; "
+    "this pending review is deleted right away."
+)
+
+
+def batch_id(commit: str | None, event: str, comments: Sequence[DraftComment], part: int) -> str:
+    """A stable id for one create-review request: same inputs, same id."""
+    text = "\n".join([commit or "", event, str(part), *(c.fingerprint for c in comments)])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def review_body(base: str, batch: str, moved: Sequence[DraftComment] = ()) -> str:
+    """The planner's review body, the refused findings, and the batch marker."""
+    parts = [base.rstrip()] if base.strip() else []
+    if moved:
+        parts.append(moved_section(moved))
+    parts.append(marker(BATCH, batch))
+    return fit_body("\n\n".join(parts))
+
+
+def continuation_body(first: int, last: int, total: int) -> str:
+    return f"review-quorum: inline comments {first}–{last} of {total}, continued."
+
+
+def moved_section(comments: Iterable[DraftComment]) -> str:
+    """The findings whose anchors GitHub refused, listed with their own markers."""
+    entries = [
+        f"{marker(MOVED, comment.fingerprint)}\n**{code(comment.path)} line {comment.line}**\n\n"
+        f"{without_markers(comment.body)}"
+        for comment in comments
+    ]
+    heading = (
+        "### Not placed on the diff\n\n"
+        "GitHub refused the line anchors of these findings, so they are listed here."
+    )
+    return "\n\n".join([heading, *entries])
+
+
+def fixed_body(original: str, fingerprint: str, sha: str | None) -> str:
+    """An inline comment's body rewritten to say its finding is gone, keeping its marker."""
+    # Room for the wrapper, so that the closing </details> survives a long original.
+    content = fit_body(without_markers(original).strip(), MAX_BODY - 1024)
+    title = _headline(content)
+    head = f"{marker(FINDING, fingerprint)}\n{marker(FIXED, sha or 'head')}"
+    blocks = [f"~~{title}~~"] if title else []
+    where = sha[:12] if sha else "the latest push"
+    blocks.append(f"Fixed in {where}: review-quorum no longer reports this finding.")
+    blocks.append(f"<details><summary>Original comment</summary>\n\n{content}\n\n</details>")
+    return fit_body(head + "\n" + "\n\n".join(blocks))
+
+
+def without_markers(body: str) -> str:
+    """`body` minus our marker lines, so that moved or quoted text carries no live marker."""
+    lines = {marker(kind, payload) for kind, payload in find_markers(body)}
+    return "\n".join(line for line in body.split("\n") if line not in lines).strip("\n")
+
+
+def _headline(content: str) -> str:
+    for line in content.split("\n"):
+        text = _BLOCK_PREFIX.sub("", line.strip()).strip()
+        if text and not text.startswith(("<", "```", "~~~")):
+            return text.replace("~~", "")
+    return ""

@@ -1,0 +1,352 @@
+"""The GitHub REST client: authentication, pagination, retries, pacing and dry runs.
+
+`GitHubClient` wraps an injected `httpx.Client`. It sends the token only to the configured
+API origin (https, or http on a loopback address), follows every `Link: rel="next"` with
+`per_page=100`, waits out rate limits (403 secondary limits, 429, an exhausted primary
+limit) and server errors honouring `Retry-After` and `x-ratelimit-reset`, backing off
+exponentially within a bounded total wait, and spaces writes a second apart as GitHub asks.
+A POST that fails with a server or transport error is not retried here: GitHub may have
+applied it, so the caller re-reads what exists before trying again. The token never
+appears in an error, a repr or dry-run output. In a dry run, writes are recorded in
+`unsent` instead of being sent; without a token a dry run also skips reads ("offline").
+"""
+
+from __future__ import annotations
+
+import email.utils
+import ipaddress
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import orjson
+
+from review_quorum.errors import ConfigError, GitHubError
+from review_quorum.github.limits import PER_PAGE
+
+DEFAULT_API_URL = "https://api.github.com"
+API_VERSION = "2022-11-28"
+IDEMPOTENT = frozenset({"GET", "PUT", "PATCH", "DELETE"})
+REDACTED = "Bearer [REDACTED]"
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """How long and how often to retry; `budget` bounds the total wait of one run."""
+
+    attempts: int = 6
+    base_delay: float = 1.0
+    max_delay: float = 120.0
+    # GitHub: after a secondary rate limit without Retry-After, wait at least a minute.
+    secondary_delay: float = 60.0
+    budget: float = 900.0
+    # GitHub: leave at least a second between content-creating requests.
+    write_interval: float = 1.0
+
+
+class GitHubClient:
+    """Requests to one GitHub API origin, authenticated with one token."""
+
+    def __init__(
+        self,
+        http: httpx.Client,
+        *,
+        token: str | None,
+        api_url: str = DEFAULT_API_URL,
+        retry: RetryPolicy | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.time,
+        dry_run: bool = False,
+    ) -> None:
+        if token is None and not dry_run:
+            raise ConfigError("GITHUB_TOKEN is not set: posting needs a token (or use --dry-run)")
+        self._http = http
+        self._token = token
+        self.api_url = validate_api_url(api_url)
+        self._retry = retry or RetryPolicy()
+        self._sleep = sleep
+        self._clock = clock
+        self.dry_run = dry_run
+        self.unsent: list[httpx.Request] = []
+        self.waited = 0.0
+        self._last_write: float | None = None
+
+    @classmethod
+    def from_env(
+        cls, http: httpx.Client, env: Mapping[str, str] | None = None, **options: Any
+    ) -> GitHubClient:
+        """A client for `GITHUB_TOKEN` and `GITHUB_API_URL` (default api.github.com)."""
+        env = os.environ if env is None else env
+        token = env.get("GITHUB_TOKEN", "").strip() or None
+        api_url = env.get("GITHUB_API_URL", "").strip() or DEFAULT_API_URL
+        return cls(http, token=token, api_url=api_url, **options)
+
+    def __repr__(self) -> str:
+        return f"GitHubClient({self.api_url!r}, dry_run={self.dry_run})"
+
+    @property
+    def offline(self) -> bool:
+        """A dry run without a token: nothing is read, nothing is sent."""
+        return self.dry_run and self._token is None
+
+    def get(self, path: str) -> Any:
+        """The decoded JSON at `path` (None when offline)."""
+        if self.offline:
+            return None
+        return _json(self._send(self._build("GET", self.api_url + path)))
+
+    def paginate(self, path: str) -> list[Any]:
+        """Every item of the list at `path`, following `Link: rel="next"` to the end."""
+        if self.offline:
+            return []
+        url: str | None = f"{self.api_url}{path}?per_page={PER_PAGE}"
+        items: list[Any] = []
+        seen: set[str] = set()
+        while url is not None:
+            if url in seen:
+                raise GitHubError(f"GitHub API pagination repeats {url}")
+            seen.add(url)
+            response = self._send(self._build("GET", url))
+            page = _json(response)
+            if not isinstance(page, list):
+                raise GitHubError(
+                    f"GitHub API GET {url} returned {type(page).__name__}, not a list"
+                )
+            items.extend(page)
+            url = self._next_page(response)
+        return items
+
+    def write(
+        self,
+        method: str,
+        path: str,
+        body: Mapping[str, Any] | None = None,
+        *,
+        dry_run: bool = False,
+    ) -> Any:
+        """Send a write and return its decoded JSON; in a dry run record it, return None."""
+        request = self._build(method, self.api_url + path, body)
+        if dry_run or self.dry_run:
+            self.unsent.append(request)
+            return None
+        return _json(self._send(request))
+
+    def user_login(self) -> str | None:
+        """The login the token acts as; None when GitHub will not say (403) or offline."""
+        try:
+            data = self.get("/user")
+        except GitHubError as err:
+            if err.status == 403:
+                return None
+            raise
+        if data is None:
+            return None
+        login = data.get("login") if isinstance(data, dict) else None
+        if not isinstance(login, str) or not login:
+            raise GitHubError("GitHub API GET /user returned no login")
+        return login
+
+    def wait_before_retry(
+        self, attempt: int, failure: GitHubError, delay: float | None = None
+    ) -> None:
+        """Sleep before retry number `attempt + 1`, or raise `failure` when out of budget."""
+        if attempt + 1 >= self._retry.attempts:
+            raise GitHubError(
+                f"{failure} (gave up after {attempt + 1} attempts)", status=failure.status
+            )
+        if delay is None:
+            delay = min(self._retry.base_delay * 2.0**attempt, self._retry.max_delay)
+        if self.waited + delay > self._retry.budget:
+            budget = self._retry.budget
+            note = f"waiting {delay:.0f}s more would exceed the {budget:.0f}s retry budget"
+            raise GitHubError(f"{failure} (gave up: {note})", status=failure.status)
+        self._sleep(delay)
+        self.waited += delay
+
+    def _build(self, method: str, url: str, body: Mapping[str, Any] | None = None) -> httpx.Request:
+        headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": API_VERSION}
+        if self._token is not None:
+            headers["Authorization"] = f"Bearer {self._token}"
+        content = None
+        if body is not None:
+            headers["Content-Type"] = "application/json"
+            content = orjson.dumps(body)
+        return self._http.build_request(method, url, headers=headers, content=content)
+
+    def _send(self, request: httpx.Request) -> httpx.Response:
+        attempt = 0
+        while True:
+            self._pace(request.method)
+            try:
+                response = self._http.send(request)
+            except httpx.TransportError as err:
+                what = f"{type(err).__name__}: {err}"
+                failure = GitHubError(self._redact(f"{_describe(request)} failed: {what}"))
+                if request.method not in IDEMPOTENT:
+                    raise failure from err
+                self.wait_before_retry(attempt, failure)
+            else:
+                if response.is_success:
+                    return response
+                failure = self._failure(request, response)
+                delay = self._retry_delay(request, response, attempt)
+                if delay is None:
+                    raise failure
+                self.wait_before_retry(attempt, failure, delay)
+            attempt += 1
+
+    def _retry_delay(
+        self, request: httpx.Request, response: httpx.Response, attempt: int
+    ) -> float | None:
+        """How long to wait before resending, or None when resending cannot help."""
+        headers = response.headers
+        exhausted = headers.get("x-ratelimit-remaining") == "0"
+        status = response.status_code
+        secondary = status == 403 and _mentions_secondary_limit(response)
+        rate_limited = status == 429 or secondary or (status == 403 and exhausted)
+        server_error = status >= 500 and request.method in IDEMPOTENT
+        if not rate_limited and not server_error:
+            return None
+        asked = _retry_after(headers.get("retry-after"), self._clock())
+        if asked is not None:
+            return asked
+        reset = _whole_number(headers.get("x-ratelimit-reset"))
+        if exhausted and reset is not None:
+            return max(float(reset) - self._clock(), 0.0) + 1.0
+        floor = self._retry.secondary_delay if status in (403, 429) else self._retry.base_delay
+        return min(floor * 2.0**attempt, max(self._retry.max_delay, floor))
+
+    def _pace(self, method: str) -> None:
+        if method == "GET":
+            return
+        if self._last_write is not None:
+            gap = self._retry.write_interval - (self._clock() - self._last_write)
+            if gap > 0:
+                self._sleep(gap)
+        self._last_write = self._clock()
+
+    def _failure(self, request: httpx.Request, response: httpx.Response) -> GitHubError:
+        text = f"{_describe(request)} returned {response.status_code}: {_error_message(response)}"
+        return GitHubError(self._redact(text), status=response.status_code)
+
+    def _next_page(self, response: httpx.Response) -> str | None:
+        url = response.links.get("next", {}).get("url")
+        if url is None:
+            return None
+        if _origin(httpx.URL(url)) != _origin(httpx.URL(self.api_url)):
+            # Never send the token to another host, whatever a Link header says.
+            raise GitHubError(f"GitHub API pagination points outside {self.api_url}")
+        return str(url)
+
+    def _redact(self, text: str) -> str:
+        return text.replace(self._token, "[REDACTED]") if self._token else text
+
+
+def validate_api_url(url: str) -> str:
+    """`url` without a trailing slash, if it is safe to send a token to; else ConfigError."""
+    text = url.strip().rstrip("/")
+    try:
+        parsed = httpx.URL(text)
+    except httpx.InvalidURL:
+        raise ConfigError("GITHUB_API_URL is not a valid URL") from None
+    if parsed.userinfo:
+        raise ConfigError("GITHUB_API_URL must not contain credentials")
+    if parsed.query or parsed.fragment or not parsed.host:
+        raise ConfigError("GITHUB_API_URL must be a plain https:// base URL")
+    if parsed.scheme == "https" or (parsed.scheme == "http" and _loopback(parsed.host)):
+        return text
+    raise ConfigError(
+        f"GITHUB_API_URL must use https:// (http:// only on a loopback address), "
+        f"not {parsed.scheme}://{parsed.host}"
+    )
+
+
+def format_request(request: httpx.Request) -> str:
+    """`request` as text: method, URL, headers (Authorization redacted) and JSON body."""
+    lines = [f"{request.method} {request.url}"]
+    for raw_name, raw_value in request.headers.raw:
+        name = raw_name.decode("ascii")
+        value = REDACTED if name.lower() == "authorization" else raw_value.decode("latin-1")
+        lines.append(f"{name}: {value}")
+    text = "\n".join(lines) + "\n"
+    if request.content:
+        pretty = orjson.dumps(orjson.loads(request.content), option=orjson.OPT_INDENT_2)
+        text += "\n" + pretty.decode() + "\n"
+    return text
+
+
+def _json(response: httpx.Response) -> Any:
+    if not response.content:
+        return None
+    try:
+        return orjson.loads(response.content)
+    except orjson.JSONDecodeError:
+        what = _describe(response.request)
+        raise GitHubError(f"{what} returned invalid JSON", status=response.status_code) from None
+
+
+def _describe(request: httpx.Request) -> str:
+    return f"GitHub API {request.method} {request.url}"
+
+
+def _error_message(response: httpx.Response) -> str:
+    try:
+        data = orjson.loads(response.content)
+    except orjson.JSONDecodeError:
+        return response.reason_phrase or "no message"
+    if not isinstance(data, dict):
+        return response.reason_phrase or "no message"
+    message = str(data.get("message") or response.reason_phrase or "no message")
+    errors = data.get("errors")
+    if isinstance(errors, list) and errors:
+        message += " (" + "; ".join(_error_detail(item) for item in errors) + ")"
+    return message
+
+
+def _error_detail(item: object) -> str:
+    if isinstance(item, dict):
+        return str(item.get("message") or item.get("code") or item)
+    return str(item)
+
+
+def _mentions_secondary_limit(response: httpx.Response) -> bool:
+    text = response.text.lower()
+    return "secondary rate limit" in text or "abuse detection" in text
+
+
+def _retry_after(value: str | None, now: float) -> float | None:
+    if value is None:
+        return None
+    seconds = _whole_number(value)
+    if seconds is not None:
+        return float(max(seconds, 0))
+    try:
+        moment = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(moment.timestamp() - now, 0.0)
+
+
+def _whole_number(value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return int(value.strip())
+    except ValueError:
+        return None
+
+
+def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
+    return url.scheme, url.host, url.port
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

@@ -1,0 +1,369 @@
+"""Posting a `ReviewDraft` to a pull request, idempotently: `post_review`.
+
+One run reads what our identity already posted (reviews, inline comments, issue comments,
+every page), then: creates or edits the one sticky summary comment; posts only the inline
+comments whose fingerprint is not already there, at most 30 per review (the rest go into
+further reviews, so no finding is lost or pushed out of the diff); refreshes the text of
+comments whose finding is still reported; with `resolve_fixed`, rewrites the comments whose
+finding is gone into a struck-through "fixed" note; and dismisses our own earlier "changes
+requested" review once the run no longer requests changes. A thread someone else replied
+to is never edited. When GitHub refuses an anchor (422), pending reviews (which notify
+nobody and are deleted at once) find the refused comments by bisection, and those move to
+the review body. When a create request fails in a way that may still have been applied
+(5xx, lost connection), the run re-reads before retrying, so a retry never duplicates.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from review_quorum.errors import GitHubError
+from review_quorum.github import remote
+from review_quorum.github.bodies import (
+    BATCH,
+    PROBE,
+    PROBE_BODY,
+    batch_id,
+    continuation_body,
+    fixed_body,
+    review_body,
+)
+from review_quorum.github.client import GitHubClient
+from review_quorum.github.draft import DraftComment, ReviewDraft
+from review_quorum.github.limits import MAX_COMMENTS_PER_REVIEW, fit_body
+from review_quorum.github.reconcile import Existing, index, plan
+from review_quorum.github.remote import RemoteComment, RemoteIssueComment, RemoteReview
+from review_quorum.github.target import ACTIONS_BOT, PullRequest, in_actions
+from review_quorum.render.markers import SUMMARY, find_markers
+
+
+@dataclass(frozen=True, slots=True)
+class PostResult:
+    """What one run did (or, in a dry run, would do)."""
+
+    target: str
+    event: str
+    created: int
+    skipped_existing: int
+    moved_to_body: int
+    resolved: int
+    updated: int
+    kept_replied: int
+    reviews: int
+    dismissed: int
+    sticky: str
+    sticky_url: str | None
+    dry_run: bool
+    warnings: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """One line for a person reading the job log."""
+        verb = "would post" if self.dry_run else "posted"
+        parts = [
+            f"{self.created} new inline comment(s) in {self.reviews} review(s)",
+            f"{self.skipped_existing} already there",
+            f"{self.moved_to_body} moved to the review body",
+            f"{self.updated} refreshed",
+            f"{self.resolved} marked fixed",
+        ]
+        if self.kept_replied:
+            parts.append(f"{self.kept_replied} fixed but left alone (someone replied)")
+        if self.dismissed:
+            parts.append(f"{self.dismissed} earlier 'changes requested' review(s) dismissed")
+        return f"{self.target}: {verb} {', '.join(parts)}; summary comment {self.sticky}"
+
+
+def post_review(
+    client: GitHubClient,
+    target: PullRequest,
+    draft: ReviewDraft,
+    *,
+    resolve_fixed: bool = False,
+    dry_run: bool = False,
+    bot_login: str | None = None,
+    env: Mapping[str, str] | None = None,
+) -> PostResult:
+    """Post `draft` to `target`, completing (never repeating) any earlier run."""
+    login = bot_login or _identity(client, os.environ if env is None else env)
+    run = _Run(client, target, draft, login, dry_run=dry_run or client.dry_run)
+    return run.post(resolve_fixed=resolve_fixed)
+
+
+def _identity(client: GitHubClient, env: Mapping[str, str]) -> str:
+    login = client.user_login()
+    if login is not None:
+        return login
+    if in_actions(env) or client.offline:
+        # GET /user refuses the Actions token; what it posts appears under this login.
+        return ACTIONS_BOT
+    raise GitHubError(
+        "GitHub does not say which account this token belongs to (GET /user answered 403, "
+        "as it does for app installation tokens): pass --bot-login with the login its "
+        "comments appear under",
+        status=403,
+    )
+
+
+class _Run:
+    def __init__(
+        self,
+        client: GitHubClient,
+        target: PullRequest,
+        draft: ReviewDraft,
+        login: str,
+        *,
+        dry_run: bool,
+    ) -> None:
+        self.client = client
+        self.target = target
+        self.draft = draft
+        self.login = login
+        self.dry_run = dry_run
+        self.pull = f"{target.path}/pulls/{target.number}"
+        self.commit = draft.commit_id or target.head_sha
+        self.warnings: list[str] = []
+
+    def post(self, *, resolve_fixed: bool) -> PostResult:
+        existing = self._read()
+        self._delete_reviews(existing.probes)  # left by a run interrupted mid-search
+        work = plan(self.draft, existing, resolve_fixed=resolve_fixed)
+        sticky, sticky_url = self._sticky(existing.sticky)
+        created, moved, reviews = self._post(work.to_post, existing)
+        updated = self._edit(work.to_update)
+        fixed = [
+            (comment, fixed_body(comment.body, fp, self._head())) for comment, fp in work.to_resolve
+        ]
+        resolved = self._edit(fixed)
+        dismissed = self._dismiss(existing.changes_requested)
+        return PostResult(
+            target=str(self.target),
+            event=self.draft.event,
+            created=created,
+            skipped_existing=work.skipped_existing,
+            moved_to_body=moved,
+            resolved=resolved,
+            updated=updated,
+            kept_replied=work.kept_replied,
+            reviews=reviews,
+            dismissed=dismissed,
+            sticky=sticky,
+            sticky_url=sticky_url,
+            dry_run=self.dry_run,
+            warnings=tuple(self.warnings),
+        )
+
+    def _read(self) -> Existing:
+        return index(
+            self.login,
+            self._reviews(),
+            remote.review_comments(self.client.paginate(f"{self.pull}/comments")),
+            self._issue_comments(),
+        )
+
+    def _reviews(self) -> list[RemoteReview]:
+        return remote.reviews(self.client.paginate(f"{self.pull}/reviews"))
+
+    def _issue_comments(self) -> list[RemoteIssueComment]:
+        path = f"{self.target.path}/issues/{self.target.number}/comments"
+        return remote.issue_comments(self.client.paginate(path))
+
+    def _sticky(self, existing: RemoteIssueComment | None) -> tuple[str, str | None]:
+        body = {"body": fit_body(self.draft.summary)}
+        if existing is not None:
+            self._write("PATCH", f"{self.target.path}/issues/comments/{existing.id}", body)
+            return "updated", existing.html_url
+        path = f"{self.target.path}/issues/{self.target.number}/comments"
+        created = self._create(path, body, self._find_sticky)
+        return "created", _url(created)
+
+    def _find_sticky(self) -> RemoteIssueComment | None:
+        ours = self.login.casefold()
+        return next(
+            (
+                comment
+                for comment in self._issue_comments()
+                if comment.author.casefold() == ours and (SUMMARY, "") in find_markers(comment.body)
+            ),
+            None,
+        )
+
+    def _post(self, comments: Sequence[DraftComment], existing: Existing) -> tuple[int, int, int]:
+        """Create the reviews carrying `comments`; returns (created, moved, reviews)."""
+        wants_changes = self.draft.event == "REQUEST_CHANGES" and not existing.changes_requested
+        if not comments and not wants_changes:
+            return 0, 0, 0
+        size = MAX_COMMENTS_PER_REVIEW
+        batches = [comments[start : start + size] for start in range(0, len(comments), size)]
+        created = moved = 0
+        for part, batch in enumerate(batches or [()]):
+            base = self.draft.body
+            if part:
+                base = continuation_body(part * size + 1, part * size + len(batch), len(comments))
+            event = self.draft.event if part == 0 else "COMMENT"
+            posted, refused = self._review(base, event, batch, part, existing)
+            created, moved = created + posted, moved + refused
+        return created, moved, max(len(batches), 1)
+
+    def _review(
+        self,
+        base: str,
+        event: str,
+        batch: Sequence[DraftComment],
+        part: int,
+        existing: Existing,
+    ) -> tuple[int, int]:
+        key = batch_id(self.commit, event, batch, part)
+        try:
+            self._submit(review_body(base, key), event, batch, key)
+            return len(batch), 0
+        except GitHubError as err:
+            if err.status != 422 or not batch:
+                raise
+            refused = self._refused(batch, existing, err)
+        moved = {comment.fingerprint for comment in refused}
+        accepted = [comment for comment in batch if comment.fingerprint not in moved]
+        self._submit(review_body(base, key, refused), event, accepted, key)
+        return len(accepted), len(refused)
+
+    def _submit(self, body: str, event: str, batch: Sequence[DraftComment], key: str) -> None:
+        payload = self._payload(body, batch) | {"event": event}
+        self._create(f"{self.pull}/reviews", payload, lambda: self._find_review(key))
+
+    def _find_review(self, key: str) -> RemoteReview | None:
+        ours = self.login.casefold()
+        return next(
+            (
+                review
+                for review in self._reviews()
+                if review.author.casefold() == ours and (BATCH, key) in find_markers(review.body)
+            ),
+            None,
+        )
+
+    def _refused(
+        self, batch: Sequence[DraftComment], existing: Existing, err: GitHubError
+    ) -> list[DraftComment]:
+        if existing.foreign_pending:
+            raise GitHubError(
+                f"{err}; a pending review by {self.login} on {self.target} prevents finding "
+                "which anchor GitHub refused: submit or delete it, then run again",
+                status=422,
+            ) from err
+        refused = self._bisect(list(batch), known_to_fail=True)
+        if not refused:
+            raise err
+        return refused
+
+    def _bisect(self, batch: list[DraftComment], *, known_to_fail: bool) -> list[DraftComment]:
+        """The comments GitHub refuses, found with pending reviews that notify nobody."""
+        if not known_to_fail and self._probe(batch):
+            return []
+        if len(batch) == 1:
+            return batch
+        middle = len(batch) // 2
+        left = self._bisect(batch[:middle], known_to_fail=False)
+        # The whole batch failed, so when its left half passes the right half must fail.
+        right = self._bisect(batch[middle:], known_to_fail=not left)
+        return left + right
+
+    def _probe(self, batch: Sequence[DraftComment]) -> bool:
+        try:
+            created = self._create(
+                f"{self.pull}/reviews", self._payload(PROBE_BODY, batch), self._clear_probes
+            )
+        except GitHubError as err:
+            if err.status == 422:
+                return False
+            raise
+        review_id = created.get("id") if isinstance(created, dict) else None
+        if not isinstance(review_id, int):
+            raise GitHubError("GitHub API created a pending review without an id")
+        self._delete_reviews([RemoteReview(review_id, self.login, "PENDING", PROBE_BODY)])
+        return True
+
+    def _clear_probes(self) -> None:
+        """After a failed probe, delete it if it was created anyway; never "applied"."""
+        ours = self.login.casefold()
+        self._delete_reviews(
+            [
+                review
+                for review in self._reviews()
+                if review.author.casefold() == ours
+                and review.state == "PENDING"
+                and any(kind == PROBE for kind, _ in find_markers(review.body))
+            ]
+        )
+
+    def _delete_reviews(self, reviews: Sequence[RemoteReview]) -> None:
+        for review in reviews:
+            try:
+                self._write("DELETE", f"{self.pull}/reviews/{review.id}")
+            except GitHubError as err:
+                if err.status != 404:  # already gone: what we wanted
+                    raise
+
+    def _payload(self, body: str, batch: Sequence[DraftComment]) -> dict[str, Any]:
+        comments = [comment.payload() | {"body": fit_body(comment.body)} for comment in batch]
+        payload: dict[str, Any] = {"body": body, "comments": comments}
+        if self.commit:
+            payload["commit_id"] = self.commit
+        return payload
+
+    def _edit(self, edits: Sequence[tuple[RemoteComment, str]]) -> int:
+        for comment, body in edits:
+            self._write("PATCH", f"{self.target.path}/pulls/comments/{comment.id}", {"body": body})
+        return len(edits)
+
+    def _head(self) -> str | None:
+        if self.commit is None:
+            data = self.client.get(self.pull)
+            head = data.get("head") if isinstance(data, dict) else None
+            sha = head.get("sha") if isinstance(head, dict) else None
+            self.commit = sha if isinstance(sha, str) else None
+        return self.commit
+
+    def _dismiss(self, reviews: Sequence[RemoteReview]) -> int:
+        if self.draft.event == "REQUEST_CHANGES" or not reviews:
+            return 0
+        message = f"review-quorum no longer requests changes as of {self._head() or 'this run'}."
+        dismissed = 0
+        for review in reviews:
+            path = f"{self.pull}/reviews/{review.id}/dismissals"
+            try:
+                self._write("PUT", path, {"message": message, "event": "DISMISS"})
+                dismissed += 1
+            except GitHubError as err:
+                if err.status not in (403, 404, 422):
+                    raise
+                self.warnings.append(f"could not dismiss review {review.id}: {err}")
+        return dismissed
+
+    def _create(
+        self, path: str, payload: Mapping[str, Any], applied: Callable[[], object | None]
+    ) -> Any:
+        """POST `payload`; after a failure that may have been applied, ask `applied`."""
+        attempt = 0
+        while True:
+            try:
+                return self._write("POST", path, payload)
+            except GitHubError as err:
+                if err.status is not None and err.status < 500:
+                    raise
+                self.client.wait_before_retry(attempt, err)
+                found = applied()
+                if found is not None:
+                    return found
+                attempt += 1
+
+    def _write(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> Any:
+        return self.client.write(method, path, body, dry_run=self.dry_run)
+
+
+def _url(created: object) -> str | None:
+    if isinstance(created, RemoteIssueComment):
+        return created.html_url
+    url = created.get("html_url") if isinstance(created, dict) else None
+    return url if isinstance(url, str) else None

@@ -1,0 +1,140 @@
+"""Deciding what to post by comparing the draft with what our identity already posted.
+
+Pure functions, no I/O. Only comments authored by our login count: a marker planted by
+anyone else is ignored. A finding is already there when one of our live inline comments
+(in a submitted review) carries its fingerprint, wherever the code has moved it since, or
+when one of our review bodies lists it as refused by GitHub. A comment is "replied" when
+another author answered it (`in_reply_to_id`); such threads are never edited again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from review_quorum.github.bodies import BATCH, FIXED, MOVED, PROBE
+from review_quorum.github.draft import DraftComment, ReviewDraft
+from review_quorum.github.limits import fit_body
+from review_quorum.github.remote import RemoteComment, RemoteIssueComment, RemoteReview
+from review_quorum.render.markers import FINDING, SUMMARY, find_markers
+
+
+@dataclass(frozen=True, slots=True)
+class Existing:
+    """What our identity has already posted on the pull request."""
+
+    live: dict[str, list[RemoteComment]]
+    listed: frozenset[str]
+    replied: frozenset[int]
+    sticky: RemoteIssueComment | None
+    probes: tuple[RemoteReview, ...]
+    foreign_pending: bool
+    changes_requested: tuple[RemoteReview, ...]
+
+    def has(self, fingerprint: str) -> bool:
+        return fingerprint in self.live or fingerprint in self.listed
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The writes a run makes: new comments, stale bodies, fixed findings."""
+
+    to_post: tuple[DraftComment, ...]
+    skipped_existing: int
+    to_update: tuple[tuple[RemoteComment, str], ...]
+    to_resolve: tuple[tuple[RemoteComment, str], ...]
+    kept_replied: int
+
+
+def index(
+    login: str,
+    reviews: Sequence[RemoteReview],
+    comments: Sequence[RemoteComment],
+    issue_comments: Sequence[RemoteIssueComment],
+) -> Existing:
+    """Our own reviews, inline comments and sticky summary, found by marker and author."""
+    ours = login.casefold()
+    mine = [review for review in reviews if review.author.casefold() == ours]
+    pending = {review.id for review in mine if review.state == "PENDING"}
+    probes = tuple(review for review in mine if review.id in pending and _has(review.body, PROBE))
+    return Existing(
+        live=_live(ours, comments, pending),
+        listed=frozenset(
+            payload
+            for review in mine
+            if review.id not in pending
+            for kind, payload in find_markers(review.body)
+            if kind == MOVED
+        ),
+        replied=frozenset(
+            comment.in_reply_to
+            for comment in comments
+            if comment.in_reply_to is not None and comment.author.casefold() != ours
+        ),
+        sticky=next(
+            (
+                comment
+                for comment in issue_comments
+                if comment.author.casefold() == ours and _has(comment.body, SUMMARY)
+            ),
+            None,
+        ),
+        probes=probes,
+        foreign_pending=len(pending) > len(probes),
+        changes_requested=tuple(
+            review
+            for review in mine
+            if review.state == "CHANGES_REQUESTED" and _has(review.body, BATCH)
+        ),
+    )
+
+
+def plan(draft: ReviewDraft, existing: Existing, *, resolve_fixed: bool) -> Plan:
+    """The comments to create, update and mark fixed for `draft`."""
+    to_post = tuple(comment for comment in draft.comments if not existing.has(comment.fingerprint))
+    to_update = tuple(
+        (remote, fit_body(comment.body))
+        for comment in draft.comments
+        for remote in existing.live.get(comment.fingerprint, ())
+        if remote.id not in existing.replied
+        and _normal(remote.body) != _normal(fit_body(comment.body))
+    )
+    reported = draft.fingerprints()
+    gone = [
+        (remote, fingerprint)
+        for fingerprint, remotes in existing.live.items()
+        if fingerprint not in reported
+        for remote in remotes
+    ]
+    to_resolve = tuple(item for item in gone if item[0].id not in existing.replied)
+    return Plan(
+        to_post=to_post,
+        skipped_existing=len(draft.comments) - len(to_post),
+        to_update=to_update,
+        to_resolve=to_resolve if resolve_fixed else (),
+        kept_replied=len(gone) - len(to_resolve) if resolve_fixed else 0,
+    )
+
+
+def _live(
+    ours: str, comments: Sequence[RemoteComment], pending: set[int]
+) -> dict[str, list[RemoteComment]]:
+    live: dict[str, list[RemoteComment]] = {}
+    for comment in comments:
+        if comment.author.casefold() != ours or comment.in_reply_to is not None:
+            continue
+        if comment.review_id in pending:
+            continue  # an unsubmitted probe: nobody else can see it
+        markers = find_markers(comment.body)
+        fingerprint = next((payload for kind, payload in markers if kind == FINDING), None)
+        if fingerprint and not any(kind == FIXED for kind, _ in markers):
+            live.setdefault(fingerprint, []).append(comment)
+    return live
+
+
+def _has(body: str, kind: str) -> bool:
+    return any(found == kind for found, _ in find_markers(body))
+
+
+def _normal(body: str) -> str:
+    return body.replace("\r\n", "\n").strip()

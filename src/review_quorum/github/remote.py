@@ -1,0 +1,109 @@
+"""Typed views of the GitHub objects the poster reads: reviews, review and issue comments.
+
+GitHub's JSON is decoded once, here, into small frozen values keeping only what the poster
+decides on. A deleted account's comments come back with ``user: null``; they get the
+author ``""``, which never equals a real login. A response that is not the documented
+shape raises `GitHubError` naming the list and the index, rather than a KeyError later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from review_quorum.errors import GitHubError
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteReview:
+    id: int
+    author: str
+    state: str
+    body: str
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteComment:
+    """A pull request review comment; `line` is None once GitHub considers it outdated."""
+
+    id: int
+    author: str
+    body: str
+    path: str
+    line: int | None
+    review_id: int | None
+    in_reply_to: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteIssueComment:
+    id: int
+    author: str
+    body: str
+    html_url: str | None
+
+
+def reviews(items: Iterable[Any]) -> list[RemoteReview]:
+    return _parse(items, "reviews", _review)
+
+
+def review_comments(items: Iterable[Any]) -> list[RemoteComment]:
+    return _parse(items, "review comments", _comment)
+
+
+def issue_comments(items: Iterable[Any]) -> list[RemoteIssueComment]:
+    return _parse(items, "issue comments", _issue_comment)
+
+
+def _parse(items: Iterable[Any], what: str, parse: Callable[[dict[str, Any]], T]) -> list[T]:
+    parsed: list[T] = []
+    for index, item in enumerate(items):
+        if not isinstance(item, dict) or not _is_id(item.get("id")):
+            raise GitHubError(f"GitHub API listed {what} item {index} without an id")
+        parsed.append(parse(item))
+    return parsed
+
+
+def _review(item: dict[str, Any]) -> RemoteReview:
+    return RemoteReview(item["id"], _author(item), str(item.get("state") or ""), _body(item))
+
+
+def _comment(item: dict[str, Any]) -> RemoteComment:
+    return RemoteComment(
+        id=item["id"],
+        author=_author(item),
+        body=_body(item),
+        path=str(item.get("path") or ""),
+        line=_optional_id(item.get("line")),
+        review_id=_optional_id(item.get("pull_request_review_id")),
+        in_reply_to=_optional_id(item.get("in_reply_to_id")),
+    )
+
+
+def _issue_comment(item: dict[str, Any]) -> RemoteIssueComment:
+    url = item.get("html_url")
+    return RemoteIssueComment(
+        item["id"], _author(item), _body(item), url if isinstance(url, str) else None
+    )
+
+
+def _author(item: dict[str, Any]) -> str:
+    user = item.get("user")
+    login = user.get("login") if isinstance(user, dict) else None
+    return login if isinstance(login, str) else ""
+
+
+def _body(item: dict[str, Any]) -> str:
+    body = item.get("body")
+    return body if isinstance(body, str) else ""
+
+
+def _is_id(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _optional_id(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
