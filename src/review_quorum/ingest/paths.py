@@ -1,0 +1,193 @@
+"""Repository-relative POSIX paths from what tools write: URIs, absolute and Windows paths.
+
+Findings only merge when their files are equal, so every reader passes its paths through a
+`PathResolver`. It decodes ``file://`` URIs and percent-encoding, turns Windows separators
+into ``/``, resolves SARIF ``uriBaseId`` chains, and makes absolute paths relative: to the
+repository root when one is given, else to the longest declared absolute base (SARIF
+``originalUriBaseIds``, a run's working directory), else to a known CI checkout directory
+(`CI_CHECKOUTS`). An absolute path that none of these contain is kept absolute, because
+guessing a root from the paths themselves would depend on which files had findings.
+Results are cached per distinct input: a report repeats the same few paths many times.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections.abc import Iterable, Mapping
+from urllib.parse import unquote
+
+# Checkout directories of hosted CI runners: `<work>/<repo>/<repo>/` on GitHub Actions
+# (Linux, macOS, Windows, container jobs), fixed directories elsewhere.
+CI_CHECKOUTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern, re.IGNORECASE if name.endswith("(Windows)") else 0))
+    for name, pattern in (
+        ("GitHub Actions (Linux)", r"/home/runner/work/([^/]+)/\1/"),
+        ("GitHub Actions (macOS)", r"/Users/runner/work/([^/]+)/\1/"),
+        ("GitHub Actions (Windows)", r"[a-z]:/a/([^/]+)/\1/"),
+        ("GitHub Actions (container job)", r"/__w/([^/]+)/\1/"),
+        ("GitHub Actions (Docker action)", r"/github/workspace/"),
+        ("Azure Pipelines (Linux)", r"/home/vsts/work/\d+/s/"),
+        ("Azure Pipelines (Windows)", r"[a-z]:/a/\d+/s/"),
+        ("CircleCI", r"/home/circleci/project/"),
+        ("Bitbucket Pipelines", r"/opt/atlassian/pipelines/agent/build/"),
+        ("Drone", r"/drone/src/"),
+    )
+)
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")
+
+
+def uri_to_path(uri: str) -> str:
+    """The POSIX-form path a URI reference names; URIs of other schemes come back unchanged."""
+    if uri[:5].lower() == "file:":
+        rest = uri[5:]
+        if rest.startswith("//"):
+            host, _, tail = rest[2:].partition("/")
+            rest = "/" + tail if host.lower() in ("", "localhost") else f"//{host}/{tail}"
+        path = unquote(rest)
+        if len(path) > 2 and path[0] == "/" and path[2] == ":" and path[1].isalpha():
+            path = path[1:]  # file:///C:/x names the drive path C:/x
+        return path.replace("\\", "/")
+    if _SCHEME.match(uri):
+        return uri
+    return unquote(uri).replace("\\", "/")
+
+
+def is_absolute(path: str) -> bool:
+    """Whether a POSIX-form path is absolute: ``/x``, ``//host/x`` or a drive path ``C:/x``."""
+    return path.startswith("/") or (len(path) > 2 and path[1] == ":" and path[2] == "/")
+
+
+def clean(path: str) -> str:
+    """`path` without ``.`` segments, doubled slashes or resolvable ``..``; ``""`` for none."""
+    if not path:
+        return ""
+    cleaned = posixpath.normpath(path)
+    return "" if cleaned == "." else cleaned
+
+
+def relative_to(path: str, root: str) -> str | None:
+    """`path` relative to the directory `root`, or None when `root` does not contain it."""
+    prefix = root if root.endswith("/") else root + "/"
+    if _has_drive(root):  # Windows paths compare case-insensitively
+        if path[: len(prefix)].lower() == prefix.lower():
+            return path[len(prefix) :]
+    elif path.startswith(prefix):
+        return path[len(prefix) :]
+    return None
+
+
+def _has_drive(path: str) -> bool:
+    return len(path) > 1 and path[1] == ":" and path[0].isalpha()
+
+
+def strip_checkout(path: str) -> str | None:
+    """`path` relative to the CI checkout directory it lies in, if it lies in a known one."""
+    for _, pattern in CI_CHECKOUTS:
+        match = pattern.match(path)
+        if match is not None:
+            return path[match.end() :]
+    return None
+
+
+def normalize_root(root: str | None) -> str | None:
+    """The repository root as an absolute POSIX path without a trailing slash."""
+    if not root:
+        return None
+    path = uri_to_path(root) if root[:5].lower() == "file:" else root.replace("\\", "/")
+    if not is_absolute(path):
+        path = os.path.abspath(path).replace("\\", "/")
+    return clean(path)
+
+
+def join(base: str, path: str) -> str:
+    return f"{base.rstrip('/')}/{path}" if base else path
+
+
+def resolve_base_ids(declared: object) -> dict[str, str]:
+    """SARIF ``originalUriBaseIds`` as id -> path, following ``uriBaseId`` chains.
+
+    Entries that are not objects, have no usable ``uri`` or take part in a cycle are left
+    out; results that name them are then read as relative to the repository root.
+    """
+    if not isinstance(declared, dict):
+        return {}
+    resolved: dict[str, str] = {}
+    for name in declared:
+        path = _resolve_base(declared, name, set())
+        if path is not None:
+            resolved[name] = path
+    return resolved
+
+
+def _resolve_base(declared: dict[str, object], name: str, seen: set[str]) -> str | None:
+    entry = declared.get(name)
+    if name in seen or not isinstance(entry, dict) or not isinstance(entry.get("uri"), str):
+        return None
+    seen.add(name)
+    path = uri_to_path(entry["uri"])
+    parent = entry.get("uriBaseId")
+    if isinstance(parent, str) and not is_absolute(path):
+        base = _resolve_base(declared, parent, seen)
+        if base is not None:
+            path = join(base, path)
+    return path
+
+
+class PathResolver:
+    """Turns the paths and URIs of one input into repository-relative POSIX paths."""
+
+    __slots__ = ("_anchors", "_bases", "_cache", "_root")
+
+    def __init__(
+        self,
+        root: str | None = None,
+        bases: Mapping[str, str] | None = None,
+        anchors: Iterable[str] = (),
+    ) -> None:
+        self._root = normalize_root(root)
+        self._bases = dict(bases or {})
+        absolute = {clean(path) for path in [*self._bases.values(), *anchors] if path}
+        self._anchors = sorted((p for p in absolute if is_absolute(p)), key=len, reverse=True)
+        self._cache: dict[tuple[str, str | None], str] = {}
+
+    def uri(self, uri: str, base_id: str | None = None) -> str:
+        """The repository path of a SARIF artifact location (``uri`` + ``uriBaseId``)."""
+        key = (uri, base_id)
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = self._resolve_uri(uri, base_id)
+        return found
+
+    def path(self, path: str) -> str:
+        """The repository path of a plain file path (rdjson, GitLab, Checkstyle)."""
+        key = (path, "")
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = self._finish(path.replace("\\", "/"))
+        return found
+
+    def _resolve_uri(self, uri: str, base_id: str | None) -> str:
+        if uri[:5].lower() != "file:" and _SCHEME.match(uri):
+            return uri  # not a file (https:, git:): nothing to normalise
+        path = uri_to_path(uri)
+        if base_id is not None and not is_absolute(path):
+            path = join(self._bases.get(base_id, ""), path)
+        return self._finish(path)
+
+    def _finish(self, path: str) -> str:
+        path = clean(path)
+        if not is_absolute(path):
+            return path
+        if self._root is not None:
+            relative = relative_to(path, self._root)
+            if relative is not None:
+                return relative
+        for anchor in self._anchors:
+            relative = relative_to(path, anchor)
+            if relative is not None:
+                return relative
+        checkout = strip_checkout(path)
+        return path if checkout is None else checkout

@@ -1,0 +1,260 @@
+"""SARIF rule metadata, digested once per rule: level, CVSS band, confidence, title, category.
+
+A SARIF result names its rule by ``ruleId``, ``ruleIndex`` or a ``rule`` reference that may
+point into a tool extension (CodeQL keeps its queries in ``tool.extensions``). `RuleTable`
+digests every rule of a run up front into a `Rule`, and resolves each result's reference
+with dict lookups, caching by reference. Malformed rule metadata is listed in
+`RuleTable.problems` so the reader can report it as Skipped records.
+"""
+
+from __future__ import annotations
+
+import math
+
+from review_quorum.ingest.categories import Categorizer, cwe_ids
+from review_quorum.ingest.titles import first_sentence
+from review_quorum.model import Severity
+
+LEVEL_SEVERITY = {
+    "error": Severity.HIGH,
+    "warning": Severity.MEDIUM,
+    "note": Severity.LOW,
+    "none": Severity.INFO,
+}
+PRECISION_CONFIDENCE = {"very-high": 1.0, "high": 0.9, "medium": 0.7, "low": 0.5}
+
+
+class SkipRecord(Exception):
+    """One result cannot become a finding: why, and the path below the result that says so."""
+
+    def __init__(self, reason: str, *path: object) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.path = path
+
+
+def cvss_band(value: object) -> Severity | None:
+    """The severity of a CVSS score (0-10, number or numeric string); None if not one."""
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    score = float(value)
+    if not math.isfinite(score) or not 0 <= score <= 10:
+        return None
+    if score >= 9:
+        return Severity.CRITICAL
+    if score >= 7:
+        return Severity.HIGH
+    if score >= 4:
+        return Severity.MEDIUM
+    return Severity.LOW if score > 0 else Severity.INFO
+
+
+def _precision(properties: object) -> float | None:
+    if type(properties) is not dict:
+        return None
+    precision = properties.get("precision")
+    return PRECISION_CONFIDENCE.get(precision.lower()) if type(precision) is str else None
+
+
+class Rule:
+    """What a run says about one rule, in the shapes findings need."""
+
+    __slots__ = (
+        "category",
+        "confidence",
+        "cwes",
+        "id",
+        "level",
+        "messages",
+        "security",
+        "tags",
+        "title",
+    )
+
+    def __init__(self, rule_id: str, descriptor: dict[str, object], messages: dict[str, object]):
+        properties = descriptor.get("properties")
+        properties = properties if type(properties) is dict else {}
+        tags = properties.get("tags")
+        self.id = rule_id
+        self.tags = tuple(tag for tag in tags if type(tag) is str) if type(tags) is list else ()
+        self.cwes = cwe_ids([*self.tags, properties.get("cwe")])
+        self.level = _default_level(descriptor)
+        self.security = cvss_band(properties.get("security-severity"))
+        self.confidence = _precision(properties) or 1.0
+        self.title = _describe(descriptor) or rule_id
+        own = descriptor.get("messageStrings")
+        self.messages = {**messages, **own} if type(own) is dict else messages
+        self.category = "other"
+
+    def message_string(self, message_id: object) -> str | None:
+        """The text of message string `message_id` (the rule's own, else the tool's global)."""
+        if type(message_id) is not str:
+            return None
+        entry = self.messages.get(message_id)
+        text = entry.get("text") if type(entry) is dict else None
+        return text if type(text) is str else None
+
+    def renamed(self, rule_id: str) -> Rule:
+        """This rule as named by a hierarchical id such as ``CA2101/1``."""
+        copy = Rule.__new__(Rule)
+        for slot in Rule.__slots__:
+            setattr(copy, slot, getattr(self, slot))
+        copy.id = rule_id
+        return copy
+
+
+def _default_level(descriptor: dict[str, object]) -> str:
+    configuration = descriptor.get("defaultConfiguration")
+    level = configuration.get("level") if type(configuration) is dict else None
+    return level if type(level) is str and level in LEVEL_SEVERITY else "warning"
+
+
+def _describe(descriptor: dict[str, object]) -> str:
+    for key in ("shortDescription", "fullDescription"):
+        description = descriptor.get(key)
+        text = description.get("text") if type(description) is dict else None
+        if type(text) is str and text.strip():
+            return first_sentence(text)
+    name = descriptor.get("name")
+    return name if type(name) is str else ""
+
+
+class RuleTable:
+    """Every rule of one run (driver and extensions), and the lookup results use."""
+
+    __slots__ = ("_by_id", "_cache", "_categorizer", "_components", "_tool", "problems")
+
+    def __init__(self, tool: object, tool_name: str, categorizer: Categorizer) -> None:
+        self._tool = tool_name
+        self._categorizer = categorizer
+        self.problems: list[tuple[tuple[object, ...], str]] = []
+        self._components: dict[int | None, list[Rule | None]] = {}
+        self._by_id: dict[str, Rule] = {}
+        self._cache: dict[tuple[object, ...], Rule] = {}
+        if not isinstance(tool, dict):
+            return
+        driver = tool.get("driver")
+        messages = _global_messages(driver)
+        self._components[None] = self._digest(driver, ("tool", "driver"), messages)
+        extensions = tool.get("extensions")
+        if isinstance(extensions, list):
+            for number, extension in enumerate(extensions):
+                path = ("tool", "extensions", number)
+                self._components[number] = self._digest(extension, path, messages)
+        elif extensions is not None:
+            self.problems.append((("tool", "extensions"), "extensions must be an array: ignored"))
+
+    def _digest(
+        self, component: object, path: tuple[object, ...], messages: dict[str, object]
+    ) -> list[Rule | None]:
+        if not isinstance(component, dict):
+            return []
+        rules = component.get("rules")
+        if rules is None:
+            return []
+        if not isinstance(rules, list):
+            self.problems.append(
+                ((*path, "rules"), "rules must be an array: rule metadata ignored")
+            )
+            return []
+        digested: list[Rule | None] = []
+        for number, descriptor in enumerate(rules):
+            rule_id = descriptor.get("id") if isinstance(descriptor, dict) else None
+            if not isinstance(descriptor, dict) or not isinstance(rule_id, str):
+                self.problems.append(
+                    ((*path, "rules", number), "a rule needs a string id: ignored")
+                )
+                digested.append(None)
+                continue
+            rule = Rule(rule_id, descriptor, messages)
+            rule.category = self._categorizer.category(self._tool, rule_id, rule.tags, rule.cwes)
+            digested.append(rule)
+            self._by_id.setdefault(rule_id, rule)
+        return digested
+
+    def lookup(self, result: dict[str, object]) -> Rule:
+        """The rule a result refers to; a bare rule when the run does not describe it."""
+        rule_id = result.get("ruleId")
+        index = result.get("ruleIndex")
+        reference = result.get("rule")
+        if rule_id is not None and type(rule_id) is not str:
+            raise SkipRecord(f"ruleId must be a string, not {type(rule_id).__name__}", "ruleId")
+        if index is not None and type(index) is not int:
+            raise SkipRecord("ruleIndex must be an integer", "ruleIndex")
+        component = None
+        if reference is not None:
+            rule_id, index, component = _reference(reference, rule_id, index)
+        key = (rule_id, index, component)
+        rule = self._cache.get(key)
+        if rule is None:
+            rule = self._cache[key] = self._resolve(rule_id, index, component)
+        return rule
+
+    def _resolve(self, rule_id: str | None, index: int | None, component: int | None) -> Rule:
+        rules = self._components.get(component, [])
+        rule = rules[index] if index is not None and 0 <= index < len(rules) else None
+        if rule is None and rule_id is not None:
+            rule = self._by_id.get(rule_id) or self._by_id.get(rule_id.split("/", 1)[0])
+        if rule is None:
+            rule = Rule(rule_id or "", {}, {})
+            rule.category = self._categorizer.category(self._tool, rule.id)
+        elif rule_id is not None and rule.id != rule_id:
+            rule = rule.renamed(rule_id)
+        return rule
+
+    def category(self, rule: Rule, properties: dict[str, object]) -> str:
+        """The category of a result whose own properties may add tags or a CWE."""
+        tags = properties.get("tags")
+        extra = tuple(tag for tag in tags if type(tag) is str) if type(tags) is list else ()
+        cwe = properties.get("cwe")
+        if not extra and cwe is None:
+            return rule.category
+        cwes = tuple(dict.fromkeys(rule.cwes + cwe_ids([*extra, cwe])))
+        return self._categorizer.category(self._tool, rule.id, rule.tags + extra, cwes)
+
+
+def _reference(
+    reference: object, rule_id: str | None, index: int | None
+) -> tuple[str | None, int | None, int | None]:
+    """The (id, index, extension index) of a SARIF reportingDescriptorReference."""
+    if type(reference) is not dict:
+        raise SkipRecord("rule must be an object", "rule")
+    ref_id = reference.get("id", rule_id)
+    ref_index = reference.get("index", index)
+    component = reference.get("toolComponent")
+    extension = component.get("index") if type(component) is dict else None
+    if ref_id is not None and type(ref_id) is not str:
+        raise SkipRecord("rule.id must be a string", "rule", "id")
+    for value, name in ((ref_index, "index"), (extension, "toolComponent")):
+        if value is not None and type(value) is not int:
+            raise SkipRecord(f"rule.{name} must be an integer", "rule", name)
+    return ref_id, ref_index, extension
+
+
+def _global_messages(driver: object) -> dict[str, object]:
+    messages = driver.get("globalMessageStrings") if isinstance(driver, dict) else None
+    return messages if isinstance(messages, dict) else {}
+
+
+def security_severity(properties: object, rule: Rule) -> Severity | None:
+    """The CVSS band of a result's own security-severity, else of its rule's."""
+    if type(properties) is dict and "security-severity" in properties:
+        own = cvss_band(properties["security-severity"])
+        if own is not None:
+            return own
+    return rule.security
+
+
+def confidence_of(result: dict[str, object], properties: object, rule: Rule) -> float:
+    """``rank`` / 100 when given, else the result's or the rule's precision, else 1.0."""
+    rank = result.get("rank")
+    if rank is not None and rank != -1:
+        if type(rank) not in (int, float) or not 0 <= rank <= 100:  # type: ignore[operator]
+            raise SkipRecord(f"rank must be a number from 0 to 100, not {rank!r}", "rank")
+        return rank / 100  # type: ignore[operator]
+    return _precision(properties) or rule.confidence
