@@ -14,6 +14,7 @@ from typing import Protocol
 import orjson
 
 from review_quorum.errors import InputError, Skipped
+from review_quorum.ingest.categories import CategoryMap
 from review_quorum.model import NormalizedFinding
 
 _UNPARSED = object()
@@ -21,10 +22,12 @@ _UNPARSED = object()
 
 @dataclass(frozen=True, slots=True)
 class ReadOptions:
-    """Settings a user gives for reading: the bot a file is attributed to, the repo root."""
+    """Settings a user gives for reading: the bot a file is attributed to, the repo root,
+    and category overrides (`categories.build_category_map`)."""
 
     bot: str | None = None
     root: str | None = None
+    categories: CategoryMap | None = None
 
 
 class Source:
@@ -45,12 +48,16 @@ class Source:
     def json(self) -> object:
         """The whole input parsed as JSON; `InputError` with line and column if it is not."""
         if self._document is _UNPARSED:
+            # orjson refuses a UTF-8 byte order mark, which Windows tools often write
+            data = self.data[3:] if self.data.startswith(b"\xef\xbb\xbf") else self.data
             try:
-                self._document = orjson.loads(self.data)
+                self._document = orjson.loads(data)
             except orjson.JSONDecodeError as err:
-                raise InputError(
+                self._document = InputError(
                     self.name, f"line {err.lineno} column {err.colno}", f"invalid JSON: {err.msg}"
-                ) from err
+                )
+        if isinstance(self._document, InputError):
+            raise self._document  # parsed once: every reader asking again gets the same error
         return self._document
 
     def json_or_none(self) -> object | None:
