@@ -8,10 +8,11 @@ native JSON last). Adding a format means adding one module and one line here.
 from __future__ import annotations
 
 from review_quorum.errors import InputError
-from review_quorum.ingest import native
+from review_quorum.ingest import native, sarif
 from review_quorum.ingest.base import Batch, Reader, ReadOptions, Source
 
 READERS: dict[str, Reader] = {
+    "sarif": sarif.READER,
     "native": native.READER,
 }
 
