@@ -1,0 +1,3 @@
+"""Stockroom: a small inventory service for the parts shelf of a workshop."""
+
+__version__ = "0.3.0"
