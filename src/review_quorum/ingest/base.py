@@ -23,11 +23,13 @@ _UNPARSED = object()
 @dataclass(frozen=True, slots=True)
 class ReadOptions:
     """Settings a user gives for reading: the bot a file is attributed to, the repo root,
-    and category overrides (`categories.build_category_map`)."""
+    category overrides (`categories.build_category_map`), and whether GitHub comments by
+    humans and unknown bots are read as findings too (by default they are skipped)."""
 
     bot: str | None = None
     root: str | None = None
     categories: CategoryMap | None = None
+    include_humans: bool = False
 
 
 class Source:
