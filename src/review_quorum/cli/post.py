@@ -1,0 +1,158 @@
+"""`quorum post`: deliver a saved review plan to a GitHub pull request, idempotently.
+
+`quorum post PLAN.json` reads what `quorum review --format json` wrote and posts it with
+`review_quorum.github.post_review`; `add_post_arguments` and `post_from_args` let
+`quorum review --post` do the same without a file. The review event is decided here: a
+COMMENT, or REQUEST_CHANGES when `--request-changes-on LEVEL` is given and the plan has
+findings at or above LEVEL; this command never approves. `--dry-run` performs the reads
+(when a token is available) and prints every write request instead of sending it, with the
+Authorization header redacted. The printed requests go to standard output, the one-line
+result to standard error. GitHub failures raise `GitHubError` and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib.metadata
+import os
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+import httpx
+import orjson
+
+from review_quorum.cli.common import ExitCode, read_bytes, warn
+from review_quorum.errors import ConfigError, InputError
+from review_quorum.github import GitHubClient, ReviewDraft, format_request, post_review
+from review_quorum.github.target import resolve_target
+from review_quorum.model import ConsensusLevel
+
+LEVELS = [level.value for level in ConsensusLevel]
+
+
+def add_parser(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "post",
+        help="post a saved review plan to a GitHub pull request",
+        description=(
+            "Post a plan saved by `quorum review --format json` as one review plus one sticky "
+            "summary comment. Re-running never duplicates a comment. Needs GITHUB_TOKEN."
+        ),
+    )
+    parser.add_argument("plan", metavar="PLAN.json", help="the plan ('-' reads standard input)")
+    add_post_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def add_post_arguments(parser: argparse.ArgumentParser) -> None:
+    """The posting options shared by `quorum post` and `quorum review --post`."""
+    group = parser.add_argument_group("posting to GitHub")
+    group.add_argument("--repo", metavar="OWNER/NAME", help="default: $GITHUB_REPOSITORY")
+    group.add_argument(
+        "--pr", type=_pull_number, metavar="N", help="default: the Actions event's pull request"
+    )
+    group.add_argument(
+        "--bot-login",
+        metavar="LOGIN",
+        help="the login the token posts as, when GET /user cannot say (app tokens)",
+    )
+    group.add_argument(
+        "--resolve-fixed",
+        action="store_true",
+        help="mark our earlier comments whose finding is gone as fixed",
+    )
+    group.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print the write requests instead of sending them",
+    )
+    group.add_argument(
+        "--request-changes-on",
+        choices=LEVELS,
+        metavar="LEVEL",
+        help=f"request changes when findings at or above LEVEL exist ({', '.join(LEVELS)})",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    source = "<stdin>" if args.plan == "-" else args.plan
+    try:
+        document = orjson.loads(read_bytes(args.plan))
+    except orjson.JSONDecodeError as err:
+        raise InputError(source, f"char {err.pos}", "not valid JSON") from None
+    return post_from_args(args, ReviewDraft.from_plan_json(document, source=source))
+
+
+def post_from_args(
+    args: argparse.Namespace,
+    draft: ReviewDraft,
+    *,
+    env: Mapping[str, str] | None = None,
+    http: httpx.Client | None = None,
+) -> int:
+    """Post `draft` as the parsed posting options say; returns the exit status."""
+    env = os.environ if env is None else env
+    for skipped in draft.skipped:
+        warn(f"not posted: {skipped.describe()}")
+    draft = dataclasses.replace(draft, event=choose_event(draft, args.request_changes_on))
+    target = resolve_target(args.repo, args.pr, env)
+    owned = http is None
+    http_client = make_http_client() if http is None else http
+    try:
+        client = GitHubClient.from_env(http_client, env, dry_run=args.dry_run)
+        result = post_review(
+            client,
+            target,
+            draft,
+            resolve_fixed=args.resolve_fixed,
+            dry_run=args.dry_run,
+            bot_login=args.bot_login,
+            env=env,
+        )
+    finally:
+        if owned:
+            http_client.close()
+    if args.dry_run:
+        sys.stdout.write("".join(f"{format_request(request)}\n" for request in client.unsent))
+        if client.offline:
+            warn("no GITHUB_TOKEN: nothing was read, so this shows a first run")
+    for message in result.warnings:
+        warn(message)
+    print(f"quorum: {result.describe()}", file=sys.stderr)
+    return ExitCode.OK
+
+
+def choose_event(draft: ReviewDraft, request_changes_on: str | None) -> str:
+    """COMMENT, or REQUEST_CHANGES when opted in and the plan has findings at the level."""
+    if request_changes_on is None:
+        return "COMMENT"
+    level = ConsensusLevel.parse(request_changes_on)
+    if draft.gate is None:
+        raise ConfigError("--request-changes-on: the plan has no gate result to decide on")
+    fails = draft.gate.fails_at(level)
+    if fails is None:
+        raise ConfigError(
+            f"--request-changes-on {level.value}: the plan was gated at {draft.gate.level} and "
+            f"does not count findings per level; make it with --gate-level {level.value}"
+        )
+    return "REQUEST_CHANGES" if fails else "COMMENT"
+
+
+def make_http_client() -> httpx.Client:
+    """The HTTP client `quorum post` uses; tests replace this function."""
+    try:
+        version = importlib.metadata.version("review-quorum")
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown"
+    return httpx.Client(
+        timeout=httpx.Timeout(30.0, connect=10.0),
+        headers={"User-Agent": f"review-quorum/{version}"},
+    )
+
+
+def _pull_number(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a pull request number >= 1, not {text!r}")
+    return int(text)
