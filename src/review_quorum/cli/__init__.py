@@ -13,12 +13,13 @@ import warnings
 from collections.abc import Sequence
 from types import ModuleType
 
-from review_quorum.cli import consensus, post
+from review_quorum.cli import consensus, post, review
 from review_quorum.cli.common import ExitCode
 from review_quorum.errors import QuorumError
 
 COMMANDS: dict[str, ModuleType] = {
     "consensus": consensus,
+    "review": review,
     "post": post,
 }
 

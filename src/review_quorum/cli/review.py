@@ -1,0 +1,212 @@
+"""`quorum review`: findings from any mix of sources -> one consolidated review -> a gate.
+
+Settings come from flags, then the configuration file, then the defaults. The review is
+planned by `review_quorum.plan.review` and rendered by the chosen `--format`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from review_quorum import config
+from review_quorum.cli.common import (
+    ExitCode,
+    add_input_arguments,
+    load_inputs,
+    read_bytes,
+    warn,
+    write_output,
+)
+from review_quorum.cli.consensus import gate_level, resolve_bots
+from review_quorum.confidence import describe_threshold
+from review_quorum.errors import InputError
+from review_quorum.ingest.base import Source
+from review_quorum.model import ConsensusLevel
+from review_quorum.plan import AttachedVerdict, AttachedVerdictInput, ReviewPlan, Settings, review
+from review_quorum.render import terminal
+from review_quorum.render.formats import RENDERERS
+from review_quorum.scope import DiffScope, FilterMode
+from review_quorum.verdicts import parse_verifier_output
+
+DEFAULTS: dict[str, Any] = {
+    "line-window": 3,
+    "title-overlap": 0.5,
+    "order": "input",
+    "filter-mode": "added",
+    "context-lines": 3,
+    "cap": 5,
+    "inline-level": "confirmed",
+    "gate-level": "confirmed",
+    "format": "markdown",
+}
+
+
+def add_parser(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "review",
+        help="plan one consolidated pull request review and gate on it",
+        description="Consolidate findings from many bots into one review of a pull request.",
+    )
+    add_input_arguments(parser)
+    scope = parser.add_mutually_exclusive_group()
+    scope.add_argument("--diff", metavar="FILE", help="the pull request's unified diff")
+    scope.add_argument("--git", metavar="BASE..HEAD", help="take the diff from git")
+    parser.add_argument("--verdicts", metavar="FILE", help="verifier verdicts (JSON)")
+    parser.add_argument("--bots", help="how many bots ran (N), or their names (a,b,c)")
+    parser.add_argument("--line-window", type=int, metavar="N")
+    parser.add_argument("--title-overlap", type=float, metavar="X")
+    parser.add_argument("--order", choices=["input", "canonical"])
+    parser.add_argument("--filter-mode", choices=config.FILTER_MODES)
+    parser.add_argument("--context-lines", type=int, metavar="N")
+    parser.add_argument("--threshold", metavar="VALUE", help="post threshold: 30-100 or a band")
+    parser.add_argument("--cap", type=int, metavar="N", help="most non-forced inline comments")
+    parser.add_argument("--inline-level", choices=config.LEVELS)
+    parser.add_argument("--gate-level", choices=[*config.LEVELS, "none"])
+    parser.add_argument("--format", choices=sorted(RENDERERS))
+    parser.add_argument("-o", "--output", help="write the result to this file")
+    parser.add_argument("--config", metavar="FILE", help="configuration file to read")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print stage timings")
+    parser.set_defaults(run=run)
+
+
+class Stages:
+    """Wall time per stage, printed with -v."""
+
+    def __init__(self, verbose: bool) -> None:
+        self.verbose = verbose
+        self.times: list[tuple[str, float]] = []
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.times.append((name, time.perf_counter() - started))
+
+    def report(self) -> None:
+        if self.verbose:
+            for name, seconds in self.times:
+                print(f"quorum: {name:<10} {seconds * 1000:9.1f} ms", file=sys.stderr)
+
+
+def effective(args: argparse.Namespace, settings: dict[str, Any], key: str) -> Any:
+    flag = getattr(args, key.replace("-", "_"), None)
+    if flag is not None:
+        return flag
+    return settings.get(key, DEFAULTS.get(key))
+
+
+def _threshold(args: argparse.Namespace, settings: dict[str, Any]) -> int:
+    value = args.threshold
+    if value is None:
+        value = os.environ.get("CONFIDENCE_THRESHOLD", settings.get("threshold"))
+    choice = describe_threshold(value)
+    if not choice.recognized:
+        warn(f"threshold {value!r} not recognized; using {choice.score}")
+    return choice.score
+
+
+def build_settings(
+    args: argparse.Namespace, file_settings: dict[str, Any], seen: set[str]
+) -> Settings:
+    for key in ("line-window", "context-lines", "cap"):
+        value = effective(args, file_settings, key)
+        if value < 0:
+            raise InputError(f"--{key}", "", f"expected a number >= 0, not {value}")
+    gate = effective(args, file_settings, "gate-level")
+    return Settings(
+        bots_ran=resolve_bots(effective(args, file_settings, "bots"), seen),
+        line_window=effective(args, file_settings, "line-window"),
+        title_overlap=effective(args, file_settings, "title-overlap"),
+        order=effective(args, file_settings, "order"),
+        filter_mode=FilterMode(effective(args, file_settings, "filter-mode")),
+        context_lines=effective(args, file_settings, "context-lines"),
+        post_threshold=_threshold(args, file_settings),
+        comment_cap=effective(args, file_settings, "cap"),
+        inline_level=ConsensusLevel.parse(effective(args, file_settings, "inline-level")),
+        gate_level=gate_level(gate),
+    )
+
+
+def load_diff(args: argparse.Namespace) -> DiffScope | None:
+    if args.diff:
+        text = read_bytes(args.diff).decode("utf-8", "replace")
+        return DiffScope.parse(text, source=args.diff)
+    if args.git:
+        if ".." not in args.git:
+            raise InputError("--git", "", f"expected BASE..HEAD, not {args.git!r}")
+        command = ["git", "diff", "--no-color", "--no-ext-diff", args.git]
+        try:
+            done = subprocess.run(command, capture_output=True, check=False)
+        except OSError as err:
+            raise InputError("--git", "", f"cannot run git: {err}") from err
+        if done.returncode != 0:
+            message = done.stderr.decode("utf-8", "replace").strip()
+            raise InputError("--git", "", f"git diff failed: {message}")
+        return DiffScope.parse(
+            done.stdout.decode("utf-8", "replace"), source=f"git diff {args.git}"
+        )
+    return None
+
+
+def load_verdicts(path: str | None) -> list[AttachedVerdictInput]:
+    if path is None:
+        return []
+    source = Source(path, read_bytes(path))
+    verdicts = []
+    for index, record in parse_verifier_output(source.json(), path):
+        verdict = AttachedVerdict(
+            verdict=record["verdict"],
+            severity=record["severity"],
+            evidence_strength=record["evidence_strength"],
+            context_completeness=record["context_completeness"],
+            in_changed_code=record["in_changed_code"],
+            issue=record.get("issue", ""),
+            details=record.get("details", ""),
+            source=path,
+            position=f"/verdicts/{index}",
+        )
+        verdicts.append(AttachedVerdictInput(record["file"], record["line"], verdict))
+    return verdicts
+
+
+def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, dict[str, Any]]:
+    file_settings = config.load(Path(args.config) if args.config else None)
+    if args.root is None and "root" in file_settings:
+        args.root = file_settings["root"]
+    with stages.stage("read"):
+        batch = load_inputs(args)
+        diff = load_diff(args)
+        verdicts = load_verdicts(args.verdicts)
+    settings = build_settings(args, file_settings, {f.bot for f in batch.findings})
+    with stages.stage("plan"):
+        plan = review(
+            batch.findings, settings=settings, diff=diff, verdicts=verdicts, skipped=batch.skipped
+        )
+    return plan, file_settings
+
+
+def run(args: argparse.Namespace) -> int:
+    stages = Stages(args.verbose)
+    plan, file_settings = plan_review(args, stages)
+    output_format = effective(args, file_settings, "format")
+    with stages.stage("render"):
+        if output_format == "terminal":
+            color = (args.output in (None, "-")) and sys.stdout.isatty()
+            text = terminal.render(plan, color=color)
+        else:
+            text = RENDERERS[output_format](plan)
+    write_output(text, args.output)
+    if plan.skipped:
+        warn(f"{len(plan.skipped)} input record(s) skipped (listed in the JSON report)")
+    stages.report()
+    return ExitCode.GATE_FAILED if plan.gate.failed else ExitCode.OK

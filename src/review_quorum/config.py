@@ -1,0 +1,141 @@
+"""Configuration: `[tool.quorum]` in pyproject.toml, or a `.quorum.toml`; flags override it.
+
+Keys use the flag spelling (`gate-level`, `line-window`, ...). Unknown keys and bad values
+are `ConfigError`s naming the file and the key. `.quorum.toml` holds the keys at top level
+(or under `[tool.quorum]`); pyproject.toml only under `[tool.quorum]`.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from review_quorum.errors import ConfigError
+
+LEVELS = ("confirmed", "needs-verification", "unverified")
+FILTER_MODES = ("added", "diff_context", "file", "nofilter")
+FORMATS = ("markdown", "github-review", "sarif", "json", "terminal")
+
+
+def _count(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError("expected a whole number >= 0")
+    return value
+
+
+def _fraction(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError("expected a finite number")
+    return float(value)
+
+
+def _choice(*allowed: str) -> Callable[[object], str]:
+    def check(value: object) -> str:
+        if not isinstance(value, str) or value not in allowed:
+            raise ValueError(f"expected one of {', '.join(allowed)}")
+        return value
+
+    return check
+
+
+def _bots(value: object) -> str:
+    if isinstance(value, bool):
+        raise ValueError("expected a number or a list of bot names")
+    if isinstance(value, int) and value >= 1:
+        return str(value)
+    if isinstance(value, list) and value and all(isinstance(v, str) and v for v in value):
+        return ",".join(value)
+    if isinstance(value, str) and value.strip():
+        return value
+    raise ValueError("expected a number >= 1 or a list of bot names")
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str | int | float) or isinstance(value, bool):
+        raise ValueError("expected a string or a number")
+    return str(value)
+
+
+def _categories(value: object) -> dict[str, str]:
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        raise ValueError("expected a table of rule pattern = category")
+    return dict(value)
+
+
+CHECKS: dict[str, Callable[[object], Any]] = {
+    "bots": _bots,
+    "line-window": _count,
+    "title-overlap": _fraction,
+    "order": _choice("input", "canonical"),
+    "filter-mode": _choice(*FILTER_MODES),
+    "context-lines": _count,
+    "threshold": _text,
+    "cap": _count,
+    "inline-level": _choice(*LEVELS),
+    "gate-level": _choice(*LEVELS, "none"),
+    "format": _choice(*FORMATS),
+    "root": _text,
+    "categories": _categories,
+}
+
+
+def load(path: Path | None = None, *, directory: Path | None = None) -> dict[str, Any]:
+    """The validated settings of `path`, or of the first config file found in `directory`."""
+    if path is None:
+        path = _discover(directory or Path.cwd())
+        if path is None:
+            return {}
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise ConfigError(f"{path}: cannot read configuration: {err}") from err
+    table = _table(document, path)
+    return validate(table, str(path))
+
+
+def _discover(directory: Path) -> Path | None:
+    dotfile = directory / ".quorum.toml"
+    if dotfile.is_file():
+        return dotfile
+    pyproject = directory / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            document = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+            raise ConfigError(f"{pyproject}: cannot read configuration: {err}") from err
+        if "quorum" in document.get("tool", {}):
+            return pyproject
+    return None
+
+
+def _table(document: Mapping[str, Any], path: Path) -> Mapping[str, Any]:
+    tool = document.get("tool", {})
+    if isinstance(tool, dict) and "quorum" in tool:
+        table = tool["quorum"]
+        if not isinstance(table, dict):
+            raise ConfigError(f"{path}: [tool.quorum] must be a table")
+        return table
+    if path.name == "pyproject.toml":
+        return {}
+    return document
+
+
+def validate(table: Mapping[str, Any], source: str) -> dict[str, Any]:
+    settings: dict[str, Any] = {}
+    for key, value in table.items():
+        check = CHECKS.get(key)
+        if check is None:
+            known = ", ".join(CHECKS)
+            raise ConfigError(f"{source}: unknown key {key!r} (known keys: {known})")
+        try:
+            settings[key] = check(value)
+        except ValueError as err:
+            raise ConfigError(f"{source}: bad value for {key!r}: {value!r}: {err}") from None
+    return settings

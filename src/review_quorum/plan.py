@@ -1,0 +1,370 @@
+"""The review plan (SPEC sections 1 and 5): consensus, verdicts and diff scope composed.
+
+`review()` is the library behind `quorum review`. Consensus runs first. A verifier verdict
+attaches to the consensus finding at the same file and nearest line (within the line
+window); verified findings are placed by the confidence policy (SPEC 4), the others by
+consensus: forced inline when security or high severity at needs-verification or above,
+inline when at or above the inline level, else the summary. One comment cap applies across
+both kinds. Out-of-scope findings are dropped with a reason, never silently. The CI gate
+counts in-scope findings at or above the gate level that no verifier dismissed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from review_quorum.confidence import (
+    DEFAULT_COMMENT_CAP,
+    DEFAULT_POST_THRESHOLD,
+    ConfidenceResult,
+    Disposition,
+    apply_cap,
+    assess,
+    score_finding,
+)
+from review_quorum.confidence import Assessment as Assessment
+from review_quorum.consensus import Order, compute_consensus, title_tokens
+from review_quorum.errors import Skipped
+from review_quorum.model import ConsensusFinding, ConsensusLevel, NormalizedFinding, Severity
+from review_quorum.scope import DiffScope, FilterMode
+from review_quorum.verdicts import (
+    Category,
+    ContextCompleteness,
+    EvidenceStrength,
+    FindingInput,
+    Verdict,
+    VerifierSeverity,
+)
+
+_SEED_CATEGORIES = {category.value: category for category in Category}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Every knob of a review, with the defaults the README documents."""
+
+    bots_ran: int | None = None
+    line_window: int = 3
+    title_overlap: float = 0.5
+    order: Order = "input"
+    filter_mode: FilterMode = FilterMode.ADDED
+    context_lines: int = 3
+    post_threshold: int = DEFAULT_POST_THRESHOLD
+    comment_cap: int = DEFAULT_COMMENT_CAP
+    inline_level: ConsensusLevel = ConsensusLevel.CONFIRMED
+    gate_level: ConsensusLevel | None = ConsensusLevel.CONFIRMED
+
+    def as_data(self) -> dict[str, Any]:
+        return {
+            "bots_ran": self.bots_ran,
+            "line_window": self.line_window,
+            "title_overlap": self.title_overlap,
+            "order": self.order,
+            "filter_mode": self.filter_mode.value,
+            "context_lines": self.context_lines,
+            "post_threshold": self.post_threshold,
+            "comment_cap": self.comment_cap,
+            "inline_level": self.inline_level.value,
+            "gate_level": self.gate_level.value if self.gate_level else "none",
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class AttachedVerdict:
+    """A verifier's verdict on one consensus finding, and where it came from."""
+
+    verdict: Verdict
+    severity: VerifierSeverity
+    evidence_strength: EvidenceStrength
+    context_completeness: ContextCompleteness
+    in_changed_code: bool
+    issue: str
+    details: str
+    source: str
+    position: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedFinding:
+    """One consensus finding with its place in the review and the reason for it."""
+
+    finding: ConsensusFinding
+    disposition: Disposition
+    forced: bool
+    reason: str
+    fingerprint: str
+    in_diff: bool | None
+    addressable: bool
+    confidence: ConfidenceResult | None = None
+    verdict: AttachedVerdict | None = None
+    span_end: int | None = None
+
+    @property
+    def believed(self) -> bool:
+        return self.verdict is None or self.verdict.verdict is not Verdict.DISMISSED
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    level: ConsensusLevel | None
+    blocking: tuple[PlannedFinding, ...]
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.blocking)
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewPlan:
+    """Everything the renderers and the poster need, decided once."""
+
+    assessment: Assessment
+    bots_ran: int
+    findings: tuple[PlannedFinding, ...]
+    inline: tuple[PlannedFinding, ...]
+    skipped: tuple[Skipped, ...]
+    settings: Settings
+    gate: Gate
+    input_count: int = 0
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def with_disposition(self, disposition: Disposition) -> tuple[PlannedFinding, ...]:
+        if disposition is Disposition.INLINE:
+            return self.inline
+        return tuple(item for item in self.findings if item.disposition is disposition)
+
+
+@dataclass(frozen=True, slots=True)
+class AttachedVerdictInput:
+    """A verdict as read from a verifier file, before it is attached to a finding."""
+
+    file: str
+    line: int
+    verdict: AttachedVerdict
+
+
+def fingerprint(finding: ConsensusFinding) -> str:
+    """A stable id for a finding that survives moved lines and new agreeing bots.
+
+    It hashes the file, the category and the smallest (bot, title tokens) among the
+    members, so it changes only when that member's bot rewords it or stops reporting it.
+    """
+    bot, tokens = min((m.bot, " ".join(sorted(title_tokens(m.title)))) for m in finding.members)
+    text = "\0".join((finding.file, finding.category, bot, tokens))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
+def review(
+    findings: Sequence[NormalizedFinding],
+    *,
+    settings: Settings = Settings(),
+    diff: DiffScope | None = None,
+    verdicts: Sequence[AttachedVerdictInput] = (),
+    skipped: Sequence[Skipped] = (),
+) -> ReviewPlan:
+    """Plan one consolidated review of `findings` (see the module docstring)."""
+    consensus = compute_consensus(
+        findings,
+        bots_ran=settings.bots_ran,
+        line_window=settings.line_window,
+        title_overlap=settings.title_overlap,
+        order=settings.order,
+    )
+    attached, unmatched = attach_verdicts(consensus, verdicts, settings.line_window)
+    planned = [
+        _place(item, attached.get(index), diff, settings) for index, item in enumerate(consensus)
+    ]
+    planned, inline = _apply_cap(planned, settings.comment_cap)
+    assessment = assess(_assessment_inputs(inline))
+    bots_ran = consensus[0].bots_ran if consensus else max(settings.bots_ran or 1, 1)
+    return ReviewPlan(
+        assessment=assessment,
+        bots_ran=bots_ran,
+        findings=tuple(planned),
+        inline=inline,
+        skipped=(*skipped, *unmatched),
+        settings=settings,
+        gate=_gate(planned, settings.gate_level),
+        input_count=len(findings),
+    )
+
+
+def attach_verdicts(
+    consensus: Sequence[ConsensusFinding],
+    verdicts: Sequence[AttachedVerdictInput],
+    window: int,
+) -> tuple[dict[int, AttachedVerdict], list[Skipped]]:
+    """Each verdict on the consensus finding in its file nearest its line (within window)."""
+    by_file: dict[str, list[tuple[int, int]]] = {}
+    for index, finding in enumerate(consensus):
+        if finding.line is not None:
+            by_file.setdefault(finding.file, []).append((finding.line, index))
+    attached: dict[int, AttachedVerdict] = {}
+    unmatched: list[Skipped] = []
+    for item in verdicts:
+        near = [
+            (abs(line - item.line), index)
+            for line, index in by_file.get(item.file, ())
+            if abs(line - item.line) <= window
+        ]
+        where = (item.verdict.source, item.verdict.position)
+        if not near:
+            unmatched.append(
+                Skipped(*where, f"verdict for {item.file}:{item.line} matches no finding")
+            )
+            continue
+        index = min(near)[1]
+        if index in attached:
+            unmatched.append(
+                Skipped(
+                    *where,
+                    f"verdict for {item.file}:{item.line} is a second verdict on one finding",
+                )
+            )
+            continue
+        attached[index] = item.verdict
+    return attached, unmatched
+
+
+def _place(
+    finding: ConsensusFinding,
+    verdict: AttachedVerdict | None,
+    diff: DiffScope | None,
+    settings: Settings,
+) -> PlannedFinding:
+    addressable = finding.line is not None and bool(finding.file)
+    base = PlannedFinding(
+        finding,
+        Disposition.SUMMARY,
+        forced=False,
+        reason="",
+        fingerprint=fingerprint(finding),
+        in_diff=None,
+        addressable=addressable,
+        verdict=verdict,
+        span_end=_span_end(finding, diff),
+    )
+    if diff is not None:
+        judged = diff.judge(
+            finding.file, finding.line, settings.filter_mode, settings.context_lines
+        )
+        base = replace(base, in_diff=judged.in_scope, addressable=judged.addressable)
+        if not judged.in_scope:
+            reason = f"out of the diff scope ({settings.filter_mode.value}): {judged.reason}"
+            return replace(base, disposition=Disposition.DROPPED, reason=reason)
+    if verdict is not None:
+        scoring = _scoring_input(finding, verdict, base.in_diff)
+        result = score_finding(scoring, post_threshold=settings.post_threshold)
+        return replace(
+            base,
+            disposition=result.disposition,
+            forced=result.forced,
+            reason=result.reason,
+            confidence=result,
+        )
+    disposition, forced, reason = _consensus_placement(finding, settings.inline_level)
+    return replace(base, disposition=disposition, forced=forced, reason=reason)
+
+
+def _span_end(finding: ConsensusFinding, diff: DiffScope | None) -> int | None:
+    """The last line of a multi-line comment, when every line of the span can anchor."""
+    end = finding.end_line
+    if end is None or finding.line is None or diff is None:
+        return end
+    span = range(finding.line, end + 1)
+    return end if all(diff.addressable(finding.file, line) for line in span) else None
+
+
+def _consensus_placement(
+    finding: ConsensusFinding, inline_level: ConsensusLevel
+) -> tuple[Disposition, bool, str]:
+    """Where an unverified finding goes, by consensus alone (SPEC 5), top rule first."""
+    level = finding.level.value
+    agreed = finding.level.rank >= ConsensusLevel.NEEDS_VERIFICATION.rank
+    if agreed and finding.category == "security":
+        return Disposition.INLINE, True, f"security finding at level {level}: always inline"
+    if agreed and finding.severity >= Severity.HIGH:
+        severity = finding.severity.label
+        return Disposition.INLINE, True, f"{severity} severity at level {level}: always inline"
+    if finding.level.rank >= inline_level.rank:
+        return Disposition.INLINE, False, f"consensus level {level} reaches the inline level"
+    below = f"consensus level {level} is below the inline level {inline_level.value}"
+    return Disposition.SUMMARY, False, below
+
+
+def _scoring_input(
+    finding: ConsensusFinding, verdict: AttachedVerdict, in_diff: bool | None
+) -> FindingInput:
+    return FindingInput(
+        file=finding.file,
+        line=finding.line or 1,
+        category=_SEED_CATEGORIES.get(finding.category, Category.OTHER),
+        verdict=verdict.verdict,
+        evidence_strength=verdict.evidence_strength,
+        context_completeness=verdict.context_completeness,
+        drafter_severity=VerifierSeverity.from_severity(finding.severity),
+        verifier_severity=verdict.severity,
+        in_diff=in_diff is not False,
+        in_changed_code=verdict.in_changed_code,
+        issue=verdict.issue,
+        details=verdict.details,
+    )
+
+
+def _cap_key(item: PlannedFinding) -> tuple[float, int, int, int, int, int, int]:
+    """One ranking for both kinds: the 0-100 score, then severity, then the seed's ties."""
+    if item.confidence is not None:
+        return (
+            float(item.confidence.score),
+            int(item.finding.severity),
+            *item.confidence.rank[1:],
+            1,
+        )
+    score = item.finding.consensus_score * 100
+    return (score, int(item.finding.severity), 0, 0, 0, 0, 0)
+
+
+def _apply_cap(
+    planned: list[PlannedFinding], cap: int
+) -> tuple[list[PlannedFinding], tuple[PlannedFinding, ...]]:
+    forced = [item for item in planned if item.disposition is Disposition.INLINE and item.forced]
+    candidates = [
+        item for item in planned if item.disposition is Disposition.INLINE and not item.forced
+    ]
+    kept, demoted = apply_cap(candidates, cap, _cap_key)
+    demoted_ids = {id(item) for item in demoted}
+    note = f"over the comment cap of {cap}: moved to the summary"
+    result = [_demote(item, note) if id(item) in demoted_ids else item for item in planned]
+    replaced = {id(old): new for old, new in zip(planned, result, strict=True)}
+    inline = tuple(replaced[id(item)] for item in (*forced, *kept))
+    return result, inline
+
+
+def _demote(item: PlannedFinding, note: str) -> PlannedFinding:
+    return replace(item, disposition=Disposition.SUMMARY, reason=f"{item.reason}; {note}")
+
+
+def _assessment_inputs(inline: Sequence[PlannedFinding]) -> list[tuple[str, Verdict | None]]:
+    inputs: list[tuple[str, Verdict | None]] = []
+    for item in inline:
+        if item.verdict is not None:
+            inputs.append((item.verdict.severity.value, item.verdict.verdict))
+        else:
+            inputs.append((item.finding.severity.label, None))
+    return inputs
+
+
+def _gate(planned: Sequence[PlannedFinding], level: ConsensusLevel | None) -> Gate:
+    if level is None:
+        return Gate(None, ())
+    blocking = tuple(
+        item
+        for item in planned
+        if item.disposition is not Disposition.DROPPED
+        and item.believed
+        and item.finding.level.rank >= level.rank
+    )
+    return Gate(level, blocking)

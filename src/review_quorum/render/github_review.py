@@ -1,0 +1,35 @@
+"""The exact JSON body of `POST /repos/{owner}/{repo}/pulls/{number}/reviews` for a plan.
+
+Inline comments anchor only on RIGHT-side lines the diff makes addressable; a span becomes
+a multi-line comment (`start_line`/`start_side` .. `line`) only when every line of it can
+anchor. Findings that cannot anchor are listed in the review body instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from review_quorum.plan import ReviewPlan
+from review_quorum.render.review import anchored, inline_comment
+from review_quorum.render.review import render as render_body
+
+
+def payload(plan: ReviewPlan, *, event: str = "COMMENT") -> dict[str, Any]:
+    comments: list[dict[str, Any]] = []
+    for item in anchored(plan):
+        comment: dict[str, Any] = {
+            "path": item.finding.file,
+            "line": item.finding.line,
+            "side": "RIGHT",
+            "body": inline_comment(item),
+        }
+        if item.span_end is not None and item.finding.line is not None:
+            comment.update(start_line=item.finding.line, start_side="RIGHT", line=item.span_end)
+        comments.append(comment)
+    return {"body": render_body(plan), "event": event, "comments": comments}
+
+
+def render(plan: ReviewPlan) -> str:
+    return orjson.dumps(payload(plan), option=orjson.OPT_INDENT_2).decode() + "\n"

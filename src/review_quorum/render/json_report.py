@@ -1,0 +1,92 @@
+"""The JSON report of a plan: everything, for machines (and for `quorum post PLAN.json`).
+
+Each finding has every ConsensusFinding field, its full members, its disposition and the
+reason for it, and its confidence (null when no verdict applied). Every input finding is a
+member of exactly one finding, or it is listed in `skipped`. The report also carries the
+exact GitHub review payload and the sticky summary, so a saved plan can be posted later.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from review_quorum.confidence import Disposition
+from review_quorum.plan import AttachedVerdict, PlannedFinding, ReviewPlan
+from review_quorum.render.github_review import payload
+from review_quorum.render.review import render as render_body
+from review_quorum.render.serialize import consensus_data, skipped_data
+
+
+def finding_data(item: PlannedFinding) -> dict[str, Any]:
+    data = consensus_data(item.finding)
+    data.update(
+        disposition=item.disposition.value,
+        forced=item.forced,
+        reason=item.reason,
+        fingerprint=item.fingerprint,
+        in_diff=item.in_diff,
+        addressable=item.addressable,
+        confidence=_confidence(item),
+        verdict=_verdict(item.verdict),
+    )
+    return data
+
+
+def _confidence(item: PlannedFinding) -> dict[str, Any] | None:
+    result = item.confidence
+    if result is None:
+        return None
+    breakdown = result.breakdown
+    return {
+        "score": result.score,
+        "band": result.band.value,
+        "rule": result.rule.value,
+        "breakdown": {
+            "subtotal": breakdown.subtotal,
+            "concordance": breakdown.concordance,
+            "severity_distance": breakdown.severity_distance,
+            "gate": breakdown.gate.value if breakdown.gate else None,
+        },
+    }
+
+
+def _verdict(verdict: AttachedVerdict | None) -> dict[str, Any] | None:
+    if verdict is None:
+        return None
+    return {
+        "verdict": verdict.verdict.value,
+        "severity": verdict.severity.value,
+        "evidence_strength": verdict.evidence_strength.value,
+        "context_completeness": verdict.context_completeness.value,
+        "in_changed_code": verdict.in_changed_code,
+        "issue": verdict.issue,
+        "details": verdict.details,
+        "source": verdict.source,
+        "position": verdict.position,
+    }
+
+
+def report_data(plan: ReviewPlan, *, event: str = "COMMENT") -> dict[str, Any]:
+    counts = {kind.value: len(plan.with_disposition(kind)) for kind in Disposition}
+    return {
+        "assessment": plan.assessment.value,
+        "bots_ran": plan.bots_ran,
+        "input_findings": plan.input_count,
+        "counts": counts,
+        "gate": {
+            "level": plan.gate.level.value if plan.gate.level else "none",
+            "failed": plan.gate.failed,
+            "count": len(plan.gate.blocking),
+        },
+        "settings": plan.settings.as_data(),
+        "findings": [finding_data(item) for item in plan.findings],
+        "skipped": [skipped_data(skipped) for skipped in plan.skipped],
+        "github_review": payload(plan, event=event),
+        "summary_markdown": render_body(plan),
+    }
+
+
+def render(plan: ReviewPlan) -> str:
+    return orjson.dumps(report_data(plan), option=orjson.OPT_INDENT_2).decode() + "\n"

@@ -1,0 +1,88 @@
+"""The review body of a plan, as markdown: the sticky summary and the review's own body.
+
+A plan becomes the `ReviewBody` view model of `render.review_body`: every finding carries
+its provenance tag and detecting bots, verified ones also their confidence band and score.
+Inline findings that cannot anchor on a line of the diff (no line, or a line GitHub will
+not accept) are listed in their own section instead of being posted inline.
+"""
+
+from __future__ import annotations
+
+from review_quorum.confidence import Disposition
+from review_quorum.plan import PlannedFinding, ReviewPlan
+from review_quorum.render.consensus import render_provenance
+from review_quorum.render.review_body import (
+    BodyItem,
+    ReviewBody,
+    render_inline_comment,
+    render_item_line,
+    render_review_body,
+)
+
+
+def body_item(item: PlannedFinding) -> BodyItem:
+    """One planned finding as the review shows it."""
+    finding = item.finding
+    confidence = item.confidence
+    return BodyItem(
+        file=finding.file,
+        line=finding.line,
+        end_line=finding.end_line,
+        severity=finding.severity.label,
+        category=finding.category,
+        title=finding.title,
+        details=_details(item),
+        band=confidence.band.value if confidence else None,
+        score=confidence.score if confidence else None,
+        provenance=render_provenance(finding),
+        detected_by=finding.detected_by,
+        level=finding.level,
+        reason=item.reason,
+        fingerprint=item.fingerprint,
+    )
+
+
+def _details(item: PlannedFinding) -> str:
+    """What each bot said (and the verifier's note): plain text, escaped when rendered."""
+    lines = [f"{member.bot}: {member.title}" for member in item.finding.members]
+    if item.verdict is not None and item.verdict.details:
+        lines.append(f"verifier ({item.verdict.verdict.value}): {item.verdict.details}")
+    return "\n".join(lines)
+
+
+def inline_comment(item: PlannedFinding) -> str:
+    return render_inline_comment(body_item(item))
+
+
+def anchored(plan: ReviewPlan) -> tuple[PlannedFinding, ...]:
+    """The inline findings GitHub will accept as line comments."""
+    return tuple(item for item in plan.inline if item.addressable)
+
+
+def review_body(plan: ReviewPlan) -> ReviewBody:
+    unanchored = [item for item in plan.inline if not item.addressable]
+    notes: list[str] = []
+    if unanchored:
+        count = len(unanchored)
+        notes.append(f"### {count} finding{'s' if count != 1 else ''} not on a diff line")
+        notes.append("")
+        notes.extend(render_item_line(body_item(item)) for item in unanchored)
+    if plan.skipped:
+        notes.append("")
+        notes.append(
+            f"_{len(plan.skipped)} input record(s) could not be used; see the JSON report._"
+        )
+    return ReviewBody(
+        assessment=plan.assessment,
+        inline=[body_item(item) for item in anchored(plan)],
+        summary=[body_item(item) for item in plan.with_disposition(Disposition.SUMMARY)],
+        audit=[body_item(item) for item in plan.with_disposition(Disposition.AUDIT)],
+        dropped_count=len(plan.with_disposition(Disposition.DROPPED)),
+        skipped_count=len(plan.skipped),
+        notes=tuple(notes),
+    )
+
+
+def render(plan: ReviewPlan) -> str:
+    """The review body as markdown (also the sticky summary comment)."""
+    return render_review_body(review_body(plan))
