@@ -5,6 +5,7 @@
 #   analysers/ruff.sarif         Ruff on head/
 #   analysers/semgrep.sarif      Semgrep with semgrep-rules.yml on head/
 #   analysers/VERSIONS.txt       the exact commands and tool versions used
+#   bots/*.json                  the bot comments (bots/generate.py; diff_hunk comes from pr.diff)
 # The analysers run from a separate virtualenv (never the project's .venv):
 #   python3 -m venv /tmp/toolsvenv && /tmp/toolsvenv/bin/pip install 'bandit[sarif]' ruff semgrep
 # Override its location with TOOLS_VENV=... . Running the script twice gives the same files.
@@ -44,6 +45,9 @@ if [[ $status -ne 1 ]]; then
 fi
 "${sed_cmd[@]}" pr.diff.tmp > pr.diff
 rm pr.diff.tmp
+
+# The bot comments quote pr.diff (diff_hunk, positions, Sourcery's code context).
+"$venv/bin/python" bots/generate.py
 
 # Bandit and Ruff exit 1 when they report findings; anything higher is a failure.
 run_allowing_findings() {
@@ -116,4 +120,4 @@ print(sum(len(run["results"]) for run in json.load(open(sys.argv[1]))["runs"]))'
         echo "$tool: $(count "analysers/$tool.sarif") results"
     done
 } > analysers/VERSIONS.txt
-echo "regen.sh: wrote pr.diff and analysers/"
+echo "regen.sh: wrote pr.diff, bots/*.json and analysers/"
