@@ -1,0 +1,88 @@
+"""What every bot-comment parser shares: the comment it reads, the drafts it returns, its protocol.
+
+A parser sees one GitHub comment (already validated by the reader) and returns `Parsed`:
+zero or more `Draft` findings and zero or more reasons why parts of the body are not
+findings. Parsers never raise on odd text; they never see JSON, files or the network.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Protocol
+
+from review_quorum.model import Severity
+
+
+class CommentKind(enum.Enum):
+    """Where on a pull request a comment sits (the three REST endpoints)."""
+
+    INLINE = "review-comment"
+    REVIEW = "review"
+    ISSUE = "issue-comment"
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """One comment as the reader validated it; `line`/`start_line` already fall back to the
+    `original_*` fields on outdated diffs."""
+
+    kind: CommentKind
+    login: str
+    body: str
+    path: str = ""
+    line: int | None = None
+    start_line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A finding as a parser read it, before the reader names the bot and the id.
+
+    `from_summary` marks findings read from a review or issue body rather than posted
+    inline, so the reader can drop the ones an inline comment in the same input repeats.
+    `diff_anchor` is a ``#diff-<sha256 of the path>`` hash the reader resolves to a path
+    when `file` is empty. `key` tells several findings of one body apart in their ids.
+    """
+
+    severity: Severity
+    category: str
+    title: str
+    file: str = ""
+    line: int | None = None
+    end_line: int | None = None
+    snippet: str = ""
+    confidence: float = 1.0
+    from_summary: bool = False
+    diff_anchor: str = ""
+    key: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """What one comment yielded: findings, and reasons for what was not a finding."""
+
+    findings: tuple[Draft, ...] = ()
+    skipped: tuple[str, ...] = ()
+
+
+def skip(reason: str) -> Parsed:
+    return Parsed(skipped=(reason,))
+
+
+class BotParser(Protocol):
+    """One review bot's comment markup. `name` is the bot name findings carry."""
+
+    name: str
+
+    def parse(self, comment: Comment) -> Parsed:
+        """The findings in `comment`; what is not a finding comes back as a reason."""
+        ...
+
+
+def comment_span(comment: Comment) -> tuple[int | None, int | None]:
+    """The (line, end_line) a review comment covers: ``start_line..line`` or just ``line``."""
+    start, end = comment.start_line, comment.line
+    if start is not None and end is not None and start < end:
+        return start, end
+    return comment.line, None

@@ -1,0 +1,281 @@
+"""Plain-text helpers the bot-comment parsers share: markup to plain text, titles, fences, spans.
+
+Bot bodies are untrusted data and can be large (GitHub allows 65,536 characters, archives
+hold more), so every helper runs in linear time. Blocks are found by scanning lines or with
+`str.find`; each regular expression is either matched at a line start or bounds every
+repeat with a character class that excludes the character a match starts with, so no input
+can make it backtrack quadratically. Nothing here builds markup: results are plain strings
+that the renderers escape later.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+TITLE_LIMIT = 200
+SNIPPET_LIMIT = 8000
+_PARAGRAPH_LIMIT = 4000
+
+_FENCE_OPEN = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)")
+_IMAGE_OR_LINK = re.compile(r"(!?)\[([^\[\]\n]{0,500})\]\(([^()\s]{0,2000})\)")
+# Only real HTML tag names, so that generic types such as `Vec<T>` in prose survive.
+_TAG = re.compile(
+    r"</?(?:a|b|i|s|u|p|em|strong|code|pre|br|hr|div|span|img|sup|sub|details|summary"
+    r"|blockquote|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|del|ins|kbd|strike|tt|picture"
+    r"|source|small|big|mark|abbr|cite|dl|dt|dd|center|font)(?=[\s/>])[^<>\n]{0,1000}>",
+    re.IGNORECASE,
+)
+_CODE_SPAN = re.compile(r"(`{1,3})([^`\n]{1,1000})\1")
+_EMPHASIS = re.compile(r"(?<![\w*])([*_])(?=\S)([^*_\n]{1,300})(?<=\S)\1(?![\w*])")
+_SPACE = re.compile(r"\s+")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
+_ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "approx", "no"})
+_SUMMARY = re.compile(r"<summary>([^<\n]{0,500}(?:<(?!/summary>)[^<\n]{0,500}){0,20})</summary>")
+_DIGITS = re.compile(r"\d{1,9}")
+
+
+def lines_of(text: str) -> list[str]:
+    """The lines of `text`, whatever its line endings."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def unquote(line: str) -> str:
+    """`line` without its blockquote markers (``> > text`` becomes ``text``)."""
+    stripped = line.lstrip()
+    while stripped.startswith(">"):
+        line = stripped[1:]
+        if line.startswith(" "):
+            line = line[1:]
+        stripped = line.lstrip()
+    return line
+
+
+def strip_html_comments(text: str) -> str:
+    """`text` without ``<!-- ... -->`` comments; an unclosed comment runs to the end."""
+    parts: list[str] = []
+    position = 0
+    while True:
+        start = text.find("<!--", position)
+        if start < 0:
+            parts.append(text[position:])
+            return "".join(parts)
+        parts.append(text[position:start])
+        end = text.find("-->", start + 4)
+        if end < 0:
+            return "".join(parts)
+        position = end + 3
+
+
+def plain(text: str) -> str:
+    """Markdown and HTML reduced to one line of plain text (links keep their text)."""
+    pieces = _CODE_SPAN.split(strip_html_comments(text))
+    # split() yields prose, backticks, code, prose, ...; code keeps its text as it is.
+    out: list[str] = []
+    for index, piece in enumerate(pieces):
+        kind = index % 3
+        if kind == 0:
+            out.append(_prose(piece))
+        elif kind == 2:
+            out.append(piece.strip())
+    return _SPACE.sub(" ", "".join(out)).strip()
+
+
+def _prose(text: str) -> str:
+    text = _IMAGE_OR_LINK.sub(lambda match: match.group(2), text)
+    text = _TAG.sub(" ", text).replace("**", "")
+    return html.unescape(_EMPHASIS.sub(lambda match: match.group(2), text))
+
+
+def clamp(text: str, limit: int = TITLE_LIMIT) -> str:
+    """`text` cut to at most `limit` characters at a word boundary, with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:-") + "…"
+
+
+def short_title(text: str) -> str:
+    """A finding title: one line, no closing full stop (as SARIF titles), at most 200 chars."""
+    text = text.strip()
+    if text.endswith((".", "。")) and not text.endswith(".."):
+        text = text[:-1].rstrip()
+    return clamp(text)
+
+
+def first_sentence(text: str) -> str:
+    """The first sentence of plain `text` (abbreviations such as "e.g." do not end one)."""
+    for match in _SENTENCE_END.finditer(text):
+        end = match.end()
+        if match.group() == ".":
+            word = text[text.rfind(" ", 0, match.start()) + 1 : match.start()]
+            word = word.lower().lstrip("(")
+            if word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha()):
+                continue
+        return text[:end].strip()
+    return text.strip()
+
+
+def title_from(text: str) -> str:
+    """A short plain title from a markdown paragraph: its first sentence, clamped."""
+    return short_title(first_sentence(plain(text[:_PARAGRAPH_LIMIT])))
+
+
+def summary_raw(line: str) -> str | None:
+    """The markup inside a ``<summary>...</summary>`` on `line`, or None."""
+    if "<summary>" not in line:
+        return None
+    match = _SUMMARY.search(line)
+    return match.group(1) if match else None
+
+
+def summary_text(line: str) -> str | None:
+    """The plain text of a ``<summary>...</summary>`` on `line`, or None."""
+    raw = summary_raw(line)
+    return None if raw is None else plain(raw)
+
+
+def fence_end(lines: Sequence[str], index: int) -> int | None:
+    """If `lines[index]` opens a fenced block, the index just after the block; else None."""
+    opening = _FENCE_OPEN.match(lines[index])
+    if opening is None:
+        return None
+    return _fence_body(lines, index + 1, opening.group(1))[1]
+
+
+def bold_title(line: str) -> str | None:
+    """The bold span a stripped `line` starts with, unless it is a ``**Label:**``."""
+    stripped = line.strip()
+    if not stripped.startswith("**"):
+        return None
+    close = stripped.find("**", 2)
+    if close <= 2:
+        return None
+    span = stripped[2:close]
+    if span.rstrip().endswith(":") or stripped[close + 2 : close + 3] == ":":
+        return None
+    return short_title(plain(span)) or None
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    """One fenced code block: its info string, its text, and what introduced it.
+
+    `context` is the ``<summary>`` of the ``<details>`` the fence sits in, else the last
+    prose line before it, so a parser can tell a proposed fix from an illustration.
+    """
+
+    info: str
+    body: str
+    context: str
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """A body split for parsing: prose lines outside fences and ``<details>``, and fences."""
+
+    prose: tuple[str, ...]
+    fences: tuple[Fence, ...]
+
+
+def layout(lines: Sequence[str]) -> Layout:
+    """Separate top-level prose from fenced blocks and collapsed ``<details>`` in one pass."""
+    prose: list[str] = []
+    fences: list[Fence] = []
+    depth = 0
+    summary = ""
+    last_prose = ""
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        opening = _FENCE_OPEN.match(line)
+        if opening is not None:
+            body, index = _fence_body(lines, index + 1, opening.group(1))
+            fences.append(Fence(opening.group(2).lower(), body, summary or last_prose))
+            if depth <= 0:
+                prose.append("")  # a fence ends the paragraph before it
+            continue
+        depth += line.count("<details")
+        summary = summary_text(line) or summary
+        if depth <= 0 and "</details>" not in line:
+            prose.append(line)
+            if line.strip():
+                last_prose = line.strip()
+        depth = max(depth - line.count("</details>"), 0)
+        if depth == 0:
+            summary = ""
+        index += 1
+    return Layout(tuple(prose), tuple(fences))
+
+
+def _fence_body(lines: Sequence[str], index: int, marker: str) -> tuple[str, int]:
+    """The text of a fence that opened just before `index`, and the index after it."""
+    start = index
+    while index < len(lines):
+        stripped = lines[index].strip()
+        if stripped.startswith(marker) and not stripped.lstrip(marker[0]):
+            return "\n".join(lines[start:index]), index + 1
+        index += 1
+    return "\n".join(lines[start:]), index
+
+
+def paragraphs(prose: Sequence[str]) -> Iterator[str]:
+    """The blank-line separated paragraphs of `prose`, each joined onto one line."""
+    current: list[str] = []
+    for line in prose:
+        if line.strip():
+            current.append(line.strip())
+        elif current:
+            yield " ".join(current)
+            current = []
+    if current:
+        yield " ".join(current)
+
+
+def suggestion(fences: Sequence[Fence], *fix_words: str) -> str:
+    """The proposed change: a ```suggestion fence, else a fence introduced by a fix word."""
+    for fence in fences:
+        if fence.info == "suggestion":
+            return fence.body[:SNIPPET_LIMIT]
+    for fence in fences:
+        context = fence.context.lower()
+        if any(word in context for word in fix_words) and "prompt" not in context:
+            return fence.body[:SNIPPET_LIMIT]
+    return ""
+
+
+def line_span(
+    start: str | int | None, end: str | int | None = None
+) -> tuple[int | None, int | None]:
+    """A (line, end_line) pair from text or numbers; nonsense gives no line, not an error."""
+    first = _positive(start)
+    if first is None:
+        return None, None
+    last = _positive(end)
+    return first, last if last is not None and last > first else None
+
+
+def _positive(value: str | int | None) -> int | None:
+    if isinstance(value, str):
+        value = int(value) if _DIGITS.fullmatch(value) else None
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return value
+    return None
+
+
+def bare_label(segment: str) -> str:
+    """A header segment without its emphasis, emoji or ``:shortcode:``, lower-cased."""
+    text = segment.strip().strip("_*").strip()
+    if text.startswith(":"):
+        close = text.find(":", 1)
+        if 1 < close <= 40:
+            text = text[close + 1 :]
+    start = 0
+    while start < len(text) and not text[start].isalnum():
+        start += 1
+    return " ".join(text[start:].split()).lower()
