@@ -1,0 +1,1 @@
+"""Tests of review_quorum.github, with a stateful fake of the GitHub REST API."""

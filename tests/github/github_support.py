@@ -1,0 +1,58 @@
+"""Shared builders for the GitHub tests: plan documents, drafts, and a fake wired to the spec."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from conftest import shared_path
+from github.fake import FakeGitHub
+from github.github_openapi import GitHubSpec
+from review_quorum.github import PullRequest, ReviewDraft
+from review_quorum.render.markers import marker
+
+BOT = "quorum-bot"
+TOKEN = "ghp_testtoken0123456789abcdefghijklmnopqrstu"
+TARGET = PullRequest("octo-org", "widgets", 7)
+
+
+@functools.cache
+def _spec() -> GitHubSpec:
+    return GitHubSpec.load(shared_path("github", "github-rest-subset.json"))
+
+
+def new_fake(**options: Any) -> FakeGitHub:
+    """A fake GitHub validating against ../shared's OpenAPI extract (skips without it)."""
+    fake = FakeGitHub(_spec(), **options)
+    fake.add_token(TOKEN, BOT)
+    return fake
+
+
+def comment(
+    fingerprint: str, path: str, line: int, title: str = "", **extra: Any
+) -> dict[str, Any]:
+    title = title or f"Finding {fingerprint}"
+    body = f"{marker('finding', fingerprint)}\n**{title}**\n\nSomething in `{path}` needs a look."
+    return {"path": path, "line": line, "side": "RIGHT", "body": body, **extra}
+
+
+def plan_document(
+    comments: list[dict[str, Any]],
+    *,
+    summary: str = "## review-quorum\n\nAll findings, grouped by agreement.",
+    event: str = "COMMENT",
+    gate: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    return {
+        "github_review": {
+            "body": "**Assessment: NEEDS ATTENTION**",
+            "event": event,
+            "comments": comments,
+        },
+        "summary_markdown": f"{marker('summary')}\n{summary}",
+        "gate": gate or {"level": "confirmed", "failed": bool(comments), "count": len(comments)},
+    }
+
+
+def draft(comments: list[dict[str, Any]], **options: Any) -> ReviewDraft:
+    return ReviewDraft.from_plan_json(plan_document(comments, **options))
