@@ -71,9 +71,10 @@ _LEVEL_RANK = {
 }
 
 
-def _check_line(line: object, what: str) -> None:
-    if line is None:
-        return
+def _check_line(line: object, file: str) -> None:
+    if line is None or (type(line) is int and line >= 1):
+        return  # the common case, before any message is formatted (readers build millions)
+    what = f"evidence for {file or '<global>'!r}"
     if isinstance(line, bool) or not isinstance(line, int):
         raise FindingError(f"{what}: line must be a positive integer or null, not {line!r}")
     if line < 1:
@@ -95,13 +96,25 @@ class Evidence:
     end_line: int | None = None
 
     def __post_init__(self) -> None:
-        _check_line(self.line, f"evidence for {self.file or '<global>'!r}")
-        _check_line(self.end_line, f"evidence for {self.file or '<global>'!r}")
+        _check_line(self.line, self.file)
+        _check_line(self.end_line, self.file)
         if self.end_line is not None and (self.line is None or self.end_line < self.line):
             raise FindingError(
                 f"evidence for {self.file or '<global>'!r}: end_line {self.end_line} "
                 f"without a start line at or before it (line {self.line})"
             )
+
+
+class _FindingName:
+    """A finding's name for error messages, formatted on demand."""
+
+    __slots__ = ("finding",)
+
+    def __init__(self, finding: NormalizedFinding) -> None:
+        self.finding = finding
+
+    def __format__(self, spec: str) -> str:
+        return f"finding {self.finding.finding_id!r} from {self.finding.bot!r}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +134,7 @@ class NormalizedFinding:
     confidence: float = 1.0
 
     def __post_init__(self) -> None:
-        name = f"finding {self.finding_id!r} from {self.bot!r}"
+        name = _FindingName(self)  # formatted only when a check fails
         if not isinstance(self.bot, str) or not self.bot:
             raise FindingError(f"{name}: bot must be a non-empty string")
         if not isinstance(self.severity, Severity):
