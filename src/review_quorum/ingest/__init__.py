@@ -1,19 +1,22 @@
 """Input readers: one module per format, a literal registry, and detection by content.
 
 `read(source, format=None)` reads one input; with no format it asks each reader in
-registry order whether the content is its own (specific formats first, the generic
-native JSON last). Adding a format means adding one module and one line here.
+registry order whether the content is its own (specific formats first, then the generic
+native JSON, and free text as the fallback for content that is not JSON or XML). Adding
+a format means adding one module and one line here.
 """
 
 from __future__ import annotations
 
 from review_quorum.errors import InputError
-from review_quorum.ingest import native, sarif
+from review_quorum.ingest import freetext, github_comments, native, sarif
 from review_quorum.ingest.base import Batch, Reader, ReadOptions, Source
 
 READERS: dict[str, Reader] = {
     "sarif": sarif.READER,
+    "github-comments": github_comments.READER,
     "native": native.READER,
+    "freetext": freetext.READER,
 }
 
 
