@@ -102,6 +102,18 @@ def normalize_root(root: str | None) -> str | None:
     return clean(path)
 
 
+def _is_plain_relative(path: str) -> bool:
+    """Whether `path` is already a clean relative POSIX path (the common case, kept as is)."""
+    return (
+        bool(path)
+        and path[0] not in "/."
+        and "/." not in path
+        and "//" not in path
+        and ":" not in path
+        and not path.endswith("/")
+    )
+
+
 def join(base: str, path: str) -> str:
     return f"{base.rstrip('/')}/{path}" if base else path
 
@@ -139,7 +151,7 @@ def _resolve_base(declared: dict[str, object], name: str, seen: set[str]) -> str
 class PathResolver:
     """Turns the paths and URIs of one input into repository-relative POSIX paths."""
 
-    __slots__ = ("_anchors", "_bases", "_cache", "_root")
+    __slots__ = ("_anchors", "_bases", "_root", "cache")
 
     def __init__(
         self,
@@ -151,22 +163,23 @@ class PathResolver:
         self._bases = dict(bases or {})
         absolute = {clean(path) for path in [*self._bases.values(), *anchors] if path}
         self._anchors = sorted((p for p in absolute if is_absolute(p)), key=len, reverse=True)
-        self._cache: dict[tuple[str, str | None], str] = {}
+        # (uri, uriBaseId) or (path, "") -> result; readers may look up directly
+        self.cache: dict[tuple[str, str | None], str] = {}
 
     def uri(self, uri: str, base_id: str | None = None) -> str:
         """The repository path of a SARIF artifact location (``uri`` + ``uriBaseId``)."""
         key = (uri, base_id)
-        found = self._cache.get(key)
+        found = self.cache.get(key)
         if found is None:
-            found = self._cache[key] = self._resolve_uri(uri, base_id)
+            found = self.cache[key] = self._resolve_uri(uri, base_id)
         return found
 
     def path(self, path: str) -> str:
         """The repository path of a plain file path (rdjson, GitLab, Checkstyle)."""
         key = (path, "")
-        found = self._cache.get(key)
+        found = self.cache.get(key)
         if found is None:
-            found = self._cache[key] = self._finish(path.replace("\\", "/"))
+            found = self.cache[key] = self._finish(path.replace("\\", "/"))
         return found
 
     def _resolve_uri(self, uri: str, base_id: str | None) -> str:
@@ -178,6 +191,8 @@ class PathResolver:
         return self._finish(path)
 
     def _finish(self, path: str) -> str:
+        if _is_plain_relative(path):
+            return path
         path = clean(path)
         if not is_absolute(path):
             return path

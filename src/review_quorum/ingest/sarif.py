@@ -105,7 +105,17 @@ class SarifReader:
 class _RunReader:
     """Reads the results of one run, with the run's rules, artifacts and base URIs."""
 
-    __slots__ = ("_artifacts", "_bot", "_index", "_paths", "_rules", "_run", "_source")
+    __slots__ = (
+        "_artifacts",
+        "_bot",
+        "_index",
+        "_path_cache",
+        "_paths",
+        "_rule_cache",
+        "_rules",
+        "_run",
+        "_source",
+    )
 
     def __init__(
         self, source: Source, run: dict[str, object], index: int, categorizer: Categorizer
@@ -122,6 +132,8 @@ class _RunReader:
             source.options.root, resolve_base_ids(run.get("originalUriBaseIds")), _anchors(run)
         )
         self._run = run
+        self._rule_cache = self._rules.cache
+        self._path_cache = self._paths.cache
 
     def read_into(self, batch: Batch) -> None:
         name = self._source.name
@@ -153,67 +165,88 @@ class _RunReader:
         )
 
     def _finding(self, result: object) -> NormalizedFinding:
+        # The hot loop: common shapes take the inline path, the rest the checked helpers.
         if type(result) is not dict:
             raise SkipRecord(f"a result must be an object, not {type(result).__name__}")
-        rule = self._rules.lookup(result)
-        _check_live(result)
-        properties = result.get("properties")
+        get = result.get
+        rule_id = get("ruleId")
+        index = get("ruleIndex")
+        rule = None
+        if type(rule_id) is str and "rule" not in result:
+            if index is None:
+                rule = self._rule_cache.get(rule_id)
+            elif type(index) is int:
+                rule = self._rule_cache.get((rule_id, index, None))
+        if rule is None:
+            rule = self._rules.lookup(result)
+        if get("suppressions") or "baselineState" in result:
+            _check_live(result)
+        properties = get("properties")
         if properties is not None and type(properties) is not dict:
             raise SkipRecord("properties must be an object", "properties")
-        severity = self._severity(result, rule, properties)
-        confidence = confidence_of(result, properties, rule)
+        level = get("level")
+        kind = get("kind")
+        if level is None and kind is None and not properties:
+            severity = rule.severity
+        else:
+            severity = _severity(level, kind, rule, properties)
+        rank = get("rank")
+        if rank is None and not properties:
+            confidence = rule.confidence
+        else:
+            confidence = confidence_of(result, properties, rule)
         category = self._rules.category(rule, properties) if properties else rule.category
-        title = _title(result.get("message"), rule) or rule.title
+        message = get("message")
+        text = message.get("text") if type(message) is dict else None
+        title = first_sentence(text) if type(text) is str else _title(message, rule)
         if not title:
-            raise SkipRecord("no message text and no rule description to title it", "message")
-        evidence = self._evidence(result.get("locations"))
+            title = rule.title
+            if not title:
+                raise SkipRecord("no message text and no rule description to title it", "message")
+        locations = get("locations")
+        evidence = self._evidence(locations) if locations else _GLOBAL
+        fingerprints = get("fingerprints") or get("partialFingerprints")
+        finding_id = _finding_id(fingerprints, rule.id) if fingerprints else rule.id
         return NormalizedFinding(
-            self._bot,
-            _finding_id(result, rule),
-            severity,
-            category,
-            title,
-            evidence,
-            confidence,
+            self._bot, finding_id, severity, category, title, evidence, confidence
         )
 
-    def _severity(self, result: dict[str, object], rule: Rule, properties: object) -> Severity:
-        level = result.get("level")
-        kind = result.get("kind")
-        if kind is not None and kind != "fail":
-            if kind in NOT_FINDINGS:
-                raise SkipRecord(NOT_FINDINGS[kind], "kind")
-            if kind not in INFORMATIONAL_KINDS:
-                raise SkipRecord(f"unknown kind {kind!r}", "kind")
-            if level is None:
-                level = "none"
-        if level is None:
-            level = rule.level
-        severity = LEVEL_SEVERITY.get(level) if type(level) is str else None
-        if severity is None:
-            raise SkipRecord(f"unknown level {level!r} (expected error, warning, note or none)")
-        if severity is Severity.INFO:
-            return severity
-        band = security_severity(properties, rule)
-        return severity if band is None else band
-
     def _evidence(self, locations: object) -> Evidence:
-        if not locations:
-            return _GLOBAL
         if type(locations) is not list:
             raise SkipRecord("locations must be an array", "locations")
         location = locations[0]
         if type(location) is not dict:
             raise SkipRecord("a location must be an object", "locations", 0)
         physical = location.get("physicalLocation")
-        symbol = _symbol(location.get("logicalLocations"))
+        logical = location.get("logicalLocations")
+        symbol = _symbol(logical) if logical else ""
         if physical is None:
             return Evidence(symbol=symbol) if symbol else _GLOBAL
         if type(physical) is not dict:
             raise SkipRecord("physicalLocation must be an object", "locations", 0)
-        file = self._file(physical.get("artifactLocation"))
-        line, end_line, snippet = _region(physical.get("region"))
-        return Evidence(file, line, snippet, symbol, end_line)
+        artifact = physical.get("artifactLocation")
+        file = None
+        if type(artifact) is dict:
+            uri = artifact.get("uri")
+            base = artifact.get("uriBaseId")
+            if type(uri) is str and (base is None or type(base) is str):
+                file = self._path_cache.get((uri, base))
+        if file is None:
+            file = self._file(artifact)
+        region = physical.get("region")
+        if type(region) is dict:
+            start = region.get("startLine")
+            end = region.get("endLine")
+            if (
+                type(start) is int
+                and start > 0
+                and (end is None or type(end) is int and end >= start)
+            ):
+                snippet = region.get("snippet")
+                text = snippet.get("text") if type(snippet) is dict else None
+                return Evidence(file, start, text if type(text) is str else "", symbol, end)
+        line, end_line, snippet_text = _region(region)
+        return Evidence(file, line, snippet_text, symbol, end_line)
 
     def _file(self, artifact: object) -> str:
         if artifact is None:
@@ -262,6 +295,26 @@ def _anchors(run: dict[str, object]) -> list[str]:
         if isinstance(uri, str) and uri[:5].lower() == "file:":
             anchors.append(PathResolver().uri(uri))
     return anchors
+
+
+def _severity(level: object, kind: object, rule: Rule, properties: object) -> Severity:
+    """The SARIF fallback order for the level, then the CVSS band for problems."""
+    if kind is not None and kind != "fail":
+        if kind in NOT_FINDINGS:
+            raise SkipRecord(NOT_FINDINGS[kind], "kind")
+        if kind not in INFORMATIONAL_KINDS:
+            raise SkipRecord(f"unknown kind {kind!r}", "kind")
+        if level is None:
+            level = "none"
+    if level is None:
+        level = rule.level
+    severity = LEVEL_SEVERITY.get(level) if type(level) is str else None
+    if severity is None:
+        raise SkipRecord(f"unknown level {level!r} (expected error, warning, note or none)")
+    if severity is Severity.INFO:
+        return severity
+    band = security_severity(properties, rule)
+    return severity if band is None else band
 
 
 def _check_live(result: dict[str, object]) -> None:
@@ -334,15 +387,19 @@ def _symbol(logical: object) -> str:
     return name if type(name) is str else ""
 
 
-def _finding_id(result: dict[str, object], rule: Rule) -> str:
-    fingerprints = result.get("fingerprints") or result.get("partialFingerprints")
-    if not fingerprints or type(fingerprints) is not dict:
-        return rule.id
-    for key in sorted(fingerprints) if len(fingerprints) > 1 else fingerprints:
+def _finding_id(fingerprints: object, rule_id: str) -> str:
+    if type(fingerprints) is not dict:
+        return rule_id
+    if len(fingerprints) == 1:
+        (value,) = fingerprints.values()
+        if type(value) is str and value not in PLACEHOLDER_FINGERPRINTS:
+            return f"{rule_id}:{value}"
+        return rule_id
+    for key in sorted(fingerprints):
         value = fingerprints[key]
         if type(value) is str and value not in PLACEHOLDER_FINGERPRINTS:
-            return f"{rule.id}:{value}"
-    return rule.id
+            return f"{rule_id}:{value}"
+    return rule_id
 
 
 READER = SarifReader()

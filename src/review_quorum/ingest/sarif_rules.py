@@ -72,6 +72,7 @@ class Rule:
         "level",
         "messages",
         "security",
+        "severity",
         "tags",
         "title",
     )
@@ -85,6 +86,10 @@ class Rule:
         self.cwes = cwe_ids([*self.tags, properties.get("cwe")])
         self.level = _default_level(descriptor)
         self.security = cvss_band(properties.get("security-severity"))
+        # what a result that states no level, kind or properties of its own gets
+        default = LEVEL_SEVERITY[self.level]
+        informational = default is Severity.INFO
+        self.severity = default if self.security is None or informational else self.security
         self.confidence = _precision(properties) or 1.0
         self.title = _describe(descriptor) or rule_id
         own = descriptor.get("messageStrings")
@@ -125,57 +130,76 @@ def _describe(descriptor: dict[str, object]) -> str:
 
 
 class RuleTable:
-    """Every rule of one run (driver and extensions), and the lookup results use."""
+    """Every rule of one run (driver and extensions), and the lookup results use.
 
-    __slots__ = ("_by_id", "_cache", "_categorizer", "_components", "_tool", "problems")
+    Rules are digested when a result first names them: a run may describe hundreds of
+    rules of which a few fire.
+    """
+
+    __slots__ = (
+        "_by_id",
+        "_categorizer",
+        "_descriptors",
+        "_digested",
+        "_messages",
+        "_tool",
+        "cache",
+        "problems",
+    )
 
     def __init__(self, tool: object, tool_name: str, categorizer: Categorizer) -> None:
         self._tool = tool_name
         self._categorizer = categorizer
         self.problems: list[tuple[tuple[object, ...], str]] = []
-        self._components: dict[int | None, list[Rule | None]] = {}
-        self._by_id: dict[str, Rule] = {}
-        self._cache: dict[tuple[object, ...], Rule] = {}
+        self._descriptors: dict[int | None, list[dict[str, object] | None]] = {}
+        self._digested: dict[tuple[int | None, int], Rule] = {}
+        self._by_id: dict[str, tuple[int | None, int]] = {}
+        self.cache: dict[object, Rule] = {}
+        self._messages: dict[str, object] = {}
         if not isinstance(tool, dict):
             return
         driver = tool.get("driver")
-        messages = _global_messages(driver)
-        self._components[None] = self._digest(driver, ("tool", "driver"), messages)
+        self._messages = _global_messages(driver)
+        self._index(None, driver, ("tool", "driver"))
         extensions = tool.get("extensions")
         if isinstance(extensions, list):
             for number, extension in enumerate(extensions):
-                path = ("tool", "extensions", number)
-                self._components[number] = self._digest(extension, path, messages)
+                self._index(number, extension, ("tool", "extensions", number))
         elif extensions is not None:
             self.problems.append((("tool", "extensions"), "extensions must be an array: ignored"))
 
-    def _digest(
-        self, component: object, path: tuple[object, ...], messages: dict[str, object]
-    ) -> list[Rule | None]:
-        if not isinstance(component, dict):
-            return []
-        rules = component.get("rules")
+    def _index(self, component: int | None, holder: object, path: tuple[object, ...]) -> None:
+        rules = holder.get("rules") if isinstance(holder, dict) else None
         if rules is None:
-            return []
+            return
         if not isinstance(rules, list):
-            self.problems.append(
-                ((*path, "rules"), "rules must be an array: rule metadata ignored")
-            )
-            return []
-        digested: list[Rule | None] = []
+            reason = "rules must be an array: rule metadata ignored"
+            self.problems.append(((*path, "rules"), reason))
+            return
+        descriptors: list[dict[str, object] | None] = []
         for number, descriptor in enumerate(rules):
             rule_id = descriptor.get("id") if isinstance(descriptor, dict) else None
-            if not isinstance(descriptor, dict) or not isinstance(rule_id, str):
+            if not isinstance(rule_id, str):
                 self.problems.append(
                     ((*path, "rules", number), "a rule needs a string id: ignored")
                 )
-                digested.append(None)
+                descriptors.append(None)
                 continue
-            rule = Rule(rule_id, descriptor, messages)
-            rule.category = self._categorizer.category(self._tool, rule_id, rule.tags, rule.cwes)
-            digested.append(rule)
-            self._by_id.setdefault(rule_id, rule)
-        return digested
+            descriptors.append(descriptor)
+            self._by_id.setdefault(rule_id, (component, number))
+        self._descriptors[component] = descriptors
+
+    def _rule_at(self, component: int | None, number: int) -> Rule | None:
+        rule = self._digested.get((component, number))
+        if rule is None:
+            descriptors = self._descriptors.get(component, [])
+            descriptor = descriptors[number] if 0 <= number < len(descriptors) else None
+            if descriptor is None:
+                return None
+            rule = Rule(str(descriptor["id"]), descriptor, self._messages)
+            rule.category = self._categorizer.category(self._tool, rule.id, rule.tags, rule.cwes)
+            self._digested[(component, number)] = rule
+        return rule
 
     def lookup(self, result: dict[str, object]) -> Rule:
         """The rule a result refers to; a bare rule when the run does not describe it."""
@@ -189,17 +213,22 @@ class RuleTable:
         component = None
         if reference is not None:
             rule_id, index, component = _reference(reference, rule_id, index)
-        key = (rule_id, index, component)
-        rule = self._cache.get(key)
+        # a plain ruleId is its own key: the reader's fast path looks it up without a tuple
+        key = (
+            rule_id
+            if index is None and component is None and rule_id
+            else (rule_id, index, component)
+        )
+        rule = self.cache.get(key)
         if rule is None:
-            rule = self._cache[key] = self._resolve(rule_id, index, component)
+            rule = self.cache[key] = self._resolve(rule_id, index, component)
         return rule
 
     def _resolve(self, rule_id: str | None, index: int | None, component: int | None) -> Rule:
-        rules = self._components.get(component, [])
-        rule = rules[index] if index is not None and 0 <= index < len(rules) else None
+        rule = self._rule_at(component, index) if index is not None else None
         if rule is None and rule_id is not None:
-            rule = self._by_id.get(rule_id) or self._by_id.get(rule_id.split("/", 1)[0])
+            place = self._by_id.get(rule_id) or self._by_id.get(rule_id.split("/", 1)[0])
+            rule = self._rule_at(*place) if place is not None else None
         if rule is None:
             rule = Rule(rule_id or "", {}, {})
             rule.category = self._categorizer.category(self._tool, rule.id)
