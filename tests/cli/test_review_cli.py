@@ -1,0 +1,166 @@
+"""`quorum review` end to end: every output format, config, gate, bad input (issue 5)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from conftest import FIXTURES, REPO_ROOT, shared_path
+
+from review_quorum.cli import main
+
+FINDINGS = str(FIXTURES / "review.findings.json")
+DIFF = str(FIXTURES / "review.pr.diff")
+VERDICTS = str(FIXTURES / "review.verdicts.json")
+BASE = ["review", FINDINGS, "--diff", DIFF, "--bots", "3"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main([*BASE, *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_json_report_accounts_for_every_input(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "--verdicts", VERDICTS, "--format", "json")
+    report = json.loads(out)
+    assert status == 1
+    assert report["gate"] == {"level": "confirmed", "failed": True, "count": 1}
+    assert report["input_findings"] == 5
+    members = [m for f in report["findings"] for m in f["members"]]
+    assert len(members) + 1 == 6  # the bad record is skipped, not lost
+    assert [(s["position"], s["reason"][:30]) for s in report["skipped"]] == [
+        ("/5", "finding '#5' from 'bandit': un"),
+        ("/verdicts/1", "verdict for app/nowhere.py:1 m"),
+    ]
+    by_line = {(f["file"], f["line"]): f for f in report["findings"]}
+    sql = by_line[("app/db.py", 9)]
+    assert sql["detected_by"] == ["bandit", "semgrep"]
+    assert (sql["disposition"], sql["forced"], sql["confidence"]) == ("inline", True, None)
+    loop = by_line[("app/db.py", 11)]
+    assert loop["confidence"]["band"] == "weak" and loop["verdict"]["verdict"] == "LIKELY"
+    assert by_line[("app/other.py", 3)]["disposition"] == "dropped"
+    assert report["settings"]["filter_mode"] == "added"
+    assert "2 input record(s) skipped" in err
+
+
+def test_markdown_is_the_review_body(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys)
+    assert out.startswith("<!-- review-quorum:summary -->\n## Review assessment: 🔴 CRITICAL")
+    assert "[detected by 2/3 bots, agreement 67%]" in out
+    assert "<img" not in out and "@everyone" not in out
+
+
+def test_github_review_payload_is_valid_against_githubs_schema(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(capsys, "--format", "github-review")
+    payload = json.loads(out)
+    assert [
+        (c["path"], c.get("start_line"), c["line"], c["side"]) for c in payload["comments"]
+    ] == [("app/db.py", 9, 11, "RIGHT")]
+    assert payload["event"] == "COMMENT"
+    assert "<!-- review-quorum:finding " in payload["comments"][0]["body"]
+    contract = json.loads(shared_path("github", "github-rest-subset.json").read_text())
+    jsonschema.validate(payload, contract["operations"]["pulls/create-review"]["requestBody"])
+
+
+def test_sarif_is_valid_sarif_2_1_0(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "--verdicts", VERDICTS, "--format", "sarif")
+    sarif = json.loads(out)
+    [run_] = sarif["runs"]
+    results = run_["results"]
+    assert len(results) == 3  # the out-of-scope finding is not exported
+    first = results[0]
+    assert first["properties"]["detected_by"] == ["bandit", "semgrep"]
+    assert first["rank"] == 66.7
+    assert set(first["partialFingerprints"]) == {"reviewQuorum/v1"}
+    verified = [r for r in results if "confidence" in r["properties"]]
+    assert verified[0]["properties"]["confidence"]["band"] == "weak"
+    schema = json.loads(shared_path("schemas", "sarif-schema-2.1.0.json").read_text())
+    jsonschema.Draft7Validator(schema).validate(sarif)
+
+
+def test_terminal_table_has_no_colour_when_not_a_tty(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "--format", "terminal")
+    assert "Review assessment: CRITICAL" in out
+    assert "\x1b[" not in out
+    assert "Gate (confirmed): failed, 1 blocking; 1 input record(s) skipped" in out
+
+
+def test_config_file_sets_defaults_and_flags_override(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / ".quorum.toml"
+    config.write_text('gate-level = "none"\nformat = "json"\nfilter-mode = "nofilter"\n')
+    status, out, _ = run(capsys, "--config", str(config))
+    assert status == 0
+    assert json.loads(out)["settings"]["filter_mode"] == "nofilter"
+    status, out, _ = run(capsys, "--config", str(config), "--gate-level", "confirmed")
+    assert status == 1
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("colour = 1\n", "unknown key 'colour'"),
+        ('gate-level = "sometimes"\n', "bad value for 'gate-level'"),
+        ("cap = -1\n", "bad value for 'cap'"),
+        ("cap = \n", "cannot read configuration"),
+    ],
+)
+def test_bad_configuration_names_the_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
+) -> None:
+    config = tmp_path / ".quorum.toml"
+    config.write_text(content)
+    status, _, err = run(capsys, "--config", str(config))
+    assert status == 2
+    assert message in err and str(config) in err
+
+
+def test_pyproject_tool_quorum_is_discovered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.quorum]\ngate-level = "none"\n')
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys)[0] == 0
+
+
+def test_verbose_prints_stage_timings(capsys: pytest.CaptureFixture[str]) -> None:
+    _, _, err = run(capsys, "-v")
+    assert [line.split()[1] for line in err.splitlines() if "ms" in line] == [
+        "read",
+        "plan",
+        "render",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--diff", "missing.diff"], "missing.diff: no such file"),
+        (["--verdicts", FINDINGS], 'expected a JSON object with a "verdicts" array'),
+        (["--git", "nonsense"], "expected BASE..HEAD"),
+    ],
+)
+def test_bad_inputs_are_usage_errors(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    status = main(["review", FINDINGS, "--bots", "3", *args])
+    assert status == 2
+    assert message in capsys.readouterr().err
+
+
+def test_the_bundled_example_prints_a_consolidated_review(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    example = REPO_ROOT / "examples" / "pr-review"
+    sarif = sorted(str(p) for p in (example / "analysers").glob("*.sarif"))
+    status = main(["review", *sarif, "--diff", str(example / "pr.diff"), "--bots", "3"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "## Review assessment: 🔴 CRITICAL" in out
+    assert "agreement" in out
