@@ -7,8 +7,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import FIXTURES, REPO_ROOT, shared_path
 
+from conftest import FIXTURES, REPO_ROOT, shared_path
 from review_quorum.cli import main
 
 FINDINGS = str(FIXTURES / "review.findings.json")
