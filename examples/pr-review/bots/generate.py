@@ -276,7 +276,7 @@ CR_SHELL_2025 = "\n".join(
         "<summary>🤖 Prompt for AI Agents</summary>",
         "",
         FENCE,
-        "In @app/export.py around lines 38 - 40, archive_exports builds the tar command as",
+        "In @app/export.py around lines 46 - 48, archive_exports builds the tar command as",
         "one string and runs it with shell=True; pass an argument list to subprocess.run and",
         "drop shell=True so the label and directory are never parsed by a shell.",
         FENCE,
@@ -372,7 +372,7 @@ SO_REVIEW = 3948140415
 
 # (id, review id, author, path, start_line, line, created_at, body)
 INLINE = [
-    (2049117302, CR_REVIEW_OLD, CODERABBIT, "app/export.py", 38, 40,
+    (2049117302, CR_REVIEW_OLD, CODERABBIT, "app/export.py", 46, 48,
      "2026-04-14T10:02:11Z", CR_SHELL_2025),
     (2288410051, CR_REVIEW, CODERABBIT, "app/db.py", 67, 68, "2026-07-21T09:14:37Z", CR_SQL),
     (2288410063, CR_REVIEW, CODERABBIT, "app/auth.py", None, 19, "2026-07-21T09:14:37Z",
@@ -393,7 +393,7 @@ INLINE = [
      "2026-07-21T09:21:06Z", CP_LEAK),
     (2288433168, CP_REVIEW, COPILOT_INLINE, "app/cli.py", None, 6, "2026-07-21T09:21:06Z",
      CP_NIT),
-    (2288451209, SO_REVIEW, SOURCERY, "app/export.py", 39, 40, "2026-07-21T09:26:44Z",
+    (2288451209, SO_REVIEW, SOURCERY, "app/export.py", 47, 48, "2026-07-21T09:26:44Z",
      SO_SHELL),
     (2288451215, SO_REVIEW, SOURCERY, "app/auth.py", 18, 19, "2026-07-21T09:26:44Z", SO_MD5),
     (2288451227, SO_REVIEW, SOURCERY, "app/export.py", 27, 28, "2026-07-21T09:26:44Z",
@@ -457,7 +457,7 @@ CR_NITPICK = """<details>
 <details>
 <summary>app/export.py (1)</summary><blockquote>
 
-`41-44`: _🩺 Stability & Availability_ | _🔵 Trivial_ | _⚡ Quick win_
+`38-41`: _🩺 Stability & Availability_ | _🔵 Trivial_ | _⚡ Quick win_
 
 **Catching every exception around `os.chmod` hides a failed permission change.**
 
@@ -491,7 +491,7 @@ In `@app/db.py` at line 59, use (page - 1) * per_page as the offset.
 In `@app/cli.py` at line 33, cap the report title at 80 characters.
 
 Nitpick comments:
-In `@app/export.py` around lines 41 - 44, catch OSError only around os.chmod and log it.
+In `@app/export.py` around lines 38 - 41, catch OSError only around os.chmod and log it.
 {FENCE}
 
 </details>
@@ -790,26 +790,28 @@ def write(name: str, value: object) -> None:
     (HERE / name).write_text(text, encoding="utf-8")
 
 
-def main() -> None:
-    write("pulls-comments.json", [pull_comment(entry) for entry in INLINE])
-    write(
-        "pulls-reviews.json",
-        [
+def documents() -> dict[str, object]:
+    """Each JSON file of this folder by name, as the GitHub REST API would return it."""
+    return {
+        "pulls-comments.json": [pull_comment(entry) for entry in INLINE],
+        "pulls-reviews.json": [
             review(CR_REVIEW_OLD, CODERABBIT, CR_REVIEW_BODY_OLD, "2026-04-14T10:02:12Z"),
             review(CR_REVIEW, CODERABBIT, CR_REVIEW_BODY, "2026-07-21T09:14:39Z"),
             review(CP_REVIEW, COPILOT_REVIEWER, CP_REVIEW_BODY, "2026-07-21T09:21:07Z"),
             review(SO_REVIEW, SOURCERY, sourcery_review_body(), "2026-07-21T09:26:46Z"),
         ],
-    )
-    write(
-        "issue-comments.json",
-        [
+        "issue-comments.json": [
             issue_comment(
                 1873302291, CODERABBIT, walkthrough_body(), "2026-04-14T09:58:40Z", "NONE"
             ),
             issue_comment(1942887310, AUTHOR, HUMAN_BODY, "2026-07-21T11:03:52Z", "OWNER"),
         ],
-    )
+    }
+
+
+def main() -> None:
+    for name, value in documents().items():
+        write(name, value)
 
 
 if __name__ == "__main__":

@@ -33,13 +33,18 @@ def export_report(rows: Iterable[dict[str, object]], dest: str | Path, title: st
     return count
 
 
+def _restrict_permissions(path: Path) -> None:
+    """Keep archives readable by the stockroom group only; some shares refuse chmod."""
+    try:
+        os.chmod(path, 0o640)
+    except Exception:
+        pass
+
+
 def archive_exports(directory: str | Path, label: str) -> Path:
     """Pack every export in `directory` into `<label>.tar.gz` next to it."""
     directory = Path(directory)
     archive = directory.parent / f"{label}.tar.gz"
     subprocess.run(f"tar czf {archive} -C {directory} .", shell=True, check=True)
-    try:
-        os.chmod(archive, 0o640)
-    except Exception:
-        pass
+    _restrict_permissions(archive)
     return archive
