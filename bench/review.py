@@ -1,0 +1,123 @@
+"""End-to-end wall time of `quorum review`, measured against `python -c pass` (not a test).
+
+Two workloads, each run as a fresh process several times (the best and median kept):
+- the bundled example (three analysers' SARIF, the bots' comments and the diff);
+- a synthetic 50,000-finding pull request (native JSON from 8 bots and a diff touching every
+  reported line), and the same at 5,000 and 25,000 to show how it scales.
+
+    python bench/review.py
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import orjson
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "pr-review"
+BOTS = ["bandit", "ruff", "semgrep", "codeql", "coderabbit", "copilot", "sourcery", "gemini"]
+QUORUM = [sys.executable, "-m", "review_quorum"]
+
+
+def wall(command: list[str], repeat: int) -> tuple[float, float]:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        done = subprocess.run(command, check=False, capture_output=True, text=True)
+        if done.returncode not in (0, 1):
+            raise SystemExit(f"{' '.join(command[:6])} ... failed: {done.stderr.strip()}")
+        times.append(time.perf_counter() - started)
+    return min(times), statistics.median(times)
+
+
+def synthetic(size: int, folder: Path) -> list[str]:
+    """A pull request with `size` findings over size/25 files, and its diff."""
+    rng = random.Random(size)
+    files = [f"src/module_{n}.py" for n in range(max(size // 25, 1))]
+    records, lines_by_file = [], {file: set() for file in files}
+    while len(records) < size:
+        file, line = rng.choice(files), rng.randint(1, 3000)
+        category = rng.choice(["security", "logic_error", "resource_leak", "performance"])
+        for bot in rng.sample(BOTS, rng.randint(1, 4)):
+            jittered = max(line + rng.randint(-2, 2), 1)
+            lines_by_file[file].add(jittered)
+            records.append(
+                {
+                    "bot": bot,
+                    "finding_id": f"{bot}-{len(records)}",
+                    "severity": rng.choice(["low", "medium", "high"]),
+                    "category": category,
+                    "title": f"{rng.choice(['possible', 'unsafe'])} {category} near line {line}",
+                    "evidence": {"file": file, "line": jittered},
+                }
+            )
+    findings = folder / f"findings-{size}.json"
+    findings.write_bytes(orjson.dumps(records[:size]))
+    diff = folder / f"pr-{size}.diff"
+    diff.write_text(
+        "".join(_file_diff(file, sorted(lines)) for file, lines in lines_by_file.items())
+    )
+    return [str(findings), "--diff", str(diff), "--bots", str(len(BOTS))]
+
+
+def _file_diff(file: str, lines: list[int]) -> str:
+    """Pure insertions: each run of consecutive reported lines is one added hunk."""
+    if not lines:
+        return ""
+    runs: list[list[int]] = []
+    for line in lines:
+        if runs and line == runs[-1][-1] + 1:
+            runs[-1].append(line)
+        else:
+            runs.append([line])
+    parts = [f"diff --git a/{file} b/{file}\n--- a/{file}\n+++ b/{file}\n"]
+    inserted = 0
+    for run in runs:
+        before = run[0] - 1 - inserted
+        parts.append(f"@@ -{before},0 +{run[0]},{len(run)} @@\n" + "+changed\n" * len(run))
+        inserted += len(run)
+    return "".join(parts)
+
+
+def main() -> None:
+    baseline, _ = wall([sys.executable, "-c", "pass"], 10)
+    example = [
+        *sorted(str(path) for path in (EXAMPLE / "analysers").glob("*.sarif")),
+        *sorted(str(path) for path in (EXAMPLE / "bots").glob("*.json")),
+        "--diff",
+        str(EXAMPLE / "pr.diff"),
+        "--verdicts",
+        str(EXAMPLE / "verdicts.json"),
+        "--bots",
+        "6",
+    ]
+    rows = [("python -c pass", baseline, baseline)]
+    rows.append(("quorum review example",) + wall([*QUORUM, "review", *example], 10))
+    with tempfile.TemporaryDirectory() as folder:
+        for size in (5_000, 25_000, 50_000):
+            arguments = synthetic(size, Path(folder))
+            rows.append(
+                (f"quorum review {size:,} findings",) + wall([*QUORUM, "review", *arguments], 3)
+            )
+    print(f"{'run':<32} {'best s':>8} {'median s':>9} {'x python':>9}")
+    for name, best, median in rows:
+        print(f"{name:<32} {best:>8.3f} {median:>9.3f} {best / baseline:>9.1f}")
+    per = [(rows[i][1] - rows[1][1]) for i in (2, 3, 4)]
+    print(
+        "marginal seconds per 1,000 findings (over the example): "
+        + ", ".join(
+            f"{size:,}: {p / size * 1000:.3f}"
+            for size, p in zip((5_000, 25_000, 50_000), per, strict=True)
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
