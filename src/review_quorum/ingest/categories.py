@@ -229,6 +229,21 @@ LINTER_PREFIXES: dict[str, str] = {
     "PT": TESTING,
 }
 
+TOOL_ALIASES = {
+    "semgrep oss": "semgrep",
+    "semgrep pro": "semgrep",
+    "semgrep pro engine": "semgrep",
+    "semgrep code": "semgrep",
+    "nodejsscan": "njsscan",
+}
+
+
+def tool_name(name: str) -> str:
+    """The bot name of a tool: lower case, with known aliases folded together."""
+    lowered = " ".join(name.lower().split())
+    return TOOL_ALIASES.get(lowered, lowered.replace(" ", "-"))
+
+
 _CODE = re.compile(r"([A-Z]+)(\d+)")
 _CWE = re.compile(r"\bcwe[-_ ]?0*(\d+)", re.IGNORECASE)
 

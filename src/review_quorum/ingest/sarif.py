@@ -2,8 +2,8 @@
 
 Mapping choices, documented for users in ``docs/categories.md``:
 
-- bot: the run's ``tool.driver.name``, lower-cased (`TOOL_ALIASES` folds "Semgrep OSS" into
-  "semgrep", "nodejsscan" into "njsscan"); ``--bot NAME=FILE`` overrides it.
+- bot: the run's ``tool.driver.name`` as `categories.tool_name` spells it ("Semgrep OSS"
+  -> "semgrep", "nodejsscan" -> "njsscan"); ``--bot NAME=FILE`` overrides it.
 - severity: the level comes from the SARIF fallback order (``result.level``; a ``kind``
   other than ``fail`` means ``none``; the rule's ``defaultConfiguration.level``; else
   ``warning``) and maps error -> high, warning -> medium, note -> low, none -> info, which
@@ -28,7 +28,7 @@ import re
 
 from review_quorum.errors import FindingError, InputError, Skipped
 from review_quorum.ingest.base import Batch, Source, pointer
-from review_quorum.ingest.categories import Categorizer
+from review_quorum.ingest.categories import Categorizer, tool_name
 from review_quorum.ingest.paths import PathResolver, resolve_base_ids
 from review_quorum.ingest.sarif_rules import (
     LEVEL_SEVERITY,
@@ -41,14 +41,6 @@ from review_quorum.ingest.sarif_rules import (
 from review_quorum.ingest.titles import first_sentence
 from review_quorum.model import Evidence, NormalizedFinding, Severity
 
-TOOL_ALIASES = {
-    "semgrep oss": "semgrep",
-    "semgrep pro": "semgrep",
-    "semgrep pro engine": "semgrep",
-    "semgrep code": "semgrep",
-    "nodejsscan": "njsscan",
-}
-
 # Kinds that report something other than a problem (SARIF 3.27.9).
 NOT_FINDINGS = {
     "pass": "kind 'pass': the rule was checked and passed; not a finding",
@@ -60,12 +52,6 @@ INFORMATIONAL_KINDS = frozenset(["open", "informational", "review"])
 PLACEHOLDER_FINGERPRINTS = frozenset(["requires login"])
 
 _PLACEHOLDER = re.compile(r"\{(\d+)\}")
-
-
-def tool_name(name: str) -> str:
-    """The bot name of a SARIF tool: lower case, with known aliases folded together."""
-    lowered = " ".join(name.lower().split())
-    return TOOL_ALIASES.get(lowered, lowered.replace(" ", "-"))
 
 
 class SarifReader:
