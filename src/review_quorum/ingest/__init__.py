@@ -9,11 +9,23 @@ a format means adding one module and one line here.
 from __future__ import annotations
 
 from review_quorum.errors import InputError
-from review_quorum.ingest import freetext, github_comments, native, sarif
+from review_quorum.ingest import (
+    checkstyle,
+    freetext,
+    github_comments,
+    gitlab,
+    native,
+    rdjson,
+    sarif,
+)
 from review_quorum.ingest.base import Batch, Reader, ReadOptions, Source
 
 READERS: dict[str, Reader] = {
     "sarif": sarif.READER,
+    "rdjson": rdjson.RDJSON,
+    "rdjsonl": rdjson.RDJSONL,
+    "gitlab": gitlab.READER,
+    "checkstyle": checkstyle.READER,
     "github-comments": github_comments.READER,
     "native": native.READER,
     "freetext": freetext.READER,
