@@ -12,6 +12,7 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+NEUTRAL_ROOT=/home/runner/work/stockroom/stockroom
 cd "$here"
 venv="${TOOLS_VENV:-/tmp/toolsvenv}"
 for tool in bandit ruff semgrep python; do
@@ -66,6 +67,11 @@ run_allowing_findings "${ruff_cmd[@]}" > ../analysers/ruff.sarif
 "${semgrep_cmd[@]}"
 cd ..
 
+# Ruff writes absolute file:// URIs naming this checkout; rewrite that prefix to a neutral
+# runner-style one (as ../shared does for its real SARIF) so the committed file is the same
+# on every machine. quorum.toml sets `root` to it. Nothing else in the file changes.
+sed -i "s#file://$here/head/#file://$NEUTRAL_ROOT/#g" analysers/ruff.sarif
+
 # Bandit stamps the run with its wall-clock end time; pin it so reruns are byte-identical.
 # Nothing else in any tool output is changed.
 "$venv/bin/python" - analysers/bandit.sarif <<'PY'
@@ -112,7 +118,7 @@ print(sum(len(run["results"]) for run in json.load(open(sys.argv[1]))["runs"]))'
     echo "bandit.sarif: $(quoted "${bandit_cmd[@]}")"
     echo "  then runs[].invocations[].endTimeUtc is pinned to 2000-01-01T00:00:00Z"
     echo "ruff.sarif: $(quoted "${ruff_cmd[@]}") > ../analysers/ruff.sarif"
-    echo "  ruff writes absolute file:// URIs: strip them with --root $here/head"
+    echo "  then the checkout prefix file://<here>/head/ is rewritten to file://$NEUTRAL_ROOT/"
     echo "semgrep.sarif: $(quoted "${semgrep_cmd[@]}")"
     echo
     echo "# Result counts"

@@ -198,6 +198,8 @@ def attach_verdicts(
     window: int,
 ) -> tuple[dict[int, AttachedVerdict], list[Skipped]]:
     """Each verdict on the consensus finding in its file nearest its line (within window)."""
+    if not verdicts:
+        return {}, []
     by_file: dict[str, list[tuple[int, int]]] = {}
     for index, finding in enumerate(consensus):
         if finding.line is not None:
@@ -235,38 +237,36 @@ def _place(
     diff: DiffScope | None,
     settings: Settings,
 ) -> PlannedFinding:
+    in_diff: bool | None = None
     addressable = finding.line is not None and bool(finding.file)
-    base = PlannedFinding(
-        finding,
-        Disposition.SUMMARY,
-        forced=False,
-        reason="",
-        fingerprint=fingerprint(finding),
-        in_diff=None,
-        addressable=addressable,
-        verdict=verdict,
-        span_end=_span_end(finding, diff),
-    )
+    confidence: ConfidenceResult | None = None
     if diff is not None:
         judged = diff.judge(
             finding.file, finding.line, settings.filter_mode, settings.context_lines
         )
-        base = replace(base, in_diff=judged.in_scope, addressable=judged.addressable)
-        if not judged.in_scope:
-            reason = f"out of the diff scope ({settings.filter_mode.value}): {judged.reason}"
-            return replace(base, disposition=Disposition.DROPPED, reason=reason)
-    if verdict is not None:
-        scoring = _scoring_input(finding, verdict, base.in_diff)
-        result = score_finding(scoring, post_threshold=settings.post_threshold)
-        return replace(
-            base,
-            disposition=result.disposition,
-            forced=result.forced,
-            reason=result.reason,
-            confidence=result,
-        )
-    disposition, forced, reason = _consensus_placement(finding, settings.inline_level)
-    return replace(base, disposition=disposition, forced=forced, reason=reason)
+        in_diff, addressable = judged.in_scope, judged.addressable
+    if in_diff is False:
+        mode = settings.filter_mode.value
+        disposition, forced = Disposition.DROPPED, False
+        reason = f"out of the diff scope ({mode}): {judged.reason}"
+    elif verdict is not None:
+        scoring = _scoring_input(finding, verdict, in_diff)
+        confidence = score_finding(scoring, post_threshold=settings.post_threshold)
+        disposition, forced, reason = confidence.disposition, confidence.forced, confidence.reason
+    else:
+        disposition, forced, reason = _consensus_placement(finding, settings.inline_level)
+    return PlannedFinding(
+        finding,
+        disposition,
+        forced,
+        reason,
+        fingerprint(finding),
+        in_diff,
+        addressable,
+        confidence,
+        verdict,
+        _span_end(finding, diff),
+    )
 
 
 def _span_end(finding: ConsensusFinding, diff: DiffScope | None) -> int | None:
