@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -116,12 +117,13 @@ def sarif_locations(tool: str) -> list[tuple[str, str, int]]:
 
 
 def relative_uri(uri: str) -> str:
-    """`app/x.py` from a relative URI or from Ruff's absolute file:// URI under head/."""
+    """`app/x.py` from a relative URI or from Ruff's absolute file:// URI under the
+    neutral checkout prefix that regen.sh writes (and quorum.toml names as `root`)."""
     if not uri.startswith("file://"):
         return uri
-    prefix, sep, rest = uri.removeprefix("file://").partition("/examples/pr-review/head/")
-    assert sep and prefix.startswith("/"), f"{uri} is not under examples/pr-review/head"
-    return rest
+    root = "file://" + tomllib.loads((EXAMPLE / "quorum.toml").read_text())["root"] + "/"
+    assert uri.startswith(root), f"{uri} is not under the example's root {root}"
+    return uri.removeprefix(root)
 
 
 @pytest.mark.parametrize("tool", ANALYSERS)
