@@ -74,7 +74,8 @@ def test_pagination_follows_link_next_with_100_per_page() -> None:
             200,
             json=[3],
             headers={
-                "Link": f'<{base}?per_page=100&page=3>; rel="next", <{base}?per_page=100&page=1>; rel="first"'
+                "Link": f'<{base}?per_page=100&page=3>; rel="next", '
+                f'<{base}?per_page=100&page=1>; rel="first"'
             },
         ),
         httpx.Response(

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from github.fake import FakeGitHub, FakeTime, Interrupted
 from github.github_support import BOT, TARGET, TOKEN, comment, draft, new_fake
-
 from review_quorum.errors import GitHubError
 from review_quorum.github import PostResult, RetryPolicy, post_review
 from review_quorum.github.limits import MAX_BODY

@@ -1,0 +1,235 @@
+"""`quorum post` end to end: dry runs, real runs against the fake, errors, event choice."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+
+from github.github_support import BOT, TOKEN, comment, new_fake, plan_document
+from review_quorum.cli import main, post
+from review_quorum.errors import ConfigError
+from review_quorum.github import Gate, ReviewDraft
+
+ACTIONS_VARIABLES = [
+    "GITHUB_TOKEN",
+    "GITHUB_API_URL",
+    "GITHUB_ACTIONS",
+    "GITHUB_REPOSITORY",
+    "GITHUB_EVENT_PATH",
+]
+TARGET_ARGS = ["--repo", "octo-org/widgets", "--pr", "7"]
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ACTIONS_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+
+
+def write_plan(tmp_path: Path, comments: list[dict[str, object]], **options: object) -> str:
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(plan_document(comments, **options)), encoding="utf-8")  # type: ignore[arg-type]
+    return str(path)
+
+
+def test_an_offline_dry_run_prints_the_exact_requests(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = write_plan(tmp_path, [comment("fp-a", "src/app.py", 12)], summary="1 finding")
+    assert main(["post", plan, *TARGET_ARGS, "--dry-run"]) == 0
+    out, err = capsys.readouterr()
+    version = importlib.metadata.version("review-quorum")
+    headers = (
+        "Host: api.github.com\nAccept-Encoding: gzip, deflate\nConnection: keep-alive\n"
+        f"User-Agent: review-quorum/{version}\nAccept: application/vnd.github+json\n"
+        "X-GitHub-Api-Version: 2022-11-28\nContent-Type: application/json\n"
+    )
+    assert out == (
+        "POST https://api.github.com/repos/octo-org/widgets/issues/7/comments\n"
+        f"{headers}Content-Length: 52\n\n"
+        '{\n  "body": "<!-- review-quorum:summary -->\\n1 finding"\n}\n\n'
+        "POST https://api.github.com/repos/octo-org/widgets/pulls/7/reviews\n"
+        f"{headers}Content-Length: 275\n\n"
+        "{\n"
+        '  "body": "**Assessment: NEEDS ATTENTION**\\n\\n'
+        '<!-- review-quorum:batch 88a548aae4789ba9 -->",\n'
+        '  "comments": [\n'
+        "    {\n"
+        '      "path": "src/app.py",\n'
+        '      "line": 12,\n'
+        '      "side": "RIGHT",\n'
+        '      "body": "<!-- review-quorum:finding fp-a -->\\n**Finding fp-a**\\n\\n'
+        'Something in `src/app.py` needs a look."\n'
+        "    }\n"
+        "  ],\n"
+        '  "event": "COMMENT"\n'
+        "}\n\n"
+    )
+    assert err == (
+        "quorum: warning: no GITHUB_TOKEN: nothing was read, so this shows a first run\n"
+        "quorum: octo-org/widgets#7: would post 1 new inline comment(s) in 1 review(s), "
+        "0 already there, 0 moved to the review body, 0 refreshed, 0 marked fixed; "
+        "summary comment created\n"
+    )
+
+
+def use_fake(monkeypatch: pytest.MonkeyPatch) -> object:
+    fake = new_fake()
+    fake.set_diff({"src/app.py": range(1, 50)})
+    monkeypatch.setattr(
+        post, "make_http_client", lambda: httpx.Client(transport=httpx.MockTransport(fake.handle))
+    )
+    monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
+    return fake
+
+
+def test_posting_twice_reports_what_each_run_did(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake = use_fake(monkeypatch)
+    plan = write_plan(
+        tmp_path, [comment("fp-a", "src/app.py", 12), comment("fp-b", "src/app.py", 30)]
+    )
+    assert main(["post", plan, *TARGET_ARGS]) == 0
+    assert main(["post", plan, *TARGET_ARGS, "--resolve-fixed"]) == 0
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == [
+        "quorum: octo-org/widgets#7: posted 2 new inline comment(s) in 1 review(s), "
+        "0 already there, 0 moved to the review body, 0 refreshed, 0 marked fixed; "
+        "summary comment created",
+        "quorum: octo-org/widgets#7: posted 0 new inline comment(s) in 0 review(s), "
+        "2 already there, 0 moved to the review body, 0 refreshed, 0 marked fixed; "
+        "summary comment updated",
+    ]
+    assert len(fake.comments_by(BOT)) == 2  # type: ignore[attr-defined]
+    assert TOKEN not in out + err
+
+
+def test_a_dry_run_with_a_token_redacts_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake = use_fake(monkeypatch)
+    plan = write_plan(tmp_path, [comment("fp-a", "src/app.py", 12)])
+    assert main(["post", plan, *TARGET_ARGS, "--dry-run"]) == 0
+    out, err = capsys.readouterr()
+    assert out.count("Authorization: Bearer [REDACTED]\n") == 2
+    assert TOKEN not in out + err
+    assert [method for method, _, _ in fake.log] == ["GET", "GET", "GET", "GET"]  # type: ignore[attr-defined]
+
+
+def test_request_changes_on_a_level_the_plan_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = use_fake(monkeypatch)
+    plan = write_plan(tmp_path, [comment("fp-a", "src/app.py", 12)])
+    assert main(["post", plan, *TARGET_ARGS, "--request-changes-on", "needs-verification"]) == 0
+    assert [r["state"] for r in fake.submitted_reviews_by(BOT)] == ["CHANGES_REQUESTED"]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["post", "{plan}"],
+            "quorum: error: no pull request to post to: pass --repo OWNER/NAME --pr N, "
+            "or run in a GitHub Actions pull_request workflow",
+        ),
+        (
+            ["post", "{plan}", *TARGET_ARGS],
+            "quorum: error: GITHUB_TOKEN is not set: posting needs a token (or use --dry-run)",
+        ),
+        (["post", "{bad}", *TARGET_ARGS], "quorum: error: {bad}:char 1: not valid JSON"),
+        (["post", "{missing}", *TARGET_ARGS], "quorum: error: {missing}: no such file"),
+        (["post", "{plan}", "--repo", "octo-org/widgets", "--pr", "0"], None),
+        (["post", "{plan}", *TARGET_ARGS, "--request-changes-on", "high"], None),
+    ],
+)
+def test_usage_and_input_errors_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str | None
+) -> None:
+    names = {
+        "plan": write_plan(tmp_path, []),
+        "bad": str(tmp_path / "bad.json"),
+        "missing": str(tmp_path / "missing.json"),
+    }
+    Path(names["bad"]).write_text("{oops", encoding="utf-8")
+    assert main([arg.format(**names) for arg in argv]) == 2
+    err = capsys.readouterr().err
+    if message is not None:
+        assert err == message.format(**names) + "\n"
+
+
+def test_a_refused_token_exits_2_without_showing_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    use_fake(monkeypatch)
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_wrongwrongwrongwrongwrongwrong1234")
+    assert main(["post", write_plan(tmp_path, []), *TARGET_ARGS]) == 2
+    err = capsys.readouterr().err
+    expected = "GitHub API GET https://api.github.com/user returned 401: Bad credentials"
+    assert err == f"quorum: error: {expected}\n"
+
+
+def test_skipped_plan_comments_are_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = write_plan(tmp_path, [{"path": "a.py", "line": 1, "side": "RIGHT", "body": "no marker"}])
+    assert main(["post", plan, *TARGET_ARGS, "--dry-run"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith(
+        f"quorum: warning: not posted: {plan}:/github_review/comments/0: comment body has no "
+        "finding marker, so it cannot be posted idempotently\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("gate", "level", "event"),
+    [
+        (None, None, "COMMENT"),
+        (Gate("confirmed", True, 1), None, "COMMENT"),
+        (Gate("confirmed", True, 1), "unverified", "REQUEST_CHANGES"),
+        (Gate("confirmed", False, 0), "confirmed", "COMMENT"),
+        (Gate("none", False, 0, {"unverified": 2}), "unverified", "REQUEST_CHANGES"),
+    ],
+)
+def test_the_cli_decides_the_event(gate: Gate | None, level: str | None, event: str) -> None:
+    draft = ReviewDraft("body", (), "summary", event="APPROVE", gate=gate)
+    assert post.choose_event(draft, level) == event
+
+
+@pytest.mark.parametrize(
+    ("gate", "message"),
+    [
+        (None, "--request-changes-on: the plan has no gate result to decide on"),
+        (
+            Gate("confirmed", False, 0),
+            "gated at confirmed and does not count findings per level; "
+            "make it with --gate-level unverified",
+        ),
+    ],
+)
+def test_the_cli_refuses_to_guess_the_event(gate: Gate | None, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        post.choose_event(ReviewDraft("b", (), "s", gate=gate), "unverified")
+
+
+def test_the_posting_options_can_be_added_to_another_command() -> None:
+    parser = argparse.ArgumentParser(prog="quorum review")
+    post.add_post_arguments(parser)
+    args = parser.parse_args(
+        ["--repo", "o/r", "--pr", "3", "--resolve-fixed", "--request-changes-on", "confirmed"]
+    )
+    assert (args.repo, args.pr, args.resolve_fixed, args.dry_run, args.bot_login) == (
+        "o/r",
+        3,
+        True,
+        False,
+        None,
+    )
+    assert args.request_changes_on == "confirmed"
