@@ -1,18 +1,21 @@
-"""A readable table of a plan for local use, drawn with rich; colours only on a TTY."""
+"""A readable table of a plan for local use, drawn with rich; colours only on a TTY.
+
+rich is imported when a table is drawn, not with the module: every other output format
+would otherwise pay for its import on each run.
+"""
 
 from __future__ import annotations
 
 import io
-
-from rich import box
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from review_quorum.confidence import Disposition
 from review_quorum.plan import PlannedFinding, ReviewPlan
 from review_quorum.render.consensus import agreement_percent
 from review_quorum.render.escape import one_line
+
+if TYPE_CHECKING:
+    from rich.text import Text
 
 STYLES = {
     Disposition.INLINE: "bold red",
@@ -23,6 +26,8 @@ STYLES = {
 
 
 def _row(item: PlannedFinding) -> list[Text]:
+    from rich.text import Text
+
     finding = item.finding
     place = finding.file or "(global)"
     if finding.line is not None:
@@ -42,6 +47,10 @@ def _row(item: PlannedFinding) -> list[Text]:
 
 
 def render(plan: ReviewPlan, *, color: bool = False, width: int = 120) -> str:
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(box=box.SIMPLE_HEAD, title=f"Review assessment: {plan.assessment.value}")
     for heading in ("placed", "severity", "where", "title", "bots", "level", "confidence"):
         table.add_column(heading, overflow="fold")
