@@ -164,3 +164,15 @@ def test_the_bundled_example_prints_a_consolidated_review(
     assert status == 1
     assert "## Review assessment: 🔴 CRITICAL" in out
     assert "agreement" in out
+
+
+def test_long_inputs_show_progress_on_a_tty(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from review_quorum.cli import common
+
+    monkeypatch.setattr(common, "PROGRESS_BYTES", 0)
+    monkeypatch.setattr(common.sys.stderr, "isatty", lambda: True)
+    status, out, err = run(capsys, "--format", "json")
+    assert status == 1
+    assert json.loads(out)["input_findings"] == 5  # the output itself is unaffected

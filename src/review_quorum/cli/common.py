@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import enum
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from review_quorum import ingest
@@ -73,16 +74,45 @@ def parse_bot_override(value: str) -> tuple[str, str]:
     return name.strip(), path
 
 
+PROGRESS_BYTES = 20_000_000
+
+
 def load_inputs(args: argparse.Namespace) -> Batch:
-    """Read every input the command line names, in order, into one batch."""
+    """Read every input the command line names, in order, into one batch.
+
+    Long inputs (over `PROGRESS_BYTES` in all) show a progress bar when stderr is a TTY.
+    """
     planned: list[tuple[str, str | None]] = [(path, None) for path in args.inputs]
     planned += [(path, name) for name, path in map(parse_bot_override, args.bot)]
     batch = Batch()
-    for path, bot in planned:
-        options = ReadOptions(bot=bot, root=args.root)
-        source = Source("<stdin>" if path == "-" else path, read_bytes(path), options)
-        batch.extend(ingest.read(source, args.input_format))
+    with _progress(planned) as advance:
+        for path, bot in planned:
+            options = ReadOptions(bot=bot, root=args.root)
+            source = Source("<stdin>" if path == "-" else path, read_bytes(path), options)
+            batch.extend(ingest.read(source, args.input_format))
+            advance(path)
     return batch
+
+
+@contextmanager
+def _progress(planned: Sequence[tuple[str, str | None]]) -> Iterator[Callable[[str], None]]:
+    if not sys.stderr.isatty() or _total_size(path for path, _ in planned) < PROGRESS_BYTES:
+        yield lambda path: None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("reading inputs", total=len(planned))
+        yield lambda path: bar.update(task, advance=1, description=f"read {Path(path).name}")
+
+
+def _total_size(paths: Iterable[str]) -> int:
+    total = 0
+    for path in paths:
+        with suppress(OSError):
+            total += 0 if path == "-" else Path(path).stat().st_size
+    return total
 
 
 def write_output(text: str, output: str | None) -> None:
