@@ -169,10 +169,21 @@ def test_the_bundled_example_prints_a_consolidated_review(
 def test_long_inputs_show_progress_on_a_tty(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    import rich.progress
+
     from review_quorum.cli import common
 
+    updates: list[str] = []
+    original = rich.progress.Progress.update
+
+    def record(self, task, **fields):  # type: ignore[no-untyped-def]
+        updates.append(fields.get("description", ""))
+        return original(self, task, **fields)
+
+    monkeypatch.setattr(rich.progress.Progress, "update", record)
     monkeypatch.setattr(common, "PROGRESS_BYTES", 0)
     monkeypatch.setattr(common.sys.stderr, "isatty", lambda: True)
     status, out, err = run(capsys, "--format", "json")
     assert status == 1
+    assert updates == ["read review.findings.json"]
     assert json.loads(out)["input_findings"] == 5  # the output itself is unaffected
