@@ -5,11 +5,13 @@
 ``comments[]`` with ``path``, ``line``, ``side``, ``body`` and optional ``start_line`` /
 ``start_side``; every comment body carries ``marker("finding", fingerprint)``),
 ``summary_markdown`` (the sticky comment, carrying ``marker("summary")``), ``gate``
-(``{"level", "failed", "count"}``) and, optionally, ``gate_findings_by_level`` (how many
-gated findings stand at exactly each consensus level), which lets ``--request-changes-on``
-pick any level rather than only the one the plan was gated at. A structurally broken
-document raises `InputError` naming the JSON pointer; one unusable comment becomes a
-`Skipped` record on the draft, never a silent loss.
+(``{"level", "failed", "count"}``), optionally ``gate_findings_by_level`` (how many
+findings the gate would count stand at exactly each consensus level), which lets
+``--request-changes-on`` pick any level rather than only the one the plan was gated at,
+and optionally ``findings[]`` (each with ``fingerprint`` and ``disposition``): a finding
+still reported in the summary is not "fixed" just because it is no longer inline. A
+structurally broken document raises `InputError` naming the JSON pointer; one unusable
+comment becomes a `Skipped` record on the draft, never a silent loss.
 """
 
 from __future__ import annotations
@@ -95,6 +97,7 @@ class ReviewDraft:
     commit_id: str | None = None
     gate: Gate | None = None
     skipped: tuple[Skipped, ...] = field(default=())
+    reported: frozenset[str] = frozenset()
 
     @classmethod
     def from_plan_json(cls, document: object, *, source: str = "<plan>") -> ReviewDraft:
@@ -118,13 +121,15 @@ class ReviewDraft:
             commit_id=commit_id or None,
             gate=_gate(root, source),
             skipped=skipped,
+            reported=_reported(root.get("findings", []), source),
         )
 
     def fingerprints(self) -> frozenset[str]:
         """Every finding this draft still reports: inline, in the review body or summary."""
         inline = {comment.fingerprint for comment in self.comments}
         listed = find_markers(self.body) + find_markers(self.summary)
-        return frozenset(inline | {payload for kind, payload in listed if kind == FINDING})
+        marked = {payload for kind, payload in listed if kind == FINDING}
+        return frozenset(inline | marked | self.reported)
 
 
 def with_summary_marker(summary: str) -> str:
@@ -199,6 +204,22 @@ def _side(value: object, name: str) -> str:
     if value not in SIDES:
         raise ValueError(f"comment {name} must be LEFT or RIGHT, not {value!r}")
     return str(value)
+
+
+def _reported(value: object, source: str) -> frozenset[str]:
+    """The fingerprints of every finding the plan still reports (anything not dropped)."""
+    if not isinstance(value, list):
+        raise InputError(source, "/findings", "expected an array")
+    reported: set[str] = set()
+    for index, item in enumerate(value):
+        finding = _mapping(item, source, f"/findings/{index}")
+        fingerprint, disposition = finding.get("fingerprint"), finding.get("disposition")
+        if not isinstance(fingerprint, str) or not isinstance(disposition, str):
+            reason = "expected a string fingerprint and disposition"
+            raise InputError(source, f"/findings/{index}", reason)
+        if disposition != "dropped":
+            reported.add(fingerprint)
+    return frozenset(reported)
 
 
 def _gate(root: Mapping[str, Any], source: str) -> Gate | None:

@@ -1,0 +1,67 @@
+"""`quorum review --format json` on the bundled example, then `quorum post` to the fake, twice."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+from unidiff import PatchSet
+
+from conftest import REPO_ROOT
+from github.github_support import BOT, TOKEN, new_fake
+from review_quorum.cli import main, post
+from review_quorum.render.markers import find_markers
+
+EXAMPLE = REPO_ROOT / "examples" / "pr-review"
+
+
+def addressable(diff: Path) -> dict[str, set[int]]:
+    """The RIGHT-side lines a review comment can anchor on: added and context lines."""
+    lines: dict[str, set[int]] = {}
+    for patched in PatchSet(diff.read_text(encoding="utf-8")):
+        right = lines.setdefault(patched.path, set())
+        for hunk in patched:
+            right.update(line.target_line_no for line in hunk if line.target_line_no is not None)
+    return lines
+
+
+@pytest.fixture
+def plan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(EXAMPLE)
+    output = tmp_path / "plan.json"
+    inputs = [str(path.relative_to(EXAMPLE)) for path in sorted(EXAMPLE.glob("analysers/*.sarif"))]
+    inputs += [str(path.relative_to(EXAMPLE)) for path in sorted(EXAMPLE.glob("bots/*.json"))]
+    argv = ["review", *inputs, "--diff", "pr.diff", "--verdicts", "verdicts.json"]
+    argv += ["--config", "quorum.toml", "--format", "json", "-o", str(output)]
+    assert main(argv) == 1  # the example's confirmed findings fail the gate
+    return output
+
+
+def test_the_example_review_posts_once_and_only_once(
+    plan: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake = new_fake(owner="acme", repo="stockroom", number=1)
+    fake.set_diff(addressable(EXAMPLE / "pr.diff"))
+    monkeypatch.setattr(
+        post, "make_http_client", lambda: httpx.Client(transport=httpx.MockTransport(fake.handle))
+    )
+    monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
+    for name in ("GITHUB_ACTIONS", "GITHUB_EVENT_PATH", "GITHUB_API_URL"):
+        monkeypatch.delenv(name, raising=False)
+    inline = len(json.loads(plan.read_text(encoding="utf-8"))["github_review"]["comments"])
+    assert inline > 0
+    argv = ["post", str(plan), "--repo", "acme/stockroom", "--pr", "1", "--resolve-fixed"]
+    assert main(argv) == 0
+    assert main(argv) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[-2].startswith(f"quorum: acme/stockroom#1: posted {inline} new inline comment(s)")
+    assert err[-1].startswith(
+        f"quorum: acme/stockroom#1: posted 0 new inline comment(s) in 0 review(s), "
+        f"{inline} already there, 0 moved to the review body, 0 refreshed, 0 marked fixed"
+    )
+    assert len(fake.submitted_reviews_by(BOT)) == 1
+    assert len(fake.comments_by(BOT)) == inline
+    [sticky] = fake.issue_comments_by(BOT)
+    assert [kind for kind, _ in find_markers(sticky["body"])] == ["summary"]
