@@ -1,9 +1,11 @@
 """Benchmark the consensus engine on a realistic multi-bot workload (not a test).
 
 Workload: 8 bots; each real issue is reported by 1-4 of them, on lines jittered by up to 2,
-with reworded titles; about 5% of reports carry no line. Stages, each timed in one run:
-parse (orjson.loads of the native JSON), build (records -> NormalizedFinding), consensus,
-render (markdown). Each size runs in a fresh subprocess so that peak RSS is its own.
+with reworded titles; about 5% of reports carry no line. The workload is written to a
+native JSON file; a fresh subprocess per size then runs the real pipeline on it and times
+each stage: parse (orjson.loads, as the reader does), build (records -> NormalizedFinding),
+consensus, render (markdown), so that peak RSS is the pipeline's own. Another subprocess
+times the stdlib json.loads of the same file for comparison.
 
     python bench/consensus.py                 # 1e3, 1e4, 1e5, 1e6
     python bench/consensus.py --sizes 1000 20000
@@ -17,13 +19,15 @@ import random
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import orjson
 
 from review_quorum import compute_consensus, render_consensus_markdown
-from review_quorum.ingest.native import parse_record
+from review_quorum.ingest.base import Source
+from review_quorum.ingest.native import READER
 
 BOTS = ["bandit", "ruff", "semgrep", "codeql", "coderabbit", "copilot", "sourcery", "gemini"]
 CATEGORIES = ["security", "logic_error", "resource_leak", "error_handling", "performance"]
@@ -68,14 +72,15 @@ def workload(size: int, seed: int = 7) -> list[dict[str, object]]:
     return records[:size]
 
 
-def measure(size: int) -> dict[str, float]:
-    data = orjson.dumps(workload(size))
+def measure(path: Path, size: int) -> dict[str, float]:
+    """The real pipeline on a native JSON file: read, parse, build, consensus, render."""
     started = time.perf_counter()
-    records = orjson.loads(data)
+    source = Source(str(path), path.read_bytes())
+    loaded = time.perf_counter()
+    source.json()
     parsed = time.perf_counter()
-    json.loads(data)
-    stdlib_parsed = time.perf_counter()
-    findings = [parse_record(record, index) for index, record in enumerate(records)]
+    findings = READER.read(source).findings  # the document is cached: this builds only
+    del source
     built = time.perf_counter()
     consensus = compute_consensus(findings, bots_ran=len(BOTS))
     clustered = time.perf_counter()
@@ -84,9 +89,9 @@ def measure(size: int) -> dict[str, float]:
     result = {
         "size": size,
         "groups": len(consensus),
-        "parse": parsed - started,
-        "stdlib_parse": stdlib_parsed - parsed,
-        "build": built - stdlib_parsed,
+        "read": loaded - started,
+        "parse": parsed - loaded,
+        "build": built - parsed,
         "consensus": clustered - built,
         "render": rendered - clustered,
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
@@ -102,37 +107,52 @@ def measure(size: int) -> dict[str, float]:
     return result
 
 
+def stdlib_parse(path: Path) -> float:
+    data = path.read_bytes()
+    started = time.perf_counter()
+    json.loads(data)
+    return time.perf_counter() - started
+
+
+def child(mode: str, path: Path, size: int) -> dict[str, float]:
+    command = [sys.executable, __file__, "--child", mode, str(path), str(size)]
+    done = subprocess.run(command, check=True, capture_output=True, text=True)
+    return dict(json.loads(done.stdout))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="*", default=[1000, 10_000, 100_000, 1_000_000])
-    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(measure(args.child)))
+        mode, path, size = args.child
+        if mode == "stdlib":
+            print(json.dumps({"stdlib_parse": stdlib_parse(Path(path))}))
+        else:
+            print(json.dumps(measure(Path(path), int(size))))
         return
-    header = (
+    print(
         f"{'findings':>9} {'groups':>8} {'parse s':>8} {'build s':>8} {'consensus s':>11} "
         f"{'render s':>8} {'findings/s':>11} {'cons/parse':>10} {'cons/json':>9} "
         f"{'RSS MB':>7} {'naive x':>8}"
     )
-    print(header)
-    for size in args.sizes:
-        child = subprocess.run(
-            [sys.executable, __file__, "--child", str(size)],
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-        row = json.loads(child.stdout)
-        speedup = f"{row['naive'] / row['consensus']:.0f}x" if "naive" in row else "-"
-        print(
-            f"{size:>9} {row['groups']:>8} {row['parse']:>8.3f} {row['build']:>8.3f} "
-            f"{row['consensus']:>11.3f} {row['render']:>8.3f} "
-            f"{size / row['consensus']:>11.0f} {row['consensus'] / row['parse']:>10.2f} "
-            f"{row['consensus'] / row['stdlib_parse']:>9.2f} {row['peak_rss_mb']:>7.0f} "
-            f"{speedup:>8}"
-        )
-    print("parse = orjson.loads; cons/json = consensus time / stdlib json.loads time")
+    with tempfile.TemporaryDirectory() as folder:
+        for size in args.sizes:
+            path = Path(folder) / f"findings-{size}.json"
+            path.write_bytes(orjson.dumps(workload(size)))
+            row = child("pipeline", path, size) | child("stdlib", path, size)
+            path.unlink()
+            speedup = f"{row['naive'] / row['consensus']:.0f}x" if "naive" in row else "-"
+            print(
+                f"{size:>9} {row['groups']:>8.0f} {row['parse']:>8.3f} {row['build']:>8.3f} "
+                f"{row['consensus']:>11.3f} {row['render']:>8.3f} "
+                f"{size / row['consensus']:>11.0f} {row['consensus'] / row['parse']:>10.2f} "
+                f"{row['consensus'] / row['stdlib_parse']:>9.2f} {row['peak_rss_mb']:>7.0f} "
+                f"{speedup:>8}"
+            )
+    print("parse = orjson.loads of the file; cons/json = consensus / stdlib json.loads time;")
+    print("RSS = peak resident set of the whole pipeline (read, parse, build, consensus, render)")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ Each record is ``{"bot", "finding_id", "severity", "category", "title", "evidenc
 from __future__ import annotations
 
 import math
+from sys import intern
 
 import orjson
 
@@ -72,7 +73,10 @@ def _read_lines(source: Source) -> Batch:
 def _read_records(source: Source, records: list[object]) -> Batch:
     batch = Batch()
     bot_override = source.options.bot
-    for index, record in enumerate(records):
+    for index in range(len(records)):
+        # Release each parsed record once it is a finding: a million parsed dicts and a
+        # million findings need not be alive at the same time.
+        record, records[index] = records[index], None
         try:
             batch.findings.append(parse_record(record, index, bot_override))
         except FindingError as err:
@@ -106,12 +110,12 @@ def parse_record(
     if not math.isfinite(confidence):
         raise FindingError("field 'confidence' must be finite")
     return NormalizedFinding.create(
-        bot=bot_override or record["bot"],
+        bot=intern(bot_override or record["bot"]),
         finding_id=str(finding_id),
         severity=record["severity"],
-        category=record["category"],
+        category=intern(record["category"]),
         title=record["title"],
-        file=evidence.get("file", ""),
+        file=intern(evidence.get("file", "")),
         line=evidence.get("line"),
         end_line=evidence.get("end_line"),
         snippet=evidence.get("snippet", ""),
