@@ -188,3 +188,31 @@ def test_the_gate_answers_only_what_the_plan_can_tell(
     gate: Gate, level: ConsensusLevel, expected: bool | None
 ) -> None:
     assert gate.fails_at(level) is expected
+
+
+def test_findings_the_plan_still_reports_are_not_gone() -> None:
+    findings = [
+        {"fingerprint": "in-summary", "disposition": "summary"},
+        {"fingerprint": "audited", "disposition": "audit"},
+        {"fingerprint": "dropped-now", "disposition": "dropped"},
+    ]
+    draft = ReviewDraft.from_plan_json(plan_with("/findings", findings))
+    assert draft.reported == {"in-summary", "audited"}
+    assert {"in-summary", "audited"} <= draft.fingerprints()
+    assert "dropped-now" not in draft.fingerprints()
+
+
+@pytest.mark.parametrize(
+    ("findings", "message"),
+    [
+        ({}, r"plan.json:/findings: expected an array"),
+        ([7], r"plan.json:/findings/0: expected a JSON object"),
+        (
+            [{"fingerprint": 1, "disposition": "inline"}],
+            r"/findings/0: expected a string fingerprint",
+        ),
+    ],
+)
+def test_a_broken_findings_list_names_the_pointer(findings: object, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        ReviewDraft.from_plan_json(plan_with("/findings", findings), source="plan.json")

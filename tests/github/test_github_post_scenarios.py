@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from github.fake import FakeGitHub, FakeTime
-from github.github_support import BOT, TARGET, TOKEN, comment, draft, new_fake
+from github.github_support import BOT, TARGET, TOKEN, comment, draft, new_fake, plan_document
 from review_quorum.errors import GitHubError
-from review_quorum.github import GitHubClient, PostResult, post_review
+from review_quorum.github import GitHubClient, PostResult, ReviewDraft, post_review
 from review_quorum.render.markers import find_markers, marker
 
 DIFF = {"src/app.py": range(1, 60), "src/db.py": range(10, 40), "README.md": range(1, 5)}
@@ -120,6 +120,23 @@ def test_resolve_fixed_strikes_out_the_comment_of_a_finding_that_is_gone(
     assert "<details><summary>Original comment</summary>" in body
     again = run(fake, [FINDINGS[0], FINDINGS[2]], resolve_fixed=True)
     assert (again.resolved, again.created) == (0, 0)
+
+
+def test_a_finding_moved_to_the_summary_is_not_marked_fixed(fake: FakeGitHub) -> None:
+    run(fake, FINDINGS)
+    document = plan_document([FINDINGS[0]])
+    document["findings"] = [
+        {"fingerprint": "fp-a", "disposition": "inline"},
+        {"fingerprint": "fp-b", "disposition": "summary"},
+        {"fingerprint": "fp-c", "disposition": "dropped"},
+    ]
+    client = fake.client(TOKEN)
+    result = post_review(
+        client, TARGET, ReviewDraft.from_plan_json(document), env={}, resolve_fixed=True
+    )
+    assert result.resolved == 1
+    fixed = [c["line"] for c in fake.comments_by(BOT) if "review-quorum:fixed" in c["body"]]
+    assert fixed == [33]
 
 
 def test_without_resolve_fixed_a_gone_finding_is_left_alone(fake: FakeGitHub) -> None:
