@@ -12,14 +12,16 @@ findings. Everything here is pure: no files, no output, no exit status.
 
 from __future__ import annotations
 
+import collections
 import enum
 import functools
 import itertools
 import operator
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar, assert_never
+from typing import Any, NamedTuple, TypeVar, assert_never
 
+from review_quorum._perf import paused_gc
 from review_quorum.bands import (
     DEFAULT_POST_THRESHOLD,
     MODERATE_FLOOR,
@@ -164,6 +166,8 @@ class ConfidenceResult:
 
     `rank` is the comment cap's ordering key, higher first: (score, CONFIRMED over LIKELY,
     subtotal, evidence points, context points).
+    `order` packs `rank` into one
+    integer (same ordering) so that sorting a million findings compares integers.
     """
 
     score: int
@@ -174,13 +178,17 @@ class ConfidenceResult:
     reason: str
     breakdown: Breakdown
     rank: tuple[int, int, int, int, int]
+    order: int
 
 
-@dataclass(frozen=True, slots=True)
-class ScoredFinding:
-    """One input with its result; `index` is its position in the input."""
+class ScoredFinding(NamedTuple):
+    """One input with its result; `position` is the input's index in the input sequence.
 
-    index: int
+    A NamedTuple rather than a frozen dataclass: a report builds one per finding, a
+    million at a time, and a tuple is built in C without running a Python `__init__`.
+    """
+
+    position: int
     input: FindingInput
     result: ConfidenceResult
 
@@ -300,37 +308,61 @@ def _compute(key: TableKey, post_threshold: int) -> ConfidenceResult:
         reason=placement.reason,
         breakdown=Breakdown(subtotal, concordance, distance, gate),
         rank=rank,
+        order=_pack(rank),
+    )
+
+
+class _Table(dict[Hashable, ConfidenceResult]):
+    """Results by input combination at one threshold, each computed on first use."""
+
+    def __init__(self, post_threshold: int) -> None:
+        super().__init__()
+        self.post_threshold = post_threshold
+        # ids of the results the comment cap applies to (inline, not forced); a result
+        # lives as long as its table, so its id stays unique.
+        self.capped_ids: set[int] = set()
+
+    def __missing__(self, key: Hashable) -> ConfidenceResult:
+        if not (isinstance(key, tuple) and len(key) == len(_AXES)):
+            raise KeyError(key)
+        try:
+            # Equal values count as the member they equal ("high" is HIGH, 1 is True),
+            # whether or not the member's entry was computed first.
+            canonical = tuple(
+                axis[axis.index(value)] for value, axis in zip(key, _AXES, strict=True)
+            )
+        except ValueError:
+            raise KeyError(key) from None
+        result = self[key] = _compute(canonical, self.post_threshold)  # type: ignore[arg-type]
+        if result.disposition is Disposition.INLINE and not result.forced:
+            self.capped_ids.add(id(result))
+        return result
+
+
+_AXES: tuple[tuple[object, ...], ...] = (
+    tuple(Verdict),
+    tuple(EvidenceStrength),
+    tuple(ContextCompleteness),
+    tuple(VerifierSeverity),
+    tuple(VerifierSeverity),
+    tuple(Category),
+    (True, False),
+    (True, False),
+)
+
+
+def _pack(rank: tuple[int, int, int, int, int]) -> int:
+    """`rank` as one integer with the same order (each part offset to be non-negative)."""
+    score, confirmed, subtotal, evidence, context = rank
+    return (
+        (((score * 2 + confirmed) * 256 + subtotal + 128) * 64 + evidence + 32) * 64 + context + 32
     )
 
 
 @functools.cache
-def _table(post_threshold: int) -> dict[Hashable, ConfidenceResult]:
-    """Every input combination's result at one threshold (6,804 entries, built once)."""
-    axes = (
-        Verdict,
-        EvidenceStrength,
-        ContextCompleteness,
-        VerifierSeverity,
-        VerifierSeverity,
-        Category,
-        (True, False),
-        (True, False),
-    )
-    keys: Iterable[TableKey] = itertools.product(*axes)
-    return {key: _compute(key, post_threshold) for key in keys}
-
-
-def _key(item: FindingInput) -> Hashable:
-    return (
-        item.verdict,
-        item.evidence_strength,
-        item.context_completeness,
-        item.drafter_severity,
-        item.verifier_severity,
-        item.category,
-        item.in_diff,
-        item.in_changed_code,
-    )
+def _table(post_threshold: int) -> _Table:
+    """The (lazily filled) result table for one threshold; at most 6,804 entries."""
+    return _Table(post_threshold)
 
 
 def _invalid(item: FindingInput) -> FindingError:
@@ -348,7 +380,7 @@ def score_finding(item: FindingInput, *, post_threshold: object = None) -> Confi
     """The score, band and (pre-cap) placement of one finding."""
     table = _table(resolve_post_threshold(post_threshold))
     try:
-        return table[_key(item)]
+        return table[_TABLE_KEY(item)]
     except (KeyError, TypeError):
         raise _invalid(item) from None
 
@@ -363,23 +395,24 @@ def score_findings(
     if isinstance(comment_cap, bool) or not isinstance(comment_cap, int) or comment_cap < 0:
         raise ValueError(f"comment_cap must be a whole number >= 0, not {comment_cap!r}")
     threshold = resolve_post_threshold(post_threshold)
-    findings = _score_all(inputs, _table(threshold))
-    groups: dict[Disposition, list[ScoredFinding]] = {kind: [] for kind in Disposition}
-    for finding in findings:
-        groups[finding.result.disposition].append(finding)
-    forced = [finding for finding in groups[Disposition.INLINE] if finding.result.forced]
-    candidates = [finding for finding in groups[Disposition.INLINE] if not finding.result.forced]
-    kept, over_cap = apply_cap(candidates, comment_cap, _RANK)
-    demoted = _demote(over_cap, comment_cap)
-    for finding in demoted:
-        findings[finding.index] = finding
-    forced.sort(key=_RANK, reverse=True)
-    # Demoted findings reached the threshold; summary ones did not: they never tie on rank.
-    summary = sorted(groups[Disposition.SUMMARY] + demoted, key=_RANK, reverse=True)
+    with paused_gc():
+        items = list(inputs)
+        table = _table(threshold)
+        results = _results(items, table)
+        _apply_comment_cap(results, comment_cap, table.capped_ids)
+        # tuple.__new__ straight from C: a NamedTuple's own constructor is a Python function.
+        rows = zip(itertools.count(), items, results)
+        findings: list[ScoredFinding] = list(
+            map(tuple.__new__, itertools.repeat(ScoredFinding), rows)
+        )
+        groups = _group(findings, results)
+        # Forced findings first, each part by rank; a stable sort keeps input order on ties.
+        groups[Disposition.INLINE].sort(key=_INLINE_ORDER, reverse=True)
+        groups[Disposition.SUMMARY].sort(key=_RANK, reverse=True)
     return ScoreReport(
         findings=tuple(findings),
-        inline=tuple(forced + kept),
-        summary=tuple(summary),
+        inline=tuple(groups[Disposition.INLINE]),
+        summary=tuple(groups[Disposition.SUMMARY]),
         audit=tuple(groups[Disposition.AUDIT]),
         dropped=tuple(groups[Disposition.DROPPED]),
         post_threshold=threshold,
@@ -387,60 +420,81 @@ def score_findings(
     )
 
 
-def _rank(finding: ScoredFinding) -> tuple[int, int, int, int, int]:
-    return finding.result.rank
-
-
-_RANK: Callable[[ScoredFinding], tuple[int, int, int, int, int]] = operator.attrgetter(
-    "result.rank"
+_RANK: Callable[[ScoredFinding], int] = operator.attrgetter("result.order")
+_INLINE_ORDER: Callable[[ScoredFinding], tuple[bool, int]] = operator.attrgetter(
+    "result.forced", "result.order"
+)
+_ORDER: Callable[[ScoredFinding], tuple[bool, int]] = operator.attrgetter(
+    "result.forced", "result.order"
+)
+# tuple.__new__ straight from C: NamedTuple's own constructor is a Python function.
+_new_scored: Callable[
+    [type[ScoredFinding], tuple[int, FindingInput, ConfidenceResult]], ScoredFinding
+] = tuple.__new__
+_ORDER: Callable[[ConfidenceResult], int] = operator.attrgetter("order")
+_DISPOSITION: Callable[[ConfidenceResult], Disposition] = operator.attrgetter("disposition")
+_TABLE_KEY: Callable[[FindingInput], Hashable] = operator.attrgetter(
+    "verdict",
+    "evidence_strength",
+    "context_completeness",
+    "drafter_severity",
+    "verifier_severity",
+    "category",
+    "in_diff",
+    "in_changed_code",
 )
 
 
-def _score_all(
-    inputs: Iterable[FindingInput], table: dict[Hashable, ConfidenceResult]
-) -> list[ScoredFinding]:
-    # The hot loop: one tuple and one dictionary lookup per finding, nothing else.
-    lookup = table.__getitem__
-    findings: list[ScoredFinding] = []
-    append = findings.append
-    item: FindingInput | None = None
+def _results(inputs: list[FindingInput], table: _Table) -> list[ConfidenceResult]:
+    # The hot path runs in C: attrgetter builds each key and the table answers it; there
+    # is no Python-level loop body per finding.
     try:
-        for index, item in enumerate(inputs):
-            key = (
-                item.verdict,
-                item.evidence_strength,
-                item.context_completeness,
-                item.drafter_severity,
-                item.verifier_severity,
-                item.category,
-                item.in_diff,
-                item.in_changed_code,
-            )
-            append(ScoredFinding(index, item, lookup(key)))
+        return list(map(table.__getitem__, map(_TABLE_KEY, inputs)))
     except (KeyError, TypeError):
-        assert item is not None
-        raise _invalid(item) from None
-    return findings
+        for item in inputs:
+            if _TABLE_KEY(item) not in table:
+                raise _invalid(item) from None
+        raise
 
 
-def _demote(findings: Sequence[ScoredFinding], cap: int) -> list[ScoredFinding]:
-    """The findings the cap pushes out of inline, moved to the summary with rule 8."""
-    variants: dict[int, ConfidenceResult] = {}
-    demoted = []
-    for finding in findings:
-        result = finding.result
-        variant = variants.get(id(result))
-        if variant is None:
-            reason = (
-                f"rule 8 (comment cap): score {result.score} reaches the threshold but ranks "
-                f"below the {cap} inline comment{'s' if cap != 1 else ''} the cap allows"
-            )
-            variant = replace(
-                result, disposition=Disposition.SUMMARY, rule=PostingRule.COMMENT_CAP, reason=reason
-            )
-            variants[id(result)] = variant
-        demoted.append(ScoredFinding(finding.index, finding.input, variant))
-    return demoted
+def _apply_comment_cap(results: list[ConfidenceResult], cap: int, capped_ids: set[int]) -> None:
+    """Rule 8, in place: non-forced inline results beyond the cap move to the summary.
+
+    Written as chains of C-level maps over positions because, with a million findings,
+    a Python loop body per candidate costs as much as all the scoring before it.
+    """
+    flags = map(capped_ids.__contains__, map(id, results))
+    candidates = list(itertools.compress(range(len(results)), flags))
+    if len(candidates) <= cap:
+        return
+    orders = dict(zip(candidates, map(_ORDER, map(results.__getitem__, candidates)), strict=True))
+    _, over_cap = apply_cap(candidates, cap, orders.__getitem__)
+    originals = list(map(results.__getitem__, over_cap))
+    distinct = dict(zip(map(id, originals), originals, strict=True))
+    variants = {key: _capped(result, cap) for key, result in distinct.items()}
+    replacements = map(variants.__getitem__, map(id, originals))
+    collections.deque(map(results.__setitem__, over_cap, replacements), maxlen=0)
+
+
+def _group(
+    findings: list[ScoredFinding], results: list[ConfidenceResult]
+) -> dict[Disposition, list[ScoredFinding]]:
+    """The findings of each disposition, in input order."""
+    dispositions = list(map(_DISPOSITION, results))
+    return {
+        kind: list(itertools.compress(findings, map(kind.__eq__, dispositions)))
+        for kind in Disposition
+    }
+
+
+def _capped(result: ConfidenceResult, cap: int) -> ConfidenceResult:
+    reason = (
+        f"rule 8 (comment cap): score {result.score} reaches the threshold but ranks below "
+        f"the {cap} inline comment{'s' if cap != 1 else ''} the cap allows"
+    )
+    return replace(
+        result, disposition=Disposition.SUMMARY, rule=PostingRule.COMMENT_CAP, reason=reason
+    )
 
 
 _T = TypeVar("_T")
