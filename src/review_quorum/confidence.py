@@ -5,9 +5,11 @@ strength, context completeness and drafter/verifier severity concordance, a band
 disposition (inline, summary, audit, dropped) with a reason naming the rule that decided
 it. Every combination of inputs is finite, so the score and placement of each combination
 are computed once per posting threshold into a lookup table keyed by enum tuples; scoring
-a finding is one dictionary lookup. The comment cap is a separate generic step
-(`apply_cap`) because `quorum review` applies one cap across verified and unverified
-findings. Everything here is pure: no files, no output, no exit status.
+a finding is one dictionary lookup, and a million findings are scored by C-level maps
+with no Python loop body per finding. The vocabulary and record validation live in
+`verdicts`, the bands and thresholds in `bands`, the posting rules, the cap and the
+assessment in `posting`; this module re-exports them so that `review_quorum.confidence`
+is the one import. Everything here is pure: no files, no output, no exit status.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import itertools
 import operator
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple, TypeVar, assert_never
+from typing import NamedTuple
 
 from review_quorum._perf import paused_gc
 from review_quorum.bands import (
@@ -36,6 +38,16 @@ from review_quorum.bands import (
     resolve_post_threshold,
 )
 from review_quorum.errors import FindingError
+from review_quorum.posting import (
+    DEFAULT_COMMENT_CAP,
+    Assessment,
+    Disposition,
+    Placement,
+    PostingRule,
+    apply_cap,
+    assess,
+    place,
+)
 from review_quorum.verdicts import (
     ENUM_FIELDS,
     SEVERITY_RANK,
@@ -88,42 +100,12 @@ __all__ = [
     "severity_distance",
 ]
 
-DEFAULT_COMMENT_CAP = 5
-
-
-class Disposition(enum.StrEnum):
-    INLINE = "inline"
-    SUMMARY = "summary"
-    AUDIT = "audit"
-    DROPPED = "dropped"
-
-
-class Assessment(enum.StrEnum):
-    CRITICAL = "CRITICAL"
-    NEEDS_ATTENTION = "NEEDS ATTENTION"
-    APPROVE = "APPROVE"
-
 
 class Gate(enum.StrEnum):
     """Why a finding scored 0 without being scored: out of scope, or dismissed."""
 
     SCOPE = "scope"
     DISMISSED = "dismissed"
-
-
-class PostingRule(enum.StrEnum):
-    """The posting rules of SPEC section 4, in precedence order (the cap applies last)."""
-
-    SCOPE_GATE = "scope-gate"
-    DISMISSED = "dismissed"
-    SECURITY_FLOOR = "security-floor"
-    HIGH_SEVERITY = "high-severity"
-    THRESHOLD = "threshold"
-    LOWER_CONFIDENCE = "lower-confidence"
-    VISIBILITY_FLOOR = "visibility-floor"
-    DISMISSED_SECURITY = "dismissed-security"
-    NEGLIGIBLE = "negligible"
-    COMMENT_CAP = "comment-cap"
 
 
 BASE_POINTS = {Verdict.CONFIRMED: 70, Verdict.LIKELY: 40}
@@ -148,16 +130,6 @@ class Breakdown:
     concordance: int
     severity_distance: int
     gate: Gate | None
-
-
-@dataclass(frozen=True, slots=True)
-class Placement:
-    """Where the posting policy puts a finding, and the rule that decided it."""
-
-    disposition: Disposition
-    forced: bool
-    rule: PostingRule
-    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,57 +184,6 @@ class ScoreReport:
 
 def severity_distance(drafter: VerifierSeverity, verifier: VerifierSeverity) -> int:
     return abs(SEVERITY_RANK[drafter] - SEVERITY_RANK[verifier])
-
-
-def place(
-    *,
-    in_diff: bool,
-    in_changed_code: bool,
-    verdict: Verdict,
-    category: Category,
-    verifier_severity: VerifierSeverity,
-    score: int,
-    post_threshold: int,
-) -> Placement:
-    """The posting policy before the cap: the first rule that matches decides."""
-    if not (in_diff and in_changed_code):
-        return Placement(Disposition.DROPPED, False, PostingRule.SCOPE_GATE, _scope_reason(in_diff))
-    if verdict is Verdict.DISMISSED and category is not Category.SECURITY:
-        reason = "rule 1 (dismissed): the verifier DISMISSED it and it is not a security finding"
-        return Placement(Disposition.DROPPED, False, PostingRule.DISMISSED, reason)
-    believed = verdict is not Verdict.DISMISSED
-    if believed and category is Category.SECURITY:
-        reason = f"rule 2 (security floor): a {verdict} security finding always posts inline"
-        return Placement(Disposition.INLINE, True, PostingRule.SECURITY_FLOOR, reason)
-    if believed and verifier_severity is VerifierSeverity.HIGH:
-        reason = f"rule 3 (high severity): a {verdict} high-severity finding always posts inline"
-        return Placement(Disposition.INLINE, True, PostingRule.HIGH_SEVERITY, reason)
-    if believed and score >= post_threshold:
-        reason = f"rule 4 (threshold): score {score} is at or above the threshold {post_threshold}"
-        return Placement(Disposition.INLINE, False, PostingRule.THRESHOLD, reason)
-    if believed and score >= WEAK_FLOOR:
-        reason = (
-            f"rule 5 (lower confidence): score {score} is below the threshold "
-            f"{post_threshold} but at least {WEAK_FLOOR}"
-        )
-        return Placement(Disposition.SUMMARY, False, PostingRule.LOWER_CONFIDENCE, reason)
-    if believed and verifier_severity is VerifierSeverity.MEDIUM:
-        reason = f"rule 6 (visibility floor): score {score} is negligible but severity is medium"
-        return Placement(Disposition.SUMMARY, False, PostingRule.VISIBILITY_FLOOR, reason)
-    match verdict:
-        case Verdict.DISMISSED:
-            reason = "rule 7 (dismissed security): listed for manual review"
-            return Placement(Disposition.AUDIT, False, PostingRule.DISMISSED_SECURITY, reason)
-        case Verdict.CONFIRMED | Verdict.LIKELY:
-            reason = f"no rule posts it: score {score} is negligible and severity is low"
-            return Placement(Disposition.DROPPED, False, PostingRule.NEGLIGIBLE, reason)
-        case _:
-            assert_never(verdict)
-
-
-def _scope_reason(in_diff: bool) -> str:
-    where = "in changed code" if in_diff else "in the diff"
-    return f"rule 1 (scope gate): not {where}"
 
 
 TableKey = tuple[
@@ -424,13 +345,6 @@ _RANK: Callable[[ScoredFinding], int] = operator.attrgetter("result.order")
 _INLINE_ORDER: Callable[[ScoredFinding], tuple[bool, int]] = operator.attrgetter(
     "result.forced", "result.order"
 )
-_ORDER: Callable[[ScoredFinding], tuple[bool, int]] = operator.attrgetter(
-    "result.forced", "result.order"
-)
-# tuple.__new__ straight from C: NamedTuple's own constructor is a Python function.
-_new_scored: Callable[
-    [type[ScoredFinding], tuple[int, FindingInput, ConfidenceResult]], ScoredFinding
-] = tuple.__new__
 _ORDER: Callable[[ConfidenceResult], int] = operator.attrgetter("order")
 _DISPOSITION: Callable[[ConfidenceResult], Disposition] = operator.attrgetter("disposition")
 _TABLE_KEY: Callable[[FindingInput], Hashable] = operator.attrgetter(
@@ -495,39 +409,3 @@ def _capped(result: ConfidenceResult, cap: int) -> ConfidenceResult:
     return replace(
         result, disposition=Disposition.SUMMARY, rule=PostingRule.COMMENT_CAP, reason=reason
     )
-
-
-_T = TypeVar("_T")
-
-
-def apply_cap(
-    candidates: Iterable[_T], cap: int, key: Callable[[_T], Any]
-) -> tuple[list[_T], list[_T]]:
-    """Split capped candidates into (kept, demoted), each highest `key` first.
-
-    Ties keep input order, so the earlier of two equal candidates stays. Pass only the
-    candidates the cap applies to: forced findings are neither counted nor displaced.
-    """
-    if cap < 0:
-        raise ValueError(f"cap must be >= 0, not {cap}")
-    ranked = sorted(candidates, key=key, reverse=True)
-    return ranked[:cap], ranked[cap:]
-
-
-def assess(inline: Iterable[tuple[str, Verdict | None]]) -> Assessment:
-    """The review's label from its inline findings: (severity label, verdict or None).
-
-    CRITICAL when one is high (or critical) severity and believed, else NEEDS ATTENTION when
-    one is medium and believed, else APPROVE. An unverified finding (None) counts as
-    believed; a DISMISSED one never counts.
-    """
-    assessment = Assessment.APPROVE
-    for severity, verdict in inline:
-        if verdict is Verdict.DISMISSED:
-            continue
-        label = severity.strip().lower()
-        if label in ("critical", "high"):
-            return Assessment.CRITICAL
-        if label == "medium":
-            assessment = Assessment.NEEDS_ATTENTION
-    return assessment
