@@ -21,13 +21,12 @@ from urllib.parse import parse_qsl, urlencode
 import httpx
 import orjson
 
+from github.fake_payloads import Payloads, error, json_response, unprocessable, validation
 from github.github_openapi import GitHubSpec, Route, SpecViolation
 from review_quorum.github import GitHubClient, RetryPolicy
 
 API = "https://api.github.com"
-WEB = "https://github.com"
 HEAD = "a" * 40
-DOCS = "https://docs.github.com/rest"
 OUTDATED_NULLS = frozenset({"line", "position"})
 
 
@@ -62,7 +61,7 @@ class FakeTime:
         self.now += seconds
 
 
-class FakeGitHub:
+class FakeGitHub(Payloads):
     def __init__(
         self,
         spec: GitHubSpec,
@@ -194,32 +193,32 @@ class FakeGitHub:
         token = request.headers.get("authorization", "").removeprefix("Bearer ")
         login = self.tokens.get(token)
         if login is None:
-            return _error(401, "Bad credentials")
+            return error(401, "Bad credentials")
         if request.method == "GET" and path == "/user":
             if token in self.installation_tokens:
-                return _error(403, "Resource not accessible by integration")
-            return _json(200, self._user(login) | {"name": login})
+                return error(403, "Resource not accessible by integration")
+            return json_response(200, self._user(login) | {"name": login})
         matched = self.spec.match(request.method, path)
         if matched is None:
             raise SpecViolation(f"no GitHub operation for {request.method} {path}")
         route, params = matched
         self.spec.check_request(route, params, query, body)
         if (params["owner"], params["repo"]) != (self.owner, self.repo):
-            return _error(404, "Not Found")
+            return error(404, "Not Found")
         if "pull_number" in params and int(params["pull_number"]) != self.number:
-            return _error(404, "Not Found")
+            return error(404, "Not Found")
         if "issue_number" in params and int(params["issue_number"]) != self.number:
-            return _error(404, "Not Found")
+            return error(404, "Not Found")
         fault = self._fault(route.operation_id)
         if fault is not None and not fault.apply:
-            return _json(fault.status, fault.body, fault.headers)
+            return json_response(fault.status, fault.body, fault.headers)
         response = self._dispatch(route, login, params, query, body, path)
         if response.status_code < 300:
             data = orjson.loads(response.content or b"null")
             # GitHub answers null line/position for outdated comments; its schema says integer.
             self.spec.check_response(route, response.status_code, data, nullable=OUTDATED_NULLS)
         if fault is not None:
-            return _json(fault.status, fault.body, fault.headers)
+            return json_response(fault.status, fault.body, fault.headers)
         return response
 
     def _fault(self, operation: str) -> Fault | None:
@@ -272,7 +271,7 @@ class FakeGitHub:
             "head": {"sha": self.head_sha, "ref": "feature"},
             "base": {"sha": "b" * 40, "ref": "main"},
         }
-        return _json(200, pull)
+        return json_response(200, pull)
 
     def _list_reviews(
         self, login: str, query: dict[str, str], path: str, **_: Any
@@ -286,21 +285,21 @@ class FakeGitHub:
         event = body.get("event")
         text = body.get("body", "")
         if event in ("COMMENT", "REQUEST_CHANGES") and not text:
-            return _unprocessable(f"Body is required when event is {event}")
+            return unprocessable(f"Body is required when event is {event}")
         if event == "REQUEST_CHANGES" and login == self.author:
-            return _unprocessable("Can not request changes on your own pull request")
+            return unprocessable("Can not request changes on your own pull request")
         if len(text) > 65_536 or any(len(c["body"]) > 65_536 for c in body.get("comments", [])):
-            return _validation(
+            return validation(
                 "PullRequestReview", "body", "body is too long (maximum is 65536 characters)"
             )
         if event is None and any(
             r["state"] == "PENDING" and r["user"]["login"] == login for r in self.reviews
         ):
-            return _unprocessable("User can only have one pending review per pull request")
+            return unprocessable("User can only have one pending review per pull request")
         for comment in body.get("comments", []):
             problem = self._anchor_problem(comment)
             if problem:
-                return _unprocessable(problem)
+                return unprocessable(problem)
         states = {
             "COMMENT": "COMMENTED",
             "REQUEST_CHANGES": "CHANGES_REQUESTED",
@@ -310,7 +309,7 @@ class FakeGitHub:
         self.reviews.append(review)
         for comment in body.get("comments", []):
             self.review_comments.append(self._review_comment(login, review["id"], comment))
-        return _json(200, review)
+        return json_response(200, review)
 
     def _anchor_problem(self, comment: dict[str, Any]) -> str | None:
         if comment["path"] not in self.right:
@@ -324,23 +323,23 @@ class FakeGitHub:
     def _delete_review(self, login: str, params: dict[str, str], **_: Any) -> httpx.Response:
         review = self._find(self.reviews, params["review_id"])
         if review is None or review["user"]["login"] != login:
-            return _error(404, "Not Found")
+            return error(404, "Not Found")
         if review["state"] != "PENDING":
-            return _unprocessable("Can not delete a non-pending pull request review")
+            return unprocessable("Can not delete a non-pending pull request review")
         self.reviews.remove(review)
         self.review_comments = [
             c for c in self.review_comments if c["pull_request_review_id"] != review["id"]
         ]
-        return _json(200, review)
+        return json_response(200, review)
 
     def _dismiss_review(self, params: dict[str, str], **_: Any) -> httpx.Response:
         review = self._find(self.reviews, params["review_id"])
         if review is None:
-            return _error(404, "Not Found")
+            return error(404, "Not Found")
         if review["state"] not in ("CHANGES_REQUESTED", "APPROVED"):
-            return _unprocessable("Can not dismiss a commented pull request review")
+            return unprocessable("Can not dismiss a commented pull request review")
         review["state"] = "DISMISSED"
-        return _json(200, review)
+        return json_response(200, review)
 
     def _list_review_comments(
         self, login: str, query: dict[str, str], path: str, **_: Any
@@ -361,12 +360,12 @@ class FakeGitHub:
 
     def _create_issue_comment(self, login: str, body: dict[str, Any], **_: Any) -> httpx.Response:
         if len(body["body"]) > 65_536:
-            return _validation(
+            return validation(
                 "IssueComment", "body", "body is too long (maximum is 65536 characters)"
             )
         comment = self._issue_comment(login, body["body"])
         self.issue_comments.append(comment)
-        return _json(201, comment, {"Location": comment["url"]})
+        return json_response(201, comment, {"Location": comment["url"]})
 
     def _update_issue_comment(
         self, login: str, params: dict[str, str], body: dict[str, Any], **_: Any
@@ -378,15 +377,15 @@ class FakeGitHub:
     ) -> httpx.Response:
         item = self._find(items, item_id)
         if item is None:
-            return _error(404, "Not Found")
+            return error(404, "Not Found")
         if item["user"]["login"] != login:
-            return _error(403, "You must have push access to edit this comment")
+            return error(403, "You must have push access to edit this comment")
         if len(text) > 65_536:
-            return _validation("Comment", "body", "body is too long (maximum is 65536 characters)")
+            return validation("Comment", "body", "body is too long (maximum is 65536 characters)")
         item["body"], item["updated_at"] = text, self._now()
-        return _json(200, item)
+        return json_response(200, item)
 
-    # --- realistic objects ----------------------------------------------------------------
+    # --- helpers -------------------------------------------------------------------------
 
     def _page(
         self, items: list[dict[str, Any]], query: dict[str, str], path: str
@@ -401,147 +400,7 @@ class FakeGitHub:
             for rel, number, present in wanted
             if present
         ]
-        return _json(200, chunk, {"Link": ", ".join(links)} if links else {})
+        return json_response(200, chunk, {"Link": ", ".join(links)} if links else {})
 
     def _find(self, items: list[dict[str, Any]], item_id: str) -> dict[str, Any] | None:
         return next((item for item in items if item["id"] == int(item_id)), None)
-
-    def _next_id(self) -> int:
-        self._ids += 1
-        return self._ids
-
-    def _now(self) -> str:
-        self._tick += 1
-        hours, minutes, seconds = self._tick // 3600 % 24, self._tick // 60 % 60, self._tick % 60
-        return f"2026-01-01T{hours:02d}:{minutes:02d}:{seconds:02d}Z"
-
-    def _user(self, login: str) -> dict[str, Any]:
-        user_id = self.user_ids.setdefault(login, 500 + len(self.user_ids))
-        kind = "Bot" if login.endswith("[bot]") else "User"
-        return {
-            "login": login,
-            "id": user_id,
-            "node_id": f"U_{user_id}",
-            "type": kind,
-            "site_admin": False,
-        }
-
-    @property
-    def _web_pull(self) -> str:
-        return f"{WEB}/{self.owner}/{self.repo}/pull/{self.number}"
-
-    def _association(self, login: str) -> str:
-        return "OWNER" if login == self.owner else "CONTRIBUTOR" if login == self.author else "NONE"
-
-    def _review(self, login: str, body: str, state: str, commit: str | None) -> dict[str, Any]:
-        review_id = self._next_id()
-        html = f"{self._web_pull}#pullrequestreview-{review_id}"
-        pull_url = f"{self.api_url}/repos/{self.owner}/{self.repo}/pulls/{self.number}"
-        review = {
-            "id": review_id,
-            "node_id": f"PRR_{review_id}",
-            "user": self._user(login),
-            "body": body,
-            "state": state,
-            "html_url": html,
-            "pull_request_url": pull_url,
-            "_links": {"html": {"href": html}, "pull_request": {"href": pull_url}},
-            "commit_id": commit or self.head_sha,
-            "author_association": self._association(login),
-        }
-        if state != "PENDING":
-            review["submitted_at"] = self._now()
-        return review
-
-    def _review_comment(
-        self, login: str, review_id: int | None, comment: dict[str, Any]
-    ) -> dict[str, Any]:
-        comment_id = self._next_id()
-        html = f"{self._web_pull}#discussion_r{comment_id}"
-        url = f"{self.api_url}/repos/{self.owner}/{self.repo}/pulls/comments/{comment_id}"
-        pull_url = f"{self.api_url}/repos/{self.owner}/{self.repo}/pulls/{self.number}"
-        line = comment.get("line")
-        now = self._now()
-        return {
-            "url": url,
-            "pull_request_review_id": review_id,
-            "id": comment_id,
-            "node_id": f"PRRC_{comment_id}",
-            "diff_hunk": f"@@ -{max(line - 3, 1)},3 +{max(line - 3, 1)},4 @@",
-            "path": comment["path"],
-            "position": line,
-            "original_position": line,
-            "commit_id": self.head_sha,
-            "original_commit_id": self.head_sha,
-            "user": self._user(login),
-            "body": comment["body"],
-            "created_at": now,
-            "updated_at": now,
-            "html_url": html,
-            "pull_request_url": pull_url,
-            "author_association": self._association(login),
-            "_links": {
-                "self": {"href": url},
-                "html": {"href": html},
-                "pull_request": {"href": pull_url},
-            },
-            "start_line": comment.get("start_line"),
-            "original_start_line": comment.get("start_line"),
-            "start_side": comment.get("start_side"),
-            "line": line,
-            "original_line": line,
-            "side": comment.get("side", "RIGHT"),
-            "subject_type": "line",
-        }
-
-    def _issue_comment(self, login: str, body: str) -> dict[str, Any]:
-        comment_id = self._next_id()
-        now = self._now()
-        issue = f"{self.api_url}/repos/{self.owner}/{self.repo}/issues/{self.number}"
-        return {
-            "id": comment_id,
-            "node_id": f"IC_{comment_id}",
-            "url": f"{self.api_url}/repos/{self.owner}/{self.repo}/issues/comments/{comment_id}",
-            "html_url": f"{self._web_pull}#issuecomment-{comment_id}",
-            "body": body,
-            "user": self._user(login),
-            "created_at": now,
-            "updated_at": now,
-            "issue_url": issue,
-            "author_association": self._association(login),
-            "performed_via_github_app": None,
-        }
-
-
-def _json(status: int, data: Any, headers: Mapping[str, str] = {}) -> httpx.Response:
-    return httpx.Response(
-        status,
-        content=orjson.dumps(data),
-        headers={"Content-Type": "application/json; charset=utf-8", **headers},
-    )
-
-
-def _error(status: int, message: str) -> httpx.Response:
-    return _json(status, {"message": message, "documentation_url": DOCS, "status": str(status)})
-
-
-def _unprocessable(message: str) -> httpx.Response:
-    """GitHub's validation-error-simple: the errors are bare strings naming no comment."""
-    body = {
-        "message": "Unprocessable Entity",
-        "errors": [message],
-        "documentation_url": DOCS,
-        "status": "422",
-    }
-    return _json(422, body)
-
-
-def _validation(resource: str, field_name: str, message: str) -> httpx.Response:
-    error = {"resource": resource, "code": "custom", "field": field_name, "message": message}
-    body = {
-        "message": "Validation Failed",
-        "errors": [error],
-        "documentation_url": DOCS,
-        "status": "422",
-    }
-    return _json(422, body)
