@@ -56,7 +56,12 @@ def send(fake: FakeGitHub, method: str, path: str, body: Any = None) -> httpx.Re
         ),
         ("GET", f"{PULL}/comments?per_page=500", None, "per_page is at most 100"),
         ("GET", f"{PULL}/comments?perpage=5", None, "unknown query parameter 'perpage'"),
-        ("GET", "/repos/octo-org/widgets/pulls/seven/reviews", None, "no GitHub operation for GET"),
+        (
+            "GET",
+            "/repos/octo-org/widgets/pulls/seven/reviews",
+            None,
+            "pulls/list-reviews: parameter pull_number must be an integer, not 'seven'",
+        ),
         (
             "DELETE",
             "/repos/octo-org/widgets/issues/7/comments",
