@@ -391,6 +391,31 @@ def _entries(
     return entries
 
 
+def parse_drafter_output(document: object, source: str) -> list[tuple[int, dict[str, Any]]]:
+    """The `findings` of drafter output as (index, converted fields); strict and complete."""
+    return _parse_entries(document, "findings", source, DRAFTER_FIELDS)
+
+
+def parse_verifier_output(document: object, source: str) -> list[tuple[int, dict[str, Any]]]:
+    """The `verdicts` of verifier output as (index, converted fields); strict and complete.
+
+    Enum fields come back as members (`Verdict`, `VerifierSeverity`, ...), `line` as an
+    int, flags as bools; `issue` and `details` only when present. `RecordsError` lists
+    every bad field of every verdict.
+    """
+    return _parse_entries(document, "verdicts", source, VERIFIER_FIELDS)
+
+
+def _parse_entries(
+    document: object, key: str, source: str, fields: Mapping[str, Check]
+) -> list[_Entry]:
+    problems: list[RecordProblem] = []
+    entries = _entries(document, key, source, fields, problems)
+    if problems:
+        raise RecordsError(problems)
+    return entries
+
+
 def join_verdicts(
     drafter: object, verifier: object, *, drafter_source: str, verifier_source: str
 ) -> Joined:
@@ -446,15 +471,3 @@ def _scoring_record(finding: dict[str, Any], verdict: dict[str, Any]) -> dict[st
         "verifier_issue": verdict.get("issue", ""),
         "verifier_details": verdict.get("details", ""),
     }
-
-
-def parse_verifier_output(document: object, source: str) -> list[tuple[int, dict[str, Any]]]:
-    """Every verdict of a verifier document as (index, validated record), in order.
-
-    Enum fields come back as members; `RecordsError` lists every bad field at once.
-    """
-    problems: list[RecordProblem] = []
-    verdicts = _entries(document, "verdicts", source, VERIFIER_FIELDS, problems)
-    if problems:
-        raise RecordsError(problems)
-    return verdicts
