@@ -341,41 +341,20 @@ def parse_score_records(document: object, source: str) -> list[FindingInput]:
     return inputs
 
 
-# --- joining drafter findings with verifier verdicts ------------------------------------
+# --- drafter and verifier output -----------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Unmatched:
-    """A drafter finding with no verdict, or a verdict with no finding, and where it is."""
-
-    source: str
-    pointer: str
-    file: str
-    line: int
-
-    def describe(self) -> str:
-        return f"{self.source}:{self.pointer} ({self.file}:{self.line})"
+Entry = tuple[int, dict[str, Any]]
 
 
-@dataclass(frozen=True, slots=True)
-class Joined:
-    """Scoring records built from matched pairs (in drafter order), and what did not match."""
-
-    records: list[dict[str, Any]]
-    unverified: list[Unmatched]
-    unmatched_verdicts: list[Unmatched]
-
-
-_Entry = tuple[int, dict[str, Any]]
-
-
-def _entries(
+def collect_entries(
     document: object,
     key: str,
     source: str,
     fields: Mapping[str, Check],
     problems: list[RecordProblem],
-) -> list[_Entry]:
+) -> list[Entry]:
+    """The records of `document[key]` that pass, reporting every bad field to `problems`."""
     if not isinstance(document, dict) or not isinstance(document.get(key), list):
         raise InputError(source, "/", f'expected a JSON object with a "{key}" array')
 
@@ -383,20 +362,20 @@ def _entries(
         problems.append(RecordProblem(source, pointer, message))
 
     optional = {name: check for name, check in OPTIONAL_TEXT.items() if name not in fields}
-    entries = []
+    found = []
     for index, record in enumerate(document[key]):
         converted = check_record(record, f"/{key}/{index}", fields, optional, report)
         if converted is not None:
-            entries.append((index, converted))
-    return entries
+            found.append((index, converted))
+    return found
 
 
-def parse_drafter_output(document: object, source: str) -> list[tuple[int, dict[str, Any]]]:
+def parse_drafter_output(document: object, source: str) -> list[Entry]:
     """The `findings` of drafter output as (index, converted fields); strict and complete."""
     return _parse_entries(document, "findings", source, DRAFTER_FIELDS)
 
 
-def parse_verifier_output(document: object, source: str) -> list[tuple[int, dict[str, Any]]]:
+def parse_verifier_output(document: object, source: str) -> list[Entry]:
     """The `verdicts` of verifier output as (index, converted fields); strict and complete.
 
     Enum fields come back as members (`Verdict`, `VerifierSeverity`, ...), `line` as an
@@ -408,66 +387,9 @@ def parse_verifier_output(document: object, source: str) -> list[tuple[int, dict
 
 def _parse_entries(
     document: object, key: str, source: str, fields: Mapping[str, Check]
-) -> list[_Entry]:
+) -> list[Entry]:
     problems: list[RecordProblem] = []
-    entries = _entries(document, key, source, fields, problems)
+    found = collect_entries(document, key, source, fields, problems)
     if problems:
         raise RecordsError(problems)
-    return entries
-
-
-def join_verdicts(
-    drafter: object, verifier: object, *, drafter_source: str, verifier_source: str
-) -> Joined:
-    """Pair each drafter finding with the verdict at the same file and line.
-
-    Several findings on one line pair with that line's verdicts in order. Both documents
-    are validated completely first (`RecordsError` lists every bad field of both).
-    """
-    problems: list[RecordProblem] = []
-    findings = _entries(drafter, "findings", drafter_source, DRAFTER_FIELDS, problems)
-    verdicts = _entries(verifier, "verdicts", verifier_source, VERIFIER_FIELDS, problems)
-    if problems:
-        raise RecordsError(problems)
-    waiting: dict[tuple[str, int], list[_Entry]] = {}
-    for entry in reversed(verdicts):
-        waiting.setdefault((entry[1]["file"], entry[1]["line"]), []).append(entry)
-    joined = Joined([], [], [])
-    for index, finding in findings:
-        queue = waiting.get((finding["file"], finding["line"]))
-        if not queue:
-            where = Unmatched(
-                drafter_source, f"/findings/{index}", finding["file"], finding["line"]
-            )
-            joined.unverified.append(where)
-            continue
-        joined.records.append(_scoring_record(finding, queue.pop()[1]))
-    leftovers = sorted((entry for queue in waiting.values() for entry in queue), key=_index)
-    joined.unmatched_verdicts.extend(
-        Unmatched(verifier_source, f"/verdicts/{index}", verdict["file"], verdict["line"])
-        for index, verdict in leftovers
-    )
-    return joined
-
-
-def _index(entry: _Entry) -> int:
-    return entry[0]
-
-
-def _scoring_record(finding: dict[str, Any], verdict: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "file": finding["file"],
-        "line": finding["line"],
-        "category": finding["category"].value,
-        "verdict": verdict["verdict"].value,
-        "evidence_strength": verdict["evidence_strength"].value,
-        "context_completeness": verdict["context_completeness"].value,
-        "drafter_severity": finding["severity"].value,
-        "verifier_severity": verdict["severity"].value,
-        "in_diff": finding["in_diff"],
-        "in_changed_code": verdict["in_changed_code"],
-        "issue": finding["issue"],
-        "details": finding.get("details", ""),
-        "verifier_issue": verdict.get("issue", ""),
-        "verifier_details": verdict.get("details", ""),
-    }
+    return found
