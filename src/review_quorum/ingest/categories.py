@@ -197,6 +197,23 @@ ESLINT_PLUGINS: dict[str, str] = {
     "promise": ERRORS,
 }
 
+# ESLint's core rules that have a clear category (its plugins are namespaced above).
+ESLINT_CORE: dict[str, str] = {
+    "no-eval": SECURITY,
+    "no-implied-eval": SECURITY,
+    "no-new-func": SECURITY,
+    "no-script-url": SECURITY,
+    "no-unused-vars": MAINTAINABILITY,
+    "no-unreachable": MAINTAINABILITY,
+    "no-undef": LOGIC,
+    "eqeqeq": LOGIC,
+    "no-self-compare": LOGIC,
+    "no-dupe-keys": LOGIC,
+    "no-empty": ERRORS,
+    "no-async-promise-executor": CONCURRENCY,
+    "require-atomic-updates": CONCURRENCY,
+}
+
 # Tools whose every rule is a security check.
 SECURITY_TOOLS = frozenset(["njsscan", "nodejsscan", "gosec", "brakeman", "bearer", "trivy"])
 
@@ -358,6 +375,8 @@ def family_category(tool: str, rule_id: str) -> str | None:
     plugin, slash, _ = rule_id.partition("/")
     if slash and plugin in ESLINT_PLUGINS and tool not in _QUERY_ID_TOOLS:
         return ESLINT_PLUGINS[plugin]
+    if tool == "eslint" and rule_id in ESLINT_CORE:
+        return ESLINT_CORE[rule_id]
     if tool in SECURITY_TOOLS:
         return SECURITY
     return None

@@ -77,7 +77,10 @@ class _Issues:
         check = _text(issue, "check_name")
         engine = _text(issue, "engine_name")
         tool = tool_name(engine) if engine.strip() else DEFAULT_BOT
-        title = first_sentence(_text(issue, "description")) or check
+        description = _text(issue, "description")
+        if check and description.startswith(f"{check}: "):  # Ruff repeats the code first
+            description = description[len(check) + 2 :]
+        title = first_sentence(description) or check
         if not title:
             raise FindingError("the issue has no description and no check_name to title it")
         fingerprint = _text(issue, "fingerprint")

@@ -3,10 +3,12 @@
 Findings only merge when their files are equal, so every reader passes its paths through a
 `PathResolver`. It decodes ``file://`` URIs and percent-encoding, turns Windows separators
 into ``/``, resolves SARIF ``uriBaseId`` chains, and makes absolute paths relative: to the
-repository root when one is given, else to the longest declared absolute base (SARIF
-``originalUriBaseIds``, a run's working directory), else to a known CI checkout directory
-(`CI_CHECKOUTS`). An absolute path that none of these contain is kept absolute, because
-guessing a root from the paths themselves would depend on which files had findings.
+repository root when one is given, else to the outermost declared absolute base that
+contains them (SARIF ``originalUriBaseIds``, a run's working directory: a base nested in
+another, like SRC in SRCROOT, is a folder of the repository, not its root), else to a known
+CI checkout directory (`CI_CHECKOUTS`). An absolute path that none of these contain is
+kept absolute: guessing a root from the paths themselves would depend on which files had
+findings.
 Results are cached per distinct input: a report repeats the same few paths many times.
 """
 
@@ -102,6 +104,15 @@ def normalize_root(root: str | None) -> str | None:
     return clean(path)
 
 
+def _is_anchor(path: str) -> bool:
+    """Whether `path` can be a repository root: absolute, and not a filesystem root."""
+    return (
+        is_absolute(path)
+        and path.rstrip("/") not in ("", "//")
+        and not (_has_drive(path) and len(path.rstrip("/")) == 2)
+    )
+
+
 def _is_plain_relative(path: str) -> bool:
     """Whether `path` is already a clean relative POSIX path (the common case, kept as is)."""
     return (
@@ -141,10 +152,11 @@ def _resolve_base(declared: dict[str, object], name: str, seen: set[str]) -> str
     seen.add(name)
     path = uri_to_path(entry["uri"])
     parent = entry.get("uriBaseId")
-    if isinstance(parent, str) and not is_absolute(path):
+    if isinstance(parent, str) and not is_absolute(path) and parent in declared:
         base = _resolve_base(declared, parent, seen)
-        if base is not None:
-            path = join(base, path)
+        if base is None:
+            return None  # a cycle or a broken parent: the whole chain is unusable
+        path = join(base, path)
     return path
 
 
@@ -162,7 +174,8 @@ class PathResolver:
         self._root = normalize_root(root)
         self._bases = dict(bases or {})
         absolute = {clean(path) for path in [*self._bases.values(), *anchors] if path}
-        self._anchors = sorted((p for p in absolute if is_absolute(p)), key=len, reverse=True)
+        # outermost first: a base nested in another (SRC inside SRCROOT) is not the root
+        self._anchors = sorted((p for p in absolute if _is_anchor(p)), key=len)
         # (uri, uriBaseId) or (path, "") -> result; readers may look up directly
         self.cache: dict[tuple[str, str | None], str] = {}
 
