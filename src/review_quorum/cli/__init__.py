@@ -13,7 +13,7 @@ import warnings
 from collections.abc import Sequence
 from types import ModuleType
 
-from review_quorum.cli import consensus, post, review
+from review_quorum.cli import consensus, post, review, score, threshold
 from review_quorum.cli.common import ExitCode
 from review_quorum.errors import QuorumError
 
@@ -21,6 +21,8 @@ COMMANDS: dict[str, ModuleType] = {
     "consensus": consensus,
     "review": review,
     "post": post,
+    "score": score,
+    "threshold": threshold,
 }
 
 
