@@ -64,7 +64,7 @@ class Source:
 
     def json_or_none(self) -> object | None:
         """The parsed document, or None when the input is not one JSON value."""
-        if not self.head(1).startswith(("{", "[")):
+        if not self.head(8).startswith(("{", "[")):
             return None
         try:
             return self.json()
