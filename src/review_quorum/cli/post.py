@@ -7,7 +7,8 @@ COMMENT, or REQUEST_CHANGES when `--request-changes-on LEVEL` is given and the p
 findings at or above LEVEL; this command never approves. `--dry-run` performs the reads
 (when a token is available) and prints every write request instead of sending it, with the
 Authorization header redacted. The printed requests go to standard output, the one-line
-result to standard error. GitHub failures raise `GitHubError` and exit 2.
+result to standard error. GitHub failures raise `GitHubError` and exit 2. httpx and the
+GitHub client are imported only when something is posted.
 """
 
 from __future__ import annotations
@@ -18,16 +19,18 @@ import importlib.metadata
 import os
 import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
 import orjson
 
 from review_quorum.cli.common import ExitCode, read_bytes, warn
 from review_quorum.errors import ConfigError, InputError
-from review_quorum.github import GitHubClient, ReviewDraft, format_request, post_review
-from review_quorum.github.target import resolve_target
 from review_quorum.model import ConsensusLevel
+
+if TYPE_CHECKING:
+    import httpx
+
+    from review_quorum.github import ReviewDraft
 
 LEVELS = [level.value for level in ConsensusLevel]
 
@@ -77,6 +80,8 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from review_quorum.github import ReviewDraft
+
     source = "<stdin>" if args.plan == "-" else args.plan
     try:
         document = orjson.loads(read_bytes(args.plan))
@@ -93,6 +98,9 @@ def post_from_args(
     http: httpx.Client | None = None,
 ) -> int:
     """Post `draft` as the parsed posting options say; returns the exit status."""
+    # Imported here so that commands which never post do not pay for httpx.
+    from review_quorum.github import GitHubClient, format_request, post_review, resolve_target
+
     env = os.environ if env is None else env
     for skipped in draft.skipped:
         warn(f"not posted: {skipped.describe()}")
@@ -142,6 +150,8 @@ def choose_event(draft: ReviewDraft, request_changes_on: str | None) -> str:
 
 def make_http_client() -> httpx.Client:
     """The HTTP client `quorum post` uses; tests replace this function."""
+    import httpx
+
     try:
         version = importlib.metadata.version("review-quorum")
     except importlib.metadata.PackageNotFoundError:
