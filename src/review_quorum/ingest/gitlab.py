@@ -35,7 +35,7 @@ class GitLabReader:
     name = "gitlab"
 
     def detect(self, source: Source) -> bool:
-        document = source.json_or_none() if source.head(1).startswith("[") else None
+        document = source.json_or_none() if source.head(64).startswith("[") else None
         if not isinstance(document, list) or not document:
             return False
         first = document[0]

@@ -127,7 +127,7 @@ class RdjsonReader:
     name = "rdjson"
 
     def detect(self, source: Source) -> bool:
-        document = source.json_or_none() if source.head(1).startswith("{") else None
+        document = source.json_or_none() if source.head(64).startswith("{") else None
         return isinstance(document, dict) and isinstance(document.get("diagnostics"), list)
 
     def read(self, source: Source) -> Batch:

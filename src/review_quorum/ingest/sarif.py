@@ -58,7 +58,7 @@ class SarifReader:
     name = "sarif"
 
     def detect(self, source: Source) -> bool:
-        head = source.head(1)
+        head = source.head(64)
         if not head.startswith("{"):
             return False
         document = source.json_or_none()
