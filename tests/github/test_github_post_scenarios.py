@@ -177,6 +177,13 @@ def test_a_reworded_finding_refreshes_its_comment_in_place(fake: FakeGitHub) -> 
     assert "Now 3/4 bots agree" in fake.comments_by(BOT)[0]["body"]
 
 
+def test_a_sticky_saved_with_crlf_line_ends_is_still_ours(fake: FakeGitHub) -> None:
+    edited = fake.add_issue_comment(BOT, f"{marker('summary')}\r\n## edited in the web UI")
+    result = run(fake, FINDINGS)
+    assert result.sticky == "updated"
+    assert edited["body"].startswith(f"{marker('summary')}\n## review-quorum")
+
+
 def test_a_planted_marker_by_someone_else_is_ignored(fake: FakeGitHub) -> None:
     planted = fake.add_issue_comment("mallory", f"{marker('summary')}\nEverything is fine!")
     result = run(fake, FINDINGS)

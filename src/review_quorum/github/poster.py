@@ -34,10 +34,10 @@ from review_quorum.github.bodies import (
 from review_quorum.github.client import GitHubClient
 from review_quorum.github.draft import DraftComment, ReviewDraft
 from review_quorum.github.limits import MAX_COMMENTS_PER_REVIEW, fit_body
-from review_quorum.github.reconcile import Existing, index, plan
+from review_quorum.github.reconcile import Existing, find_sticky, index, plan
 from review_quorum.github.remote import RemoteComment, RemoteIssueComment, RemoteReview
 from review_quorum.github.target import ACTIONS_BOT, PullRequest, in_actions
-from review_quorum.render.markers import SUMMARY, find_markers
+from review_quorum.render.markers import find_markers
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,9 +133,8 @@ class _Run:
         sticky, sticky_url = self._sticky(existing.sticky)
         created, moved, reviews = self._post(work.to_post, existing)
         updated = self._edit(work.to_update)
-        fixed = [
-            (comment, fixed_body(comment.body, fp, self._head())) for comment, fp in work.to_resolve
-        ]
+        sha = self._head() if work.to_resolve else None
+        fixed = [(comment, fixed_body(comment.body, fp, sha)) for comment, fp in work.to_resolve]
         resolved = self._edit(fixed)
         dismissed = self._dismiss(existing.changes_requested)
         return PostResult(
@@ -180,15 +179,7 @@ class _Run:
         return "created", _url(created)
 
     def _find_sticky(self) -> RemoteIssueComment | None:
-        ours = self.login.casefold()
-        return next(
-            (
-                comment
-                for comment in self._issue_comments()
-                if comment.author.casefold() == ours and (SUMMARY, "") in find_markers(comment.body)
-            ),
-            None,
-        )
+        return find_sticky(self.login, self._issue_comments())
 
     def _post(self, comments: Sequence[DraftComment], existing: Existing) -> tuple[int, int, int]:
         """Create the reviews carrying `comments`; returns (created, moved, reviews)."""

@@ -57,35 +57,38 @@ def index(
     mine = [review for review in reviews if review.author.casefold() == ours]
     pending = {review.id for review in mine if review.state == "PENDING"}
     probes = tuple(review for review in mine if review.id in pending and _has(review.body, PROBE))
+    submitted = [review for review in mine if review.id not in pending]
     return Existing(
         live=_live(ours, comments, pending),
-        listed=frozenset(
-            payload
-            for review in mine
-            if review.id not in pending
-            for kind, payload in find_markers(review.body)
-            if kind == MOVED
-        ),
+        listed=frozenset(_payloads(submitted, MOVED)),
         replied=frozenset(
             comment.in_reply_to
             for comment in comments
             if comment.in_reply_to is not None and comment.author.casefold() != ours
         ),
-        sticky=next(
-            (
-                comment
-                for comment in issue_comments
-                if comment.author.casefold() == ours and _has(comment.body, SUMMARY)
-            ),
-            None,
-        ),
+        sticky=find_sticky(login, issue_comments),
         probes=probes,
         foreign_pending=len(pending) > len(probes),
         changes_requested=tuple(
             review
-            for review in mine
+            for review in submitted
             if review.state == "CHANGES_REQUESTED" and _has(review.body, BATCH)
         ),
+    )
+
+
+def find_sticky(
+    login: str, issue_comments: Sequence[RemoteIssueComment]
+) -> RemoteIssueComment | None:
+    """Our sticky summary: the first issue comment by `login` carrying the summary marker."""
+    ours = login.casefold()
+    return next(
+        (
+            comment
+            for comment in issue_comments
+            if comment.author.casefold() == ours and _has(comment.body, SUMMARY)
+        ),
+        None,
     )
 
 
@@ -130,6 +133,15 @@ def _live(
         if fingerprint and not any(kind == FIXED for kind, _ in markers):
             live.setdefault(fingerprint, []).append(comment)
     return live
+
+
+def _payloads(reviews: Sequence[RemoteReview], kind: str) -> set[str]:
+    return {
+        payload
+        for review in reviews
+        for found, payload in find_markers(review.body)
+        if found == kind
+    }
 
 
 def _has(body: str, kind: str) -> bool:

@@ -2,7 +2,8 @@
 
 GitHub's JSON is decoded once, here, into small frozen values keeping only what the poster
 decides on. A deleted account's comments come back with ``user: null``; they get the
-author ``""``, which never equals a real login. A response that is not the documented
+author ``""``, which never equals a real login. Bodies are read with LF line ends (the web
+UI saves CRLF, and markers are matched per line). A response that is not the documented
 shape raises `GitHubError` naming the list and the index, rather than a KeyError later.
 """
 
@@ -98,7 +99,8 @@ def _author(item: dict[str, Any]) -> str:
 
 def _body(item: dict[str, Any]) -> str:
     body = item.get("body")
-    return body if isinstance(body, str) else ""
+    # A body edited in the web UI comes back with CRLF; markers are matched per line.
+    return body.replace("\r\n", "\n") if isinstance(body, str) else ""
 
 
 def _is_id(value: object) -> bool:
