@@ -41,7 +41,7 @@ _WORDS: dict[str, str] = {
         "data_integrity": "corruption corrupt corrupted integrity transaction transactions "
         "inconsistent inconsistency idempotent idempotency",
         "error_handling": "exception exceptions unhandled swallowed swallows swallow panic "
-        "panics crash crashes retry retries timeout",
+        "panics crash crashes retry retries",
         "performance": "performance slow slower latency quadratic inefficient allocation "
         "allocations optimization optimize",
         "testing": "test tests testing coverage assertion assertions mock mocks fixture flaky",

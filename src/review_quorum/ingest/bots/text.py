@@ -44,13 +44,16 @@ def lines_of(text: str) -> list[str]:
 
 def unquote(line: str) -> str:
     """`line` without its blockquote markers (``> > text`` becomes ``text``)."""
-    stripped = line.lstrip()
-    while stripped.startswith(">"):
-        line = stripped[1:]
-        if line.startswith(" "):
-            line = line[1:]
-        stripped = line.lstrip()
-    return line
+    position, length = 0, len(line)
+    while True:
+        probe = position
+        while probe < length and line[probe] in " \t":
+            probe += 1
+        if probe == length or line[probe] != ">":
+            return line[position:] if position else line
+        position = probe + 1
+        if position < length and line[position] == " ":
+            position += 1
 
 
 def strip_html_comments(text: str) -> str:
@@ -101,8 +104,12 @@ def clamp(text: str, limit: int = TITLE_LIMIT) -> str:
 
 
 def short_title(text: str) -> str:
-    """A finding title: one line, no closing full stop (as SARIF titles), at most 200 chars."""
-    text = text.strip()
+    """A finding title: one line, no leading emoji, no closing full stop (as SARIF titles),
+    at most `TITLE_LIMIT` characters."""
+    start = 0
+    while start < len(text) and not text[start].isascii() and not text[start].isalnum():
+        start += 1  # "🧹 Sort the imports", "⚠️ ..."
+    text = text[start:].strip()
     if text.endswith((".", "。")) and not text.endswith(".."):
         text = text[:-1].rstrip()
     return clamp(text)
@@ -206,6 +213,8 @@ def layout(lines: Sequence[str]) -> Layout:
             prose.append(line)
             if line.strip():
                 last_prose = line.strip()
+        elif prose and prose[-1]:
+            prose.append("")  # a collapsed block ends the paragraph before it
         depth = max(depth - line.count("</details>"), 0)
         if depth == 0:
             summary = ""
