@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
+import orjson
+
 from review_quorum.errors import FindingError, InputError
 from review_quorum.model import Severity
 
@@ -163,6 +165,30 @@ class RecordsError(InputError):
         super().__init__(sources, "", summary + lines)
 
 
+SHOWN_LIMIT = 60
+
+
+def shown(value: object) -> str:
+    """A parsed JSON value as JSON (`true`, `"1e2"`, `null`), cut short when long."""
+    try:
+        text = orjson.dumps(value).decode()
+    except TypeError:
+        text = repr(value)
+    return text if len(text) <= SHOWN_LIMIT else text[: SHOWN_LIMIT - 1] + "…"
+
+
+_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}
+
+
+def json_type(value: object) -> str:
+    """What a parsed JSON value is, in JSON's words ("an array", "a number", "null")."""
+    if value is None:
+        return "null"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return "a number"
+    return _JSON_TYPES.get(type(value), type(value).__name__)
+
+
 class _Bad(Exception):
     """A field value that fails its check; the message says why."""
 
@@ -170,13 +196,13 @@ class _Bad(Exception):
 def _text(value: object) -> str:
     if isinstance(value, str) and value:
         return value
-    raise _Bad(f"must be a non-empty string, not {value!r}")
+    raise _Bad(f"must be a non-empty string, not {shown(value)}")
 
 
 def _optional_text(value: object) -> str:
     if value is None or isinstance(value, str):
         return value or ""
-    raise _Bad(f"must be a string, not {value!r}")
+    raise _Bad(f"must be a string, not {shown(value)}")
 
 
 _DIGITS = re.compile(r"[1-9][0-9]*", re.ASCII)
@@ -189,7 +215,7 @@ def _line(value: object) -> int:
         return value
     if isinstance(value, str) and _DIGITS.fullmatch(value):
         return int(value)
-    raise _Bad(f"must be a positive integer, not {value!r}")
+    raise _Bad(f"must be a positive integer, not {shown(value)}")
 
 
 _FLAGS = {"true": True, "false": False}
@@ -200,7 +226,7 @@ def _flag(value: object) -> bool:
         return value
     if isinstance(value, str) and value in _FLAGS:
         return _FLAGS[value]
-    raise _Bad(f'must be true or false (or the strings "true"/"false"), not {value!r}')
+    raise _Bad(f'must be true or false (or the strings "true"/"false"), not {shown(value)}')
 
 
 def _member(kind: type[enum.StrEnum]) -> Callable[[object], object]:
@@ -209,7 +235,7 @@ def _member(kind: type[enum.StrEnum]) -> Callable[[object], object]:
     def check(value: object) -> object:
         if isinstance(value, str) and value in members:
             return members[value]
-        raise _Bad(f"{value!r} is not one of {allowed_values(kind)}")
+        raise _Bad(f"{shown(value)} is not one of {allowed_values(kind)}")
 
     return check
 
@@ -251,7 +277,7 @@ def check_record(
 ) -> dict[str, Any] | None:
     """Every known field of `record` converted, or None after reporting each bad field."""
     if not isinstance(record, dict):
-        report(where, f"must be an object, not {type(record).__name__}")
+        report(where, f"must be an object, not {json_type(record)}")
         return None
     converted: dict[str, Any] = {}
     failed = False
@@ -322,7 +348,8 @@ def _fast_input(record: Any) -> FindingInput | None:
 def parse_score_records(document: object, source: str) -> list[FindingInput]:
     """A JSON array of scoring records as inputs; `RecordsError` lists every bad field."""
     if not isinstance(document, list):
-        raise InputError(source, "/", "expected a JSON array of finding records")
+        what = f"expected a JSON array of finding records, not {json_type(document)}"
+        raise InputError(source, "/", what)
     problems: list[RecordProblem] = []
 
     def report(pointer: str, message: str) -> None:
@@ -356,7 +383,8 @@ def collect_entries(
 ) -> list[Entry]:
     """The records of `document[key]` that pass, reporting every bad field to `problems`."""
     if not isinstance(document, dict) or not isinstance(document.get(key), list):
-        raise InputError(source, "/", f'expected a JSON object with a "{key}" array')
+        what = f'expected a JSON object with a "{key}" array, not {json_type(document)}'
+        raise InputError(source, "/", what)
 
     def report(pointer: str, message: str) -> None:
         problems.append(RecordProblem(source, pointer, message))
