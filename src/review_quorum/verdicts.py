@@ -382,9 +382,12 @@ def collect_entries(
     problems: list[RecordProblem],
 ) -> list[Entry]:
     """The records of `document[key]` that pass, reporting every bad field to `problems`."""
-    if not isinstance(document, dict) or not isinstance(document.get(key), list):
+    if not isinstance(document, dict):
         what = f'expected a JSON object with a "{key}" array, not {json_type(document)}'
         raise InputError(source, "/", what)
+    if not isinstance(document.get(key), list):
+        actual = json_type(document[key]) if key in document else "missing"
+        raise InputError(source, f"/{key}", f"expected an array of {key}, not {actual}")
 
     def report(pointer: str, message: str) -> None:
         problems.append(RecordProblem(source, pointer, message))
