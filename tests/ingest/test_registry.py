@@ -1,0 +1,167 @@
+"""Every registered input format is reachable from the CLI, alone, detected, and mixed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+import pytest
+
+from conftest import FIXTURES, shared_path
+from review_quorum.cli import build_parser, main
+from review_quorum.ingest import READERS
+
+INGEST = FIXTURES / "ingest"
+SHOP_ROOT = "/tmp/fixproj"
+
+# One small input per registered format, and how many findings it holds (None: another
+# engineer's format whose exact count its own tests pin down; here at least one).
+FORMAT_FIXTURES: dict[str, tuple[str, int | None]] = {
+    "sarif": (str(INGEST / "sarif.semgrep-shop.json"), 4),
+    "rdjson": (str(INGEST / "rdjson.ruff-shop.json"), 8),
+    "rdjsonl": (str(INGEST / "rdjsonl.golangci.jsonl"), 6),
+    "gitlab": (str(INGEST / "gitlab.ruff-shop.json"), 8),
+    "checkstyle": (str(INGEST / "checkstyle.eslint-files.xml"), 6),
+    "github-comments": (str(FIXTURES / "comments" / "github.pull-request-comments.json"), None),
+    "native": (str(FIXTURES / "native.three-bots.json"), 3),
+    "freetext": (str(FIXTURES / "comments" / "freetext.llm-review.md"), None),
+}
+
+
+def input_format_choices() -> dict[str, list[str]]:
+    """Each command that reads findings, with its --input-format choices."""
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    found = {}
+    for name, subparser in commands.choices.items():
+        for action in subparser._actions:
+            if action.dest == "input_format":
+                found[name] = list(action.choices or [])
+    return found
+
+
+def consensus_json(capsys: pytest.CaptureFixture[str], *arguments: str) -> dict[str, Any]:
+    status = main(["consensus", "--format", "json", "--gate-level", "none", *arguments])
+    out, err = capsys.readouterr()
+    assert status == 0, err
+    document: dict[str, Any] = json.loads(out)
+    return document
+
+
+def member_count(document: dict[str, Any]) -> int:
+    return sum(len(finding["members"]) for finding in document["findings"])
+
+
+def test_every_registered_format_has_a_fixture_here() -> None:
+    assert set(FORMAT_FIXTURES) == set(READERS), "add a fixture for each new reader"
+
+
+def test_input_format_choices_are_the_registry_in_every_command() -> None:
+    choices = input_format_choices()
+    assert "consensus" in choices
+    for command, names in choices.items():
+        assert sorted(names) == sorted(READERS), command
+
+
+def test_specific_readers_come_before_the_generic_ones() -> None:
+    names = list(READERS)
+    for specific in ("sarif", "rdjson", "rdjsonl", "gitlab", "checkstyle"):
+        assert names.index(specific) < names.index("native")
+
+
+@pytest.mark.parametrize("name", sorted(FORMAT_FIXTURES))
+def test_each_format_reads_through_the_cli_forced_and_detected(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path, count = FORMAT_FIXTURES[name]
+    forced = consensus_json(capsys, "--bots", "9", "--input-format", name, path)
+    detected = consensus_json(capsys, "--bots", "9", path)
+    assert forced == detected
+    assert member_count(forced) == count if count is not None else member_count(forced) >= 1
+
+
+def test_any_mix_of_formats_in_one_run(capsys: pytest.CaptureFixture[str]) -> None:
+    document = consensus_json(
+        capsys,
+        "--bots",
+        "bandit,ruff,code-quality,semgrep",
+        "--root",
+        SHOP_ROOT,
+        str(INGEST / "sarif.bandit-shop.json"),
+        str(INGEST / "rdjson.ruff-shop.json"),
+        str(INGEST / "gitlab.ruff-shop.json"),
+        str(INGEST / "sarif.semgrep-shop.json"),
+        str(INGEST / "checkstyle.eslint-files.xml"),
+    )
+    assert member_count(document) == 10 + 8 + 8 + 4 + 6
+    md5 = [f for f in document["findings"] if f["file"] == "src/shop/orders.py" and f["line"] == 10]
+    assert [(f["detected_by"], f["category"], f["level"]) for f in md5] == [
+        (["bandit", "code-quality", "ruff", "semgrep"], "security", "confirmed")
+    ]
+
+
+def test_bot_option_names_the_bot_of_one_file(capsys: pytest.CaptureFixture[str]) -> None:
+    document = consensus_json(
+        capsys,
+        "--root",
+        SHOP_ROOT,
+        "--bot",
+        "alpha=" + str(INGEST / "sarif.bandit-shop.json"),
+        "--bot",
+        "beta=" + str(INGEST / "rdjson.ruff-shop.json"),
+        str(INGEST / "sarif.semgrep-shop.json"),
+    )
+    bots = {member["bot"] for f in document["findings"] for member in f["members"]}
+    assert bots == {"alpha", "beta", "semgrep"}
+    assert document["bots_ran"] == 3
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (
+            ["--bot", "no-equals-sign"],
+            "quorum: error: --bot: expected NAME=FILE, not 'no-equals-sign'\n",
+        ),
+        (["--bot", "=x.json"], "quorum: error: --bot: expected NAME=FILE, not '=x.json'\n"),
+        (
+            [str(INGEST / "checkstyle.billion-laughs.xml")],
+            f"quorum: error: {INGEST / 'checkstyle.billion-laughs.xml'}:line 3: "
+            "refused the XML entity declaration 'lol': "
+            "entities can expand without bound or read other files\n",
+        ),
+        (
+            ["--input-format", "sarif", str(INGEST / "gitlab.ruff-shop.json")],
+            f"quorum: error: {INGEST / 'gitlab.ruff-shop.json'}:/: expected a SARIF log object\n",
+        ),
+    ],
+)
+def test_bad_bot_options_and_broken_files_exit_2_naming_them(
+    arguments: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["consensus", *arguments]) == 2
+    assert capsys.readouterr().err == message
+
+
+def test_skipped_records_are_counted_in_the_output(capsys: pytest.CaptureFixture[str]) -> None:
+    main(
+        ["consensus", "--bots", "1", "--gate-level", "none", str(INGEST / "sarif.bad-records.json")]
+    )
+    out, err = capsys.readouterr()
+    assert out.endswith("\n15 input record(s) skipped.\n")
+    assert "quorum: warning: 15 input records skipped (listed in the output)\n" in err
+
+
+def test_owasp_sarif_from_four_files_has_findings_both_bandit_and_ruff_detect(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    names = ["bandit", "ruff", "ruff-preview", "semgrep"]
+    paths = [
+        str(shared_path("fixtures", "sarif", f"owasp-benchmark-python.{n}.sarif")) for n in names
+    ]
+    document = consensus_json(capsys, "--bots", "bandit,ruff,semgrep", *paths)
+    assert member_count(document) == 568 + 380 + 504 + 3605
+    both = [f for f in document["findings"] if {"bandit", "ruff"} <= set(f["detected_by"])]
+    assert len(both) > 300
+    assert all(f["category"] == "security" and f["file"].startswith("testcode/") for f in both)
