@@ -187,3 +187,19 @@ def test_long_inputs_show_progress_on_a_tty(
     assert status == 1
     assert updates == ["read review.findings.json"]
     assert json.loads(out)["input_findings"] == 5  # the output itself is unaffected
+
+
+def test_post_dry_run_prints_the_requests_it_would_send(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ("GITHUB_TOKEN", "GITHUB_ACTIONS", "GITHUB_REPOSITORY", "GITHUB_EVENT_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    out_file = tmp_path / "review.md"
+    status, out, err = run(
+        capsys, "--post", "--dry-run", "--repo", "octo/app", "--pr", "7", "-o", str(out_file)
+    )
+    assert status == 1  # the gate still decides the exit status
+    assert out_file.read_text().startswith("<!-- review-quorum:summary -->")
+    assert "POST https://api.github.com/repos/octo/app/issues/7/comments" in out
+    assert "POST https://api.github.com/repos/octo/app/pulls/7/reviews" in out
+    assert "no GITHUB_TOKEN" in err

@@ -26,6 +26,7 @@ from review_quorum.cli.common import (
     write_output,
 )
 from review_quorum.cli.consensus import gate_level, resolve_bots
+from review_quorum.cli.post import add_post_arguments, post_from_args
 from review_quorum.confidence import describe_threshold
 from review_quorum.errors import InputError
 from review_quorum.ingest.base import Source
@@ -33,6 +34,7 @@ from review_quorum.model import ConsensusLevel
 from review_quorum.plan import AttachedVerdict, AttachedVerdictInput, ReviewPlan, Settings, review
 from review_quorum.render import terminal
 from review_quorum.render.formats import RENDERERS
+from review_quorum.render.json_report import report_data
 from review_quorum.scope import DiffScope, FilterMode
 from review_quorum.verdicts import parse_verifier_output
 
@@ -74,6 +76,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("-o", "--output", help="write the result to this file")
     parser.add_argument("--config", metavar="FILE", help="configuration file to read")
     parser.add_argument("-v", "--verbose", action="store_true", help="print stage timings")
+    parser.add_argument(
+        "--post", action="store_true", help="post the review and the sticky summary to GitHub"
+    )
+    add_post_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -208,5 +214,18 @@ def run(args: argparse.Namespace) -> int:
     write_output(text, args.output)
     if plan.skipped:
         warn(f"{len(plan.skipped)} input record(s) skipped (listed in the JSON report)")
+    if args.post:
+        with stages.stage("post"):
+            posted = _post(args, plan)
+        if posted != ExitCode.OK:
+            stages.report()
+            return posted
     stages.report()
     return ExitCode.GATE_FAILED if plan.gate.failed else ExitCode.OK
+
+
+def _post(args: argparse.Namespace, plan: ReviewPlan) -> int:
+    from review_quorum.github import ReviewDraft
+
+    draft = ReviewDraft.from_plan_json(report_data(plan), source="quorum review")
+    return post_from_args(args, draft)

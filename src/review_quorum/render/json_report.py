@@ -13,6 +13,7 @@ from typing import Any
 import orjson
 
 from review_quorum.confidence import Disposition
+from review_quorum.model import ConsensusLevel
 from review_quorum.plan import AttachedVerdict, PlannedFinding, ReviewPlan
 from review_quorum.render.github_review import payload
 from review_quorum.render.review import render as render_body
@@ -68,6 +69,15 @@ def _verdict(verdict: AttachedVerdict | None) -> dict[str, Any] | None:
     }
 
 
+def _gate_findings_by_level(plan: ReviewPlan) -> dict[str, int]:
+    """How many findings the gate would weigh (in scope, not dismissed) at each level."""
+    counts = {level.value: 0 for level in ConsensusLevel}
+    for item in plan.findings:
+        if item.disposition is not Disposition.DROPPED and item.believed:
+            counts[item.finding.level.value] += 1
+    return counts
+
+
 def report_data(plan: ReviewPlan, *, event: str = "COMMENT") -> dict[str, Any]:
     counts = {kind.value: len(plan.with_disposition(kind)) for kind in Disposition}
     return {
@@ -80,6 +90,7 @@ def report_data(plan: ReviewPlan, *, event: str = "COMMENT") -> dict[str, Any]:
             "failed": plan.gate.failed,
             "count": len(plan.gate.blocking),
         },
+        "gate_findings_by_level": _gate_findings_by_level(plan),
         "settings": plan.settings.as_data(),
         "findings": [finding_data(item) for item in plan.findings],
         "skipped": [skipped_data(skipped) for skipped in plan.skipped],

@@ -67,11 +67,6 @@ def review_body(plan: ReviewPlan) -> ReviewBody:
         notes.append(f"### {count} finding{'s' if count != 1 else ''} not on a diff line")
         notes.append("")
         notes.extend(render_item_line(body_item(item)) for item in unanchored)
-    if plan.skipped:
-        notes.append("")
-        notes.append(
-            f"_{len(plan.skipped)} input record(s) could not be used; see the JSON report._"
-        )
     return ReviewBody(
         assessment=plan.assessment,
         inline=[body_item(item) for item in anchored(plan)],
