@@ -35,6 +35,7 @@ _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "approx", "no"})
 _SUMMARY = re.compile(r"<summary>([^<\n]{0,500}(?:<(?!/summary>)[^<\n]{0,500}){0,20})</summary>")
 _DIGITS = re.compile(r"\d{1,9}")
+_HEADING_MARK = re.compile(r"^\s{0,3}#{1,6}\s+")
 
 
 def lines_of(text: str) -> list[str]:
@@ -130,7 +131,8 @@ def first_sentence(text: str) -> str:
 
 def title_from(text: str) -> str:
     """A short plain title from a markdown paragraph: its first sentence, clamped."""
-    return short_title(first_sentence(plain(text[:_PARAGRAPH_LIMIT])))
+    text = _HEADING_MARK.sub("", text[:_PARAGRAPH_LIMIT], count=1)
+    return short_title(first_sentence(plain(text)))
 
 
 def summary_raw(line: str) -> str | None:

@@ -1,0 +1,435 @@
+"""The github-comments reader: REST shapes, pages, validation, authors, dedupe, real samples."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from conftest import FIXTURES, shared_path
+from review_quorum import ingest
+from review_quorum.errors import InputError, Skipped
+from review_quorum.ingest.base import Batch, ReadOptions, Source
+from review_quorum.ingest.github_comments import HUMAN, READER, REPLY
+from review_quorum.ingest.titles import TITLE_LIMIT
+
+COMMENTS = FIXTURES / "comments"
+BAD_USER = "field 'user' must be an object with a 'login' string"
+
+
+def load(name: str) -> list[dict[str, Any]]:
+    records: list[dict[str, Any]] = json.loads((COMMENTS / name).read_text(encoding="utf-8"))
+    return records
+
+
+def all_records() -> list[dict[str, Any]]:
+    """The three endpoints of one pull request in one array, as `jq -s add` would join them."""
+    return [
+        *load("github.pull-request-comments.json"),
+        *load("github.pull-request-reviews.json"),
+        *load("github.issue-comments.json"),
+    ]
+
+
+def read(data: object, options: ReadOptions | None = None, name: str = "comments.json") -> Batch:
+    raw = data if isinstance(data, bytes) else orjson.dumps(data)
+    return ingest.read(Source(name, raw, options))
+
+
+def rows(batch: Batch) -> list[tuple[object, ...]]:
+    return [
+        (f.finding_id, f.bot, f.severity.label, f.category, f.file, f.line, f.evidence.end_line)
+        for f in batch.findings
+    ]
+
+
+def skips(batch: Batch) -> list[tuple[str, str]]:
+    return [(skipped.position, skipped.reason) for skipped in batch.skipped]
+
+
+def test_inline_comments_endpoint() -> None:
+    batch = read((COMMENTS / "github.pull-request-comments.json").read_bytes())
+    assert rows(batch) == [
+        ("review-comment:1001", "coderabbit", "critical", "logic_error", "src/ledger/export.py", 33,
+         None),
+        ("review-comment:1002", "sourcery", "high", "logic_error", "src/ledger/export.py", 34, 35),
+        ("review-comment:1003", "gemini", "high", "other", "src/ledger/report.py", 30, None),
+        ("review-comment:1004", "copilot", "medium", "other", "src/ledger/settings.py", 8, None),
+        ("review-comment:1005#code-scanning/41", "github-advanced-security", "medium", "security",
+         "src/ledger/upload.py", 21, None),
+        ("review-comment:1008", "coderabbit", "medium", "maintainability", "src/ledger/money.py",
+         10, 14),
+    ]  # fmt: skip
+    assert skips(batch) == [("/5", HUMAN), ("/6", REPLY)]
+    assert batch.findings[1].evidence.snippet == "    if entry.posted_at.date() <= end:"
+
+
+def test_reviews_endpoint() -> None:
+    batch = read((COMMENTS / "github.pull-request-reviews.json").read_bytes())
+    assert [finding.finding_id for finding in batch.findings] == [
+        *(f"review:900#{number}" for number in range(1, 6)),
+        "review:901#1",
+        "review:901#2",
+        "review:903#1",
+        "review:903#2",
+    ]
+    assert [finding.confidence for finding in batch.findings][-2:] == [0.3, 0.3]
+    assert skips(batch) == [("/3/body", "empty code-scanning review body"), ("/4", HUMAN)]
+
+
+def test_issue_comments_endpoint() -> None:
+    batch = read((COMMENTS / "github.issue-comments.json").read_bytes())
+    assert rows(batch) == [
+        ("issue-comment:3002#1", "qodo", "high", "logic_error", "src/ledger/refunds.py", 40, 46),
+        ("issue-comment:3002#3", "qodo", "medium", "security", "src/ledger/webhooks.py", 18, None),
+        ("issue-comment:3002#5", "qodo", "medium", "error_handling", "", None, None),
+    ]
+    assert skips(batch) == [
+        ("/0/body", "CodeRabbit walkthrough, not a finding"),
+        ("/1/body", "Qodo finding 2 'Unused import left behind' is marked resolved"),
+        ("/1/body", "Qodo finding 4 'Timeout not configurable' is marked dismissed"),
+    ]
+
+
+def test_summary_copies_of_inline_findings_are_dropped_as_duplicates() -> None:
+    records = all_records()
+    coderabbit_review = len(load("github.pull-request-comments.json"))  # reviews follow inline
+    sourcery_review = coderabbit_review + 1
+    sourcery_inline = {
+        "id": 1010,
+        "pull_request_review_id": 901,
+        "user": {"login": "sourcery-ai[bot]", "type": "Bot"},
+        "body": "**issue (bug_risk):** Totals are keyed by account name, so two accounts with "
+        "the same name are merged.",
+        "path": "src/ledger/report.py",
+        "line": 34,
+        "start_line": 30,
+    }
+    before = read(records)
+    after = read([*records, sourcery_inline])
+    assert (f"/{coderabbit_review}", "same finding as the inline comment at /0") in skips(before)
+    assert (f"/{sourcery_review}", f"same finding as the inline comment at /{len(records)}") in (
+        skips(after)
+    )
+    ids = [finding.finding_id for finding in after.findings]
+    assert "review:900#5" not in ids and "review:901#1" not in ids
+    assert ids[-1] == "review-comment:1010"
+    assert len(after.findings) == len(before.findings)  # one inline in, its summary copy out
+
+
+def test_paginated_pages_back_to_back() -> None:
+    data = (COMMENTS / "github.paginated-pages.json").read_bytes()
+    assert ingest.detect_format(Source("pages.json", data)) == "github-comments"
+    batch = read(data)
+    single = read((COMMENTS / "github.pull-request-comments.json").read_bytes())
+    assert rows(batch) == rows(single)
+    assert skips(batch) == [("/1/2", HUMAN), ("/1/3", REPLY)]
+
+
+def test_slurped_pages() -> None:
+    records = load("github.pull-request-comments.json")
+    batch = read([records[:3], records[3:], "not a page"])
+    assert rows(batch) == rows(read(records))
+    assert skips(batch) == [
+        ("/1/2", HUMAN),
+        ("/1/3", REPLY),
+        ("/2", "record must be an object, not str"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        (b'[{"user": {"login": "a"}, "body": "x"}]', "github-comments"),
+        (b'[[{"user": {"login": "a"}, "body": "x"}]]', "github-comments"),
+        (b'[{"user": {"login": "a"}, "body": "trunc', "github-comments"),
+        (b'\xef\xbb\xbf[{"id": 1, "user": null, "body": null}]', "github-comments"),
+        (b"[]", "native"),
+        (b'[{"bot": "a", "severity": "high", "category": "other", "title": "t"}]', "native"),
+    ],
+)
+def test_detection(data: bytes, expected: str) -> None:
+    assert ingest.detect_format(Source("x.json", data)) == expected
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b'{"user": {"login": "a"}, "body": "x"}', b'[{"user": {"login": "a"}}]', b"[1, 2]", b"[[]]"],
+)
+def test_not_detected(data: bytes) -> None:
+    assert not READER.detect(Source("x.json", data))
+
+
+@pytest.mark.parametrize(
+    ("data", "position", "message"),
+    [
+        (b'[{"user": {"login": "a"}, "body": "x"', "line 1 column 38", "invalid JSON"),
+        (b'{"message": "Bad credentials", "status": "401"}', "/",
+         r"expected a JSON array of GitHub comments .*\(GitHub said: Bad credentials\)"),
+        (b'{"comments": []}', "/", "expected a JSON array of GitHub comments"),
+        (b'[{"user": {"login": "a"}, "body": "x"}] [1', "line 1 column 41", "invalid JSON"),
+        (b"[" * 2000 + b"]" * 2000, "line 1 column", "invalid JSON"),
+        (b'[{"user": {"login": "a"}, "body": "\xff"}]', "line 1 column", "invalid JSON"),
+    ],
+)  # fmt: skip
+def test_broken_files_raise_input_error(data: bytes, position: str, message: str) -> None:
+    with pytest.raises(InputError, match=message) as raised:
+        READER.read(Source("broken.json", data))
+    assert raised.value.source == "broken.json"
+    assert raised.value.position.startswith(position)
+
+
+@pytest.mark.parametrize(
+    ("record", "reason"),
+    [
+        ("text", "record must be an object, not str"),
+        (None, "record must be an object, not null"),
+        ({"user": None, "body": "x"}, HUMAN),
+        ({"user": "coderabbitai", "body": "x"}, BAD_USER),
+        ({"user": {"login": 7}, "body": "x"}, BAD_USER),
+        ({"user": {"login": "Copilot"}, "body": 5}, "field 'body' must be a string, not int"),
+        ({"user": {"login": "Copilot"}, "body": "x", "path": ["a"]},
+         "field 'path' must be a string, not list"),
+        ({"user": {"login": "Copilot"}, "body": "x", "path": "a.py", "line": 0},
+         "field 'line' must be a positive integer or null, not 0"),
+        ({"user": {"login": "Copilot"}, "body": "x", "path": "a.py", "line": "3"},
+         "field 'line' must be a positive integer or null, not '3'"),
+        ({"user": {"login": "Copilot"}, "body": "x", "path": "a.py", "start_line": True},
+         "field 'start_line' must be a positive integer or null, not True"),
+        ({"user": {"login": "Copilot"}, "body": "x", "path": "a.py", "original_line": 1.5},
+         "field 'original_line' must be a positive integer or null, not 1.5"),
+        ({"user": {"login": "Copilot"}, "body": "x", "in_reply_to_id": 3}, REPLY),
+        ({"user": {"login": "octocat", "type": "User"}, "body": "[high] a.py:1 bad"}, HUMAN),
+        ({"user": {"login": "renovate[bot]", "type": "Bot"}, "body": "x"}, HUMAN),
+    ],
+)  # fmt: skip
+def test_unusable_records_are_skipped_with_their_pointer(record: object, reason: str) -> None:
+    good = {"user": {"login": "Copilot"}, "body": "The loop never ends.", "path": "a.py", "line": 2}
+    batch = READER.read(Source("c.json", orjson.dumps([good, record])))
+    assert [finding.title for finding in batch.findings] == ["The loop never ends"]
+    assert batch.skipped == [Skipped("c.json", "/1", reason)]
+
+
+def test_include_humans_reads_human_comments() -> None:
+    records = [
+        {"id": 1, "user": {"login": "alice"}, "body": "This leaks the file handle.",
+         "path": "src/a.py", "line": 4, "start_line": 2},
+        {"id": 2, "user": {"login": "bob"}, "body": "[high] src/b.py:9 SQL injection\n[low]",
+         "state": "COMMENTED"},
+        {"id": 3, "user": {"login": "carol"}, "body": "LGTM"},
+        {"id": 4, "user": {"login": "github-code-quality[bot]"}, "body": "## Unused import",
+         "path": "src/c.ts", "line": 1},
+        {"id": 5, "user": None, "body": "ghost"},
+    ]  # fmt: skip
+    batch = read(records, ReadOptions(include_humans=True))
+    assert rows(batch) == [
+        ("review-comment:1", "alice", "medium", "resource_leak", "src/a.py", 2, 4),
+        ("review:2", "bob", "high", "security", "src/b.py", 9, None),
+        (
+            "review-comment:4",
+            "github-code-quality",
+            "medium",
+            "maintainability",
+            "src/c.ts",
+            1,
+            None,
+        ),
+    ]
+    assert skips(batch) == [
+        ("/1/body", "severity tag without a finding message"),
+        ("/2/body", f"{HUMAN} with no finding lines"),
+        ("/4", HUMAN),
+    ]
+    assert [f.title for f in batch.findings] == [
+        "This leaks the file handle",
+        "SQL injection",
+        "Unused import",
+    ]
+
+
+def test_bot_option_overrides_the_bot_name() -> None:
+    batch = read(load("github.pull-request-comments.json"), ReadOptions(bot="team-review"))
+    assert {finding.bot for finding in batch.findings} == {"team-review"}
+
+
+def test_root_option_normalises_absolute_paths() -> None:
+    record = {"user": {"login": "Copilot"}, "body": "Bad.", "path": "/repo/src/a.py", "line": 3}
+    batch = read([record], ReadOptions(root="/repo"))
+    assert batch.findings[0].file == "src/a.py"
+
+
+def test_record_without_an_id_is_named_by_its_pointer() -> None:
+    record = {"user": {"login": "Copilot"}, "body": "Bad.", "path": "a.py", "line": 3}
+    assert read([record, record]).findings[1].finding_id == "review-comment:/1"
+
+
+def test_qodo_diff_anchors_resolve_to_paths_seen_in_the_input() -> None:
+    guide = (COMMENTS / "qodo.merge-reviewer-guide.md").read_text(encoding="utf-8")
+    records = [
+        {"id": 1, "user": {"login": "qodo-merge-pro[bot]"}, "body": guide},
+        {"id": 2, "user": {"login": "octocat"}, "body": "?", "path": "src/ledger/export.py",
+         "line": 1},
+    ]  # fmt: skip
+    batch = read(records)
+    assert rows(batch) == [
+        ("issue-comment:1#1", "qodo", "medium", "resource_leak", "src/ledger/export.py", 21, 24),
+        ("issue-comment:1#2", "qodo", "medium", "logic_error", "", None, None),
+    ]
+
+
+def test_consensus_cli_reads_comment_files(capsys: pytest.CaptureFixture[str]) -> None:
+    from review_quorum.cli import main
+
+    code = main(
+        [
+            "consensus",
+            "--format",
+            "json",
+            "--gate-level",
+            "none",
+            str(COMMENTS / "github.pull-request-comments.json"),
+        ]
+    )
+    document = json.loads(capsys.readouterr().out)
+    assert code == 0
+    export = [item for item in document["findings"] if item["file"] == "src/ledger/export.py"]
+    assert [(item["line"], item["detected_by"]) for item in export] == [
+        (33, ["coderabbit", "sourcery"])
+    ]
+    assert [item["reason"] for item in document["skipped"]] == [HUMAN, REPLY]
+
+
+# ---- the real bodies in ../shared (not copied here): expected outcome per sample index ----
+
+H, M, L, C = "high", "medium", "low", "critical"
+REVIEW_KINDS = {"review body": "state", "issue comment": None, "inline review comment": "path"}
+# index -> (bot, [(severity, category, file or None for the comment's path, line, end_line)])
+#          or (bot, [skip reason prefixes])
+SAMPLES: dict[int, tuple[str | None, list[tuple[str, str, str | None, int | None, int | None]]
+                       | list[str]]] = {
+    0: ("coderabbit", [(H, "logic_error", None, 1944, 1950)]),
+    1: ("coderabbit", [(C, "logic_error", None, 204, 205)]),
+    2: ("coderabbit", [(H, "maintainability", None, 691, 810)]),
+    3: ("coderabbit", [(L, "maintainability", None, 439, 441)]),
+    4: ("coderabbit", [(H, "logic_error", None, 2009, 2015)]),
+    5: ("coderabbit", [(L, "maintainability", None, 109, 113)]),
+    6: ("coderabbit", [(L, "performance", None, 253, 288)]),
+    7: ("coderabbit", [(H, "maintainability", None, 38, 48)]),
+    8: ("coderabbit", [(L, "maintainability", None, 7, None)]),
+    9: ("coderabbit", [(C, "security", None, 62, None)]),
+    10: ("coderabbit", ["CodeRabbit review summary"]),
+    11: ("coderabbit", [(M, "logic_error", "src/components/catalog/search-modal.tsx", 374, 379),
+                        (M, "logic_error", "src/components/catalog/search-modal.tsx", 180, None)]),
+    12: ("coderabbit", ["CodeRabbit status notice"]),
+    13: ("sourcery", ["Sourcery reviewer's guide"]),
+    14: ("sourcery", ["Sourcery did not review"]),
+    15: ("sourcery", ["Sourcery review overview"]),
+    16: ("copilot", [(M, "other", None, 819, None)]),
+    17: ("copilot", [(M, "security", None, 672, None)]),
+    18: ("copilot", [(L, "other", None, 10, None)]),
+    19: ("copilot", [(M, "testing", None, None, None)]),
+    20: ("copilot", [(L, "other", "memory/feedback_shadow_lesson_log_otto_catches_2026_05_07.md",
+                      613, None)]),
+    21: ("copilot", ["Copilot review overview"]),
+    22: ("copilot", ["Copilot review overview"]),
+    23: ("copilot", [(L, "maintainability", "playground/shared/src/Header.tsx", 135, None),
+                     (L, "other", "playground/shared/src/ThemeButton.tsx", 17, None)]),
+    24: ("copilot", ["Copilot review overview"]),
+    25: ("github-advanced-security", [(M, "security", None, 282, None)]),
+    26: ("github-advanced-security", [(M, "security", None, 240, None)]),
+    27: ("github-advanced-security", [(M, "security", None, 18, None)]),
+    28: ("github-advanced-security", [(M, "security", None, 195, None)]),
+    29: (None, [HUMAN]),
+    30: ("github-advanced-security", ["code-scanning notice"]),
+    31: ("gemini", [(H, "other", None, None, None)]),
+    32: ("gemini", [(M, "other", None, None, None)]),
+    33: ("gemini", [(M, "other", None, None, None)]),
+    34: ("gemini", [(H, "security", None, 49, None)]),
+    35: ("gemini", [(C, "other", None, 141, None)]),
+    36: ("gemini", [(M, "other", None, 48, None)]),
+    37: ("gemini", ["Gemini review summary"]),
+    38: ("gemini", ["Gemini pull request summary"]),
+    39: ("qodo", ["Qodo finding 1 ", "Qodo finding 2 ", "Qodo finding 3 "]),
+    40: ("qodo", ["Qodo finding 1 "]),
+    41: ("qodo", [(H, "maintainability", "src/lattice_types.rs", 9, 17),
+                  (H, "logic_error", "lattice_code_generator/src/lib.rs", 109, 132),
+                  (H, "logic_error", "generated_lattice_code/value_type.rs", 1, None),
+                  (M, "logic_error", "lattice_code_generator/src/lib.rs", 41, 54),
+                  (M, "logic_error", "self/reflection/directory/devshell_graph.dot", 1, 2),
+                  (L, "logic_error", "self/reflection/directory/devshell_graph.dot", 1, None)]),
+    42: ("sourcery", [(H, "logic_error", None, 169, None)]),
+    43: ("sourcery", [(M, "maintainability", None, 1, None)]),
+    44: ("sourcery", [(H, "security", None, 143, None)]),
+    45: ("sourcery", [(H, "security", None, 173, None)]),
+    46: ("sourcery", [(L, "documentation", None, 19, None)]),
+}  # fmt: skip
+LOW_CONFIDENCE_SAMPLES = {20, 23}
+
+
+@pytest.fixture(scope="module")
+def samples() -> list[dict[str, Any]]:
+    path: Path = shared_path("fixtures", "bot-comments", "samples.json")
+    loaded: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
+    return loaded
+
+
+@pytest.fixture(scope="module")
+def sample_batch(samples: list[dict[str, Any]]) -> Batch:
+    return READER.read(
+        Source("samples.json", orjson.dumps([as_rest(s, i) for i, s in enumerate(samples)]))
+    )
+
+
+def as_rest(sample: dict[str, Any], index: int) -> dict[str, Any]:
+    """A REST-shaped record for a sample: its login, and path/line when it is inline."""
+    record: dict[str, Any] = {
+        "id": index,
+        "user": {"login": sample["login"]},
+        "body": sample["body"],
+    }
+    if sample["kind"] == "inline review comment":
+        record.update(path=sample["path"], line=sample["line"], pull_request_review_id=1)
+    elif sample["kind"] == "review body":
+        record["state"] = "COMMENTED"
+    return record
+
+
+def test_every_sample_has_an_expectation(samples: list[dict[str, Any]]) -> None:
+    assert len(samples) == len(SAMPLES)
+
+
+@pytest.mark.parametrize("index", sorted(SAMPLES))
+def test_sample_outcome(index: int, samples: list[dict[str, Any]], sample_batch: Batch) -> None:
+    sample = samples[index]
+    bot, expected = SAMPLES[index]
+    found = [f for f in sample_batch.findings if f.finding_id.split("#")[0].endswith(f":{index}")]
+    skipped = [s.reason for s in sample_batch.skipped if s.position.split("/")[1] == str(index)]
+    if expected and isinstance(expected[0], str):
+        assert found == []
+        assert len(skipped) == len(expected)
+        assert all(
+            reason.startswith(prefix) for reason, prefix in zip(skipped, expected, strict=True)
+        )
+        return
+    assert skipped == []
+    assert [(f.severity.label, f.category, f.file, f.line, f.evidence.end_line) for f in found] == [
+        (sev, cat, file or sample["path"], line, end) for sev, cat, file, line, end in expected
+    ]
+    assert {f.bot for f in found} == {bot}
+    confidence = 0.3 if index in LOW_CONFIDENCE_SAMPLES else 1.0
+    assert all(f.confidence == confidence for f in found)
+    for finding in found:
+        assert_sane_title(finding.title)
+
+
+def assert_sane_title(title: str) -> None:
+    assert 0 < len(title) <= TITLE_LIMIT
+    assert title == title.strip() and "\n" not in title
+    for markup in ("**", "`", "<details", "<summary", "<!--", "](", "![", "_|_"):
+        assert markup not in title, (markup, title)
+    assert title[0].isalnum() or title[0] in "\"'(_", title
+    assert " | " not in title and not title.startswith("_ ")
+    assert not title.endswith(".")
