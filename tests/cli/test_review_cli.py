@@ -203,3 +203,19 @@ def test_post_dry_run_prints_the_requests_it_would_send(
     assert "POST https://api.github.com/repos/octo/app/issues/7/comments" in out
     assert "POST https://api.github.com/repos/octo/app/pulls/7/reviews" in out
     assert "no GITHUB_TOKEN" in err
+
+
+def test_category_overrides_from_the_configuration(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sarif = str(FIXTURES / "ingest" / "sarif.ruff-shop.json")
+    config = tmp_path / ".quorum.toml"
+    config.write_text('gate-level = "none"\n[categories]\n"S10*" = "data_integrity"\n')
+    assert main(["review", sarif, "--config", str(config), "--format", "json"]) == 0
+    findings = json.loads(capsys.readouterr().out)["findings"]
+    categories = {f["members"][0]["finding_id"]: f["category"] for f in findings}
+    assert categories["S105"] == "data_integrity"
+    assert categories["S324"] == "security"
+    config.write_text('[categories]\n"S105" = "secrets"\n')
+    assert main(["review", sarif, "--config", str(config)]) == 2
+    assert "unknown category 'secrets'" in capsys.readouterr().err

@@ -16,6 +16,7 @@ from pathlib import Path
 from review_quorum import ingest
 from review_quorum.errors import InputError
 from review_quorum.ingest.base import Batch, ReadOptions, Source
+from review_quorum.ingest.categories import CategoryMap
 
 
 class ExitCode(enum.IntEnum):
@@ -51,6 +52,11 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
         "--root",
         help="repository root used to make absolute paths repository-relative",
     )
+    parser.add_argument(
+        "--include-humans",
+        action="store_true",
+        help="read GitHub comments by people and unknown bots as findings too",
+    )
 
 
 def read_bytes(path: str) -> bytes:
@@ -77,7 +83,7 @@ def parse_bot_override(value: str) -> tuple[str, str]:
 PROGRESS_BYTES = 20_000_000
 
 
-def load_inputs(args: argparse.Namespace) -> Batch:
+def load_inputs(args: argparse.Namespace, *, categories: CategoryMap | None = None) -> Batch:
     """Read every input the command line names, in order, into one batch.
 
     Long inputs (over `PROGRESS_BYTES` in all) show a progress bar when stderr is a TTY.
@@ -87,7 +93,12 @@ def load_inputs(args: argparse.Namespace) -> Batch:
     batch = Batch()
     with _progress(planned) as advance:
         for path, bot in planned:
-            options = ReadOptions(bot=bot, root=args.root)
+            options = ReadOptions(
+                bot=bot,
+                root=args.root,
+                categories=categories,
+                include_humans=args.include_humans,
+            )
             source = Source("<stdin>" if path == "-" else path, read_bytes(path), options)
             batch.extend(ingest.read(source, args.input_format))
             advance(path)

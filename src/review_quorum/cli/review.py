@@ -30,6 +30,7 @@ from review_quorum.cli.post import add_post_arguments, post_from_args
 from review_quorum.confidence import describe_threshold
 from review_quorum.errors import InputError
 from review_quorum.ingest.base import Source
+from review_quorum.ingest.categories import build_category_map
 from review_quorum.model import ConsensusLevel
 from review_quorum.plan import AttachedVerdict, AttachedVerdictInput, ReviewPlan, Settings, review
 from review_quorum.render import terminal
@@ -190,7 +191,9 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
     if args.root is None and "root" in file_settings:
         args.root = file_settings["root"]
     with stages.stage("read"):
-        batch = load_inputs(args)
+        categories = file_settings.get("categories")
+        category_map = build_category_map(categories) if categories else None
+        batch = load_inputs(args, categories=category_map)
         diff = load_diff(args)
         verdicts = load_verdicts(args.verdicts)
     settings = build_settings(args, file_settings, {f.bot for f in batch.findings})
