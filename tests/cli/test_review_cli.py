@@ -210,12 +210,12 @@ def test_category_overrides_from_the_configuration(
 ) -> None:
     sarif = str(FIXTURES / "ingest" / "sarif.ruff-shop.json")
     config = tmp_path / ".quorum.toml"
-    config.write_text('gate-level = "none"\n[categories]\n"S10*" = "data_integrity"\n')
+    config.write_text('gate-level = "none"\n[categories]\n"S3*" = "data_integrity"\n')
     assert main(["review", sarif, "--config", str(config), "--format", "json"]) == 0
     findings = json.loads(capsys.readouterr().out)["findings"]
     categories = {f["members"][0]["finding_id"]: f["category"] for f in findings}
-    assert categories["S105"] == "data_integrity"
+    assert categories["S301"] == "data_integrity"
     assert categories["S324"] == "security"
-    config.write_text('[categories]\n"S105" = "secrets"\n')
+    config.write_text('[categories]\n"S301" = "secrets"\n')
     assert main(["review", sarif, "--config", str(config)]) == 2
     assert "unknown category 'secrets'" in capsys.readouterr().err
