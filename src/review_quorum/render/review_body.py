@@ -92,7 +92,7 @@ def _provenance(item: BodyItem) -> str:
 def render_item_line(item: BodyItem, *, audit: bool = False) -> str:
     """One finding as a list item: severity, title, place, confidence and provenance."""
     parts = [
-        f"- **{escape.inline(item.severity).upper()}** "
+        f"- **{escape.inline(item.severity.upper())}** "
         f"{escape.inline(item.title, limit=TITLE_LIMIT)}",
         location(item.file, item.line, item.end_line),
     ]
@@ -110,7 +110,7 @@ def _counts(body: ReviewBody) -> str:
     ]
     shown = [f"**{count}** {label}" for count, label in counts if count]
     if body.skipped_count:
-        shown.append(f"**{body.skipped_count}** skipped input {_noun(body.skipped_count)}")
+        shown.append(f"**{body.skipped_count}** input {_noun(body.skipped_count)} skipped")
     return " · ".join(shown) if shown else "No findings."
 
 
@@ -192,7 +192,7 @@ def _cut_note(missing: int, total: int) -> str:
 def render_inline_comment(item: BodyItem) -> str:
     """One inline comment: title, details, provenance, then the confidence line."""
     lines = [marker(FINDING, item.fingerprint)] if item.fingerprint else []
-    severity = escape.inline(item.severity).upper()
+    severity = escape.inline(item.severity.upper())
     category = escape.inline(item.category)
     lines.append(f"**{severity}** ({category}) {escape.inline(item.title, limit=TITLE_LIMIT)}")
     if item.details:
