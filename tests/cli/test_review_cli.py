@@ -210,7 +210,7 @@ def test_category_overrides_from_the_configuration(
 ) -> None:
     sarif = str(FIXTURES / "ingest" / "sarif.ruff-shop.json")
     config = tmp_path / ".quorum.toml"
-    config.write_text('gate-level = "none"\n[categories]\n"S3*" = "data_integrity"\n')
+    config.write_text('gate-level = "none"\n[categories]\n"S30*" = "data_integrity"\n')
     assert main(["review", sarif, "--config", str(config), "--format", "json"]) == 0
     findings = json.loads(capsys.readouterr().out)["findings"]
     categories = {f["members"][0]["finding_id"]: f["category"] for f in findings}
