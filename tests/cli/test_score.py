@@ -352,3 +352,57 @@ def test_bad_drafter_and_verifier_records_are_all_reported(
         f'  {verifier}:/verdicts/0/verdict: "SURE" is not one of CONFIRMED, LIKELY, DISMISSED'
         in lines
     )
+
+
+# --- the README section runs as documented -------------------------------------------------
+
+
+def readme_examples() -> list[tuple[str, str, str]]:
+    """(language, command line, expected output) for each example in our README section."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
+    section = readme.split("## Confidence scoring (quorum score)\n", 1)[1]
+    fenced, lines = False, []
+    for line in section.splitlines(keepends=True):
+        fenced ^= line.startswith("```")
+        if line.startswith("## ") and not fenced:
+            break  # the next section
+        lines.append(line)
+    section = "".join(lines)
+    examples = []
+    for block in section.split("```")[1::2]:
+        language, _, body = block.partition("\n")
+        if language == "sh":
+            examples += [("sh", line, "") for line in body.splitlines() if line]
+        elif language == "console":
+            for chunk in body.split("$ ")[1:]:
+                command, _, output = chunk.partition("\n")
+                examples.append(("console", command, output))
+    return examples
+
+
+@pytest.mark.parametrize(("language", "command", "output"), readme_examples())
+def test_readme_examples(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    language: str,
+    command: str,
+    output: str,
+) -> None:
+    import shlex
+
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    words = shlex.split(command)
+    while "=" in words[0]:
+        name, _, value = words.pop(0).partition("=")
+        monkeypatch.setenv(name, value)
+    assert words[0] == "quorum"
+    assert main(words[1:]) == 0
+    out = capsys.readouterr().out
+    if language == "console":
+        assert out == output
+    else:
+        assert json.loads(out)["inline"]
+
+
+def test_the_readme_has_examples() -> None:
+    assert {language for language, _, _ in readme_examples()} == {"sh", "console"}
