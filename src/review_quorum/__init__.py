@@ -5,6 +5,13 @@ The public API is what `__all__` lists; everything else is internal.
 
 from __future__ import annotations
 
+from review_quorum.confidence import (
+    FindingInput,
+    ScoreReport,
+    describe_threshold,
+    score_finding,
+    score_findings,
+)
 from review_quorum.consensus import (
     QuorumWarning,
     bucket_for_score,
@@ -27,6 +34,7 @@ from review_quorum.model import (
     Severity,
 )
 from review_quorum.render.consensus import render_consensus_markdown, render_provenance
+from review_quorum.render.review_body import render_review_body
 
 __all__ = [
     "ConfigError",
@@ -34,16 +42,22 @@ __all__ = [
     "ConsensusLevel",
     "Evidence",
     "FindingError",
+    "FindingInput",
     "GitHubError",
     "InputError",
     "NormalizedFinding",
     "QuorumError",
     "QuorumWarning",
+    "ScoreReport",
     "Severity",
     "Skipped",
     "bucket_for_score",
     "compute_consensus",
+    "describe_threshold",
     "must_address",
     "render_consensus_markdown",
     "render_provenance",
+    "render_review_body",
+    "score_finding",
+    "score_findings",
 ]
