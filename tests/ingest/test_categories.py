@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.categories import (
     CATEGORIES,
     CWE_CATEGORIES,
+    ESLINT_CORE,
+    ESLINT_PLUGINS,
+    LINTER_PREFIXES,
     RUFF_BANDIT_NAMES,
+    SEGMENT_CATEGORIES,
+    TAG_CATEGORIES,
     Categorizer,
     build_category_map,
     cwe_ids,
@@ -219,3 +226,32 @@ def test_bad_overrides_raise_config_error_naming_the_key(
 )
 def test_tool_names(name: str, bot: str) -> None:
     assert tool_name(name) == bot
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "categories.md"
+
+
+@pytest.mark.parametrize(
+    ("table", "sort"),
+    [
+        (CWE_CATEGORIES, True),
+        (TAG_CATEGORIES, False),
+        (SEGMENT_CATEGORIES, False),
+        (LINTER_PREFIXES, False),
+        (ESLINT_PLUGINS, False),
+        (ESLINT_CORE, False),
+    ],
+)
+def test_the_documented_tables_are_the_ones_the_code_uses(
+    table: dict[object, str], sort: bool
+) -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    for category in CATEGORIES:
+        keys = [key for key, value in table.items() if value == category]
+        if not keys:
+            continue
+        cells = (
+            ", ".join(str(k) for k in sorted(keys)) if sort else ", ".join(f"`{k}`" for k in keys)
+        )  # type: ignore[type-var]
+        assert f"| `{category}` | {cells} |" in text
+    assert "`other` | anything no rule below recognises" in text

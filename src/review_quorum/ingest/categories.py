@@ -218,7 +218,7 @@ ESLINT_CORE: dict[str, str] = {
 SECURITY_TOOLS = frozenset(["njsscan", "nodejsscan", "gosec", "brakeman", "bearer", "trivy"])
 
 # Ruff and flake8 code prefixes (letters before the number), for tools that use them.
-LINTER_TOOLS = frozenset(["ruff", "flake8", "pylint"])
+LINTER_TOOLS = frozenset(["ruff", "flake8"])
 LINTER_PREFIXES: dict[str, str] = {
     "B": LOGIC,
     "F": LOGIC,
