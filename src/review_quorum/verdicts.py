@@ -19,6 +19,7 @@ from typing import Any, NamedTuple, TypeVar
 
 import orjson
 
+from review_quorum._perf import paused_gc
 from review_quorum.errors import FindingError, InputError
 from review_quorum.model import Severity
 
@@ -350,19 +351,20 @@ def parse_score_records(document: object, source: str) -> list[FindingInput]:
     if not isinstance(document, list):
         what = f"expected a JSON array of finding records, not {json_type(document)}"
         raise InputError(source, "/", what)
+    with paused_gc():
+        found = list(map(_fast_input, document))
     problems: list[RecordProblem] = []
 
     def report(pointer: str, message: str) -> None:
         problems.append(RecordProblem(source, pointer, message))
 
-    inputs: list[FindingInput] = []
-    for index, record in enumerate(document):
-        item = _fast_input(record)
-        if item is None:
-            fields = check_record(record, f"/{index}", SCORE_FIELDS, OPTIONAL_TEXT, report)
-            item = None if fields is None else FindingInput(**fields)
-        if item is not None:
-            inputs.append(item)
+    # Only records the fast path refused (loose forms like "12" or "true", or errors) get
+    # the careful field-by-field reading.
+    refused = [index for index, item in enumerate(found) if item is None] if None in found else []
+    for index in refused:
+        fields = check_record(document[index], f"/{index}", SCORE_FIELDS, OPTIONAL_TEXT, report)
+        found[index] = None if fields is None else FindingInput(**fields)
+    inputs: list[FindingInput] = found  # type: ignore[assignment]  # no None left, or raise
     if problems:
         raise RecordsError(problems)
     return inputs
