@@ -137,9 +137,9 @@ class ConfidenceResult:
     """The score, band and placement of one finding.
 
     `rank` is the comment cap's ordering key, higher first: (score, CONFIRMED over LIKELY,
-    subtotal, evidence points, context points).
-    `order` packs `rank` into one
-    integer (same ordering) so that sorting a million findings compares integers.
+    subtotal, evidence points, context points). `order` packs `rank` into one integer with
+    the same ordering, so that sorting a million findings compares integers. Results are
+    shared: every finding with the same inputs gets the same object.
     """
 
     score: int
