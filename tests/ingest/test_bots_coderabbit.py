@@ -229,3 +229,35 @@ def test_other_bodies(body: str, reason: str) -> None:
 def test_header_without_a_title_is_skipped() -> None:
     parsed = PARSER.parse(Comment(INLINE, "coderabbitai", "_🧹 Nitpick_\n\n<!-- only -->", "a.py"))
     assert parsed == Parsed(skipped=("CodeRabbit comment with a header but no title",))
+
+
+def test_unknown_indicator_type_falls_back_to_medium_other() -> None:
+    body = "_⚡ Quick win_\n\n**Look again.**\n\n<!-- cr-indicator-types:mystery -->"
+    parsed = PARSER.parse(Comment(INLINE, "coderabbitai", body, "a.py", 3))
+    assert summary(parsed) == [(M, "other", "Look again", "a.py", 3, None, False)]
+
+
+def test_review_entry_without_a_title_is_skipped_and_one_without_a_line_uses_its_prompt() -> None:
+    body = "\n".join(
+        [
+            "<details>",
+            "<summary>♻️ Duplicate comments (2)</summary><blockquote>",
+            "<details>",
+            "<summary>src/a.py (2)</summary><blockquote>",
+            "`4-5`: _🧹 Nitpick_ | _🔵 Trivial_",
+            "",
+            "---",
+            "`0`: **Keep the lock while reading.**",
+            "<details>",
+            "<summary>🤖 Prompt for AI Agents</summary>",
+            "```",
+            "In `@src/a.py` around lines 7 - 9, hold the lock.",
+            "```",
+            "</details>",
+            "</blockquote></details>",
+            "</blockquote></details>",
+        ]
+    )
+    parsed = PARSER.parse(Comment(REVIEW, "coderabbitai", body))
+    assert summary(parsed) == [(M, "other", "Keep the lock while reading", "src/a.py", 7, 9, True)]
+    assert parsed.skipped == ("CodeRabbit review-body entry for 'src/a.py' has no title",)

@@ -123,3 +123,16 @@ def test_merge_reviewer_guide_focus_areas_carry_diff_anchors() -> None:
 )  # fmt: skip
 def test_not_findings(body: str, reason: str) -> None:
     assert PARSER.parse(Comment(ISSUE, "qodo-merge-pro", body)) == Parsed(skipped=(reason,))
+
+
+def test_suggestion_without_a_location_is_global_and_odd_guide_blocks_are_ignored() -> None:
+    table = (
+        "## PR Code Suggestions ✨\n<table><tr><td rowspan=1>Typo</td>\n<td>\n"
+        "<details><summary>Fix the spelling</summary>\n\n**Spelling.**\n</details></td>"
+        "<td align=center>Low\n</td></tr></table>"
+    )
+    parsed = PARSER.parse(Comment(ISSUE, "qodo-merge-pro", table))
+    assert rows(parsed) == [(L, "documentation", "Fix the spelling", "", None, None, "1", "")]
+    guide = (FIXTURES / "comments" / "qodo.merge-reviewer-guide.md").read_text(encoding="utf-8")
+    guide = guide.replace("<tr><td>🧪", "<tr><td><details><summary>Tests</summary></details>🧪")
+    assert len(PARSER.parse(Comment(ISSUE, "qodo-merge-pro", guide)).findings) == 2

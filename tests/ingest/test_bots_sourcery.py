@@ -145,3 +145,17 @@ def test_individual_comment_without_issue_block_is_skipped() -> None:
     assert PARSER.parse(Comment(REVIEW, "sourcery-ai", body)) == Parsed(
         skipped=("Sourcery individual comment without <issue_to_address>",)
     )
+
+
+def test_individual_comment_without_a_label_and_old_location_without_lines() -> None:
+    body = (
+        "## Individual Comments\n\n### Comment 1\n<location> `src/a.py` </location>\n"
+        "<issue_to_address>\n**suggestion:** Split this function.\n</issue_to_address>\n\n"
+        '### Comment 2\n<location path="b.py" />\n<issue_to_address>\nNo label here.\n'
+        "</issue_to_address>\n"
+    )
+    parsed = PARSER.parse(Comment(REVIEW, "sourcery-ai", body))
+    assert [(d.title, d.file, d.line) for d in parsed.findings] == [
+        ("Split this function", "src/a.py", None)
+    ]
+    assert parsed.skipped == ("no Sourcery label (**type (category):**) on the first line",)

@@ -7,6 +7,7 @@ import pytest
 from conftest import FIXTURES
 from review_quorum import ingest
 from review_quorum.errors import InputError, Skipped
+from review_quorum.ingest import freetext
 from review_quorum.ingest.base import ReadOptions, Source
 from review_quorum.ingest.bots import Draft
 from review_quorum.ingest.freetext import READER, parse_line
@@ -177,3 +178,13 @@ def test_content_without_finding_lines_or_in_another_format_is_not_free_text(dat
 def test_undetectable_content_is_an_input_error(data: bytes) -> None:
     with pytest.raises(InputError, match="cannot tell the input format"):
         ingest.detect_format(Source("x", data))
+
+
+def test_an_invalid_draft_becomes_a_skipped_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(lines: object) -> list[tuple[int, Draft]]:
+        return [(1, Draft(Severity.LOW, "other", "t", "a.py", line=5, end_line=2))]
+
+    monkeypatch.setattr(freetext, "parse_lines", broken)
+    batch = READER.read(Source("r.txt", b"anything"))
+    assert batch.findings == []
+    assert [(s.position, "end_line 2" in s.reason) for s in batch.skipped] == [("line 1", True)]

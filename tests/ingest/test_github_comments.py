@@ -13,8 +13,10 @@ from conftest import FIXTURES, shared_path
 from review_quorum import ingest
 from review_quorum.errors import InputError, Skipped
 from review_quorum.ingest.base import Batch, ReadOptions, Source
+from review_quorum.ingest.bots import PARSERS, Comment, Draft, Parsed
 from review_quorum.ingest.github_comments import HUMAN, READER, REPLY
 from review_quorum.ingest.titles import TITLE_LIMIT
+from review_quorum.model import Severity
 
 COMMENTS = FIXTURES / "comments"
 BAD_USER = "field 'user' must be an object with a 'login' string"
@@ -171,6 +173,7 @@ def test_not_detected(data: bytes) -> None:
          r"expected a JSON array of GitHub comments .*\(GitHub said: Bad credentials\)"),
         (b'{"comments": []}', "/", "expected a JSON array of GitHub comments"),
         (b'[{"user": {"login": "a"}, "body": "x"}] [1', "line 1 column 41", "invalid JSON"),
+        (b'[{"user": {"login": "a"}, "body": "x"}] {"a": 1}', "line 1 column 41", "invalid JSON"),
         (b"[" * 2000 + b"]" * 2000, "line 1 column", "invalid JSON"),
         (b'[{"user": {"login": "a"}, "body": "\xff"}]', "line 1 column", "invalid JSON"),
     ],
@@ -223,6 +226,7 @@ def test_include_humans_reads_human_comments() -> None:
         {"id": 4, "user": {"login": "github-code-quality[bot]"}, "body": "## Unused import",
          "path": "src/c.ts", "line": 1},
         {"id": 5, "user": None, "body": "ghost"},
+        {"id": 6, "user": {"login": "dave"}, "body": "<!-- only -->", "path": "a.py", "line": 1},
     ]  # fmt: skip
     batch = read(records, ReadOptions(include_humans=True))
     assert rows(batch) == [
@@ -242,6 +246,7 @@ def test_include_humans_reads_human_comments() -> None:
         ("/1/body", "severity tag without a finding message"),
         ("/2/body", f"{HUMAN} with no finding lines"),
         ("/4", HUMAN),
+        ("/5/body", f"{HUMAN} with no text"),
     ]
     assert [f.title for f in batch.findings] == [
         "This leaks the file handle",
@@ -433,3 +438,17 @@ def assert_sane_title(title: str) -> None:
     assert title[0].isalnum() or title[0] in "\"'(_", title
     assert " | " not in title and not title.startswith("_ ")
     assert not title.endswith(".")
+
+
+def test_a_parser_bug_becomes_a_skipped_record(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Broken:
+        name = "broken"
+
+        def parse(self, comment: Comment) -> Parsed:
+            draft = Draft(Severity.HIGH, "other", "t", "a.py", line=9, end_line=3)
+            return Parsed(findings=(draft,))
+
+    monkeypatch.setitem(PARSERS, "copilot", Broken())
+    batch = read([{"user": {"login": "Copilot"}, "body": "x", "path": "a.py", "line": 9}])
+    assert batch.findings == []
+    assert len(batch.skipped) == 1 and "end_line 3" in batch.skipped[0].reason

@@ -228,8 +228,8 @@ def _same_path(prompt_path: str, path: str) -> bool:
 def _summary(comment: Comment) -> Parsed:
     scanner = _SectionScanner()
     scanner.feed([unquote(line) for line in lines_of(comment.body)])
-    if scanner.drafts:
-        return Parsed(findings=tuple(scanner.drafts))
+    if scanner.drafts or scanner.skipped:
+        return Parsed(tuple(scanner.drafts), tuple(scanner.skipped))
     body = comment.body
     if not body.strip():
         return skip("empty CodeRabbit review body")
@@ -253,6 +253,7 @@ class _SectionScanner:
     """Walks a review body once, tracking ``<details>`` depth, section, file and entry."""
 
     drafts: list[Draft] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
     depth: int = 0
     section: str | None = None
     section_depth: int = 0
@@ -323,16 +324,18 @@ class _SectionScanner:
         entry, self.entry = self.entry, None
         if entry is not None:
             draft = _entry_draft(entry)
-            if draft is not None:
+            if isinstance(draft, Draft):
                 self.drafts.append(draft)
+            else:
+                self.skipped.append(draft)
 
 
-def _entry_draft(entry: _Entry) -> Draft | None:
+def _entry_draft(entry: _Entry) -> Draft | str:
     header = parse_header(entry.lines[0]) if entry.lines else None
     shape = layout(entry.lines[1:] if header else entry.lines)
     title = _title(shape)
     if not title:
-        return None
+        return f"CodeRabbit review-body entry for {entry.file!r} has no title"
     severity, category = _grade(header, None, shape, entry.default)
     line, end_line = entry.line, entry.end_line
     prompt = _prompt_location(shape)
