@@ -61,6 +61,8 @@ def test_inline_findings(
         ("**suggestion (security):**", H, "security"),
         ("**nitpick (some_new_kind):**", L, "other"),
         ("**issue (bug_risk):**", H, "logic_error"),
+        ("**suggestion (python.lang.correctness.useless-eqeq):**", M, "logic_error"),
+        ("**issue (javascript.express.security.audit.xss):**", H, "security"),
     ],
 )
 def test_label_forms(label: str, severity: Severity, category: str) -> None:

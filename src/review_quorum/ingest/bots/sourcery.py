@@ -27,6 +27,7 @@ from review_quorum.ingest.bots.text import (
     short_title,
     suggestion,
 )
+from review_quorum.ingest.categories import family_category, hint_category
 from review_quorum.model import Severity
 
 TYPES = {
@@ -109,9 +110,15 @@ def parse_finding(
 
 
 def _grade(kind: str, category: str) -> tuple[Severity, str]:
-    """Severity from the label type; a security type or category is at least high."""
+    """Severity from the label type; a security type or category is at least high.
+
+    Static-analysis labels carry an opengrep rule id (``python.lang.security.x``) where the
+    category goes; it is categorised like the same rule in SARIF input.
+    """
     severity = TYPES[kind]
     mapped = CATEGORIES.get(category)
+    if mapped is None and "." in category:
+        mapped = family_category("opengrep", category) or hint_category("opengrep", category)
     if kind == "security" or mapped == "security":
         return max(severity, Severity.HIGH), "security"
     return severity, mapped or "other"
