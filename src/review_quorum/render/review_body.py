@@ -124,7 +124,8 @@ def _summary_blocks(items: Sequence[BodyItem]) -> list[tuple[str, bool]]:
     for level, heading in LEVEL_HEADINGS.items():
         members = [item for item in items if item.level is level]
         if members:
-            blocks.append((f"\n#### {heading} ({len(members)})\n", False))
+            gap = "\n" if blocks else ""  # the section heading already ends in a blank line
+            blocks.append((f"{gap}#### {heading} ({len(members)})\n", False))
             blocks.extend((render_item_line(item), True) for item in members)
     return blocks
 
@@ -177,7 +178,7 @@ def _cut(head: list[str], blocks: list[tuple[str, bool]], limit: int) -> str:
         kept.append(text)
         used += size
         shown += is_item
-    while kept[-1].startswith("\n#"):  # a heading whose items were all cut
+    while kept[-1].lstrip("\n").startswith("#"):  # a heading whose items were all cut
         kept.pop()
     return "\n".join([*kept, "", _cut_note(total - shown, total)]) + "\n"
 
