@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import glob
 import json
+import shlex
 from pathlib import Path
 
 import jsonschema
@@ -154,16 +156,51 @@ def test_bad_inputs_are_usage_errors(
     assert message in capsys.readouterr().err
 
 
-def test_the_bundled_example_prints_a_consolidated_review(
+def readme_example_arguments() -> list[str]:
+    """The arguments of the README's first command, globs expanded as a shell would."""
+    readme = (REPO_ROOT / "README.md").read_text()
+    first = readme.split("```sh\n", 1)[1].split("\n", 1)[0]
+    words = shlex.split(first.split(".venv/bin/quorum ", 1)[1])
+    expanded: list[str] = []
+    for word in words:
+        matches = sorted(glob.glob(str(REPO_ROOT / word))) if "*" in word else []
+        expanded.extend(matches or [str(REPO_ROOT / word) if "/" in word else word])
+    return expanded
+
+
+def test_the_readme_command_prints_a_consolidated_review(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    example = REPO_ROOT / "examples" / "pr-review"
-    sarif = sorted(str(p) for p in (example / "analysers").glob("*.sarif"))
-    status = main(["review", *sarif, "--diff", str(example / "pr.diff"), "--bots", "3"])
+    arguments = readme_example_arguments()
+    assert arguments[0] == "review"
+    status = main(arguments)
     out = capsys.readouterr().out
     assert status == 1
-    assert "## Review assessment: 🔴 CRITICAL" in out
-    assert "agreement" in out
+    assert out.startswith("<!-- review-quorum:summary -->\n## Review assessment: 🔴 CRITICAL")
+    assert "[detected by 5/6 bots, agreement 83%] bandit, coderabbit, copilot, ruff, semgrep" in out
+    assert "dismissed security finding" in out
+
+
+@pytest.mark.parametrize("output", ["markdown", "github-review", "sarif", "json", "terminal"])
+def test_the_example_in_every_format(output: str, capsys: pytest.CaptureFixture[str]) -> None:
+    status = main([*readme_example_arguments(), "--format", output])
+    out = capsys.readouterr().out
+    assert status == 1
+    if output == "json":
+        report = json.loads(out)
+        members = sum(len(f["members"]) for f in report["findings"])
+        assert members + len(report["skipped"]) >= report["input_findings"]
+        assert members == report["input_findings"]
+    elif output == "sarif":
+        schema = json.loads(shared_path("schemas", "sarif-schema-2.1.0.json").read_text())
+        jsonschema.Draft7Validator(schema).validate(json.loads(out))
+    elif output == "github-review":
+        contract = json.loads(shared_path("github", "github-rest-subset.json").read_text())
+        payload = json.loads(out)
+        jsonschema.validate(payload, contract["operations"]["pulls/create-review"]["requestBody"])
+        assert len(payload["comments"]) >= 5
+    else:
+        assert "CRITICAL" in out
 
 
 def test_long_inputs_show_progress_on_a_tty(
