@@ -120,6 +120,8 @@ def test_summary_copies_of_inline_findings_are_dropped_as_duplicates() -> None:
     assert "review:900#5" not in ids and "review:901#1" not in ids
     assert ids[-1] == "review-comment:1010"
     assert len(after.findings) == len(before.findings)  # one inline in, its summary copy out
+    record_numbers = [int(position.split("/")[1]) for position, _ in skips(after)]
+    assert record_numbers == sorted(record_numbers)  # duplicates are reported in input order
 
 
 def test_paginated_pages_back_to_back() -> None:

@@ -130,6 +130,7 @@ def _concatenated(data: bytes) -> list[list[object]] | None:
 class _Read:
     """One finding as read, with what the post-pass needs to dedupe and resolve it."""
 
+    order: int
     where: str
     bot: str
     finding_id: str
@@ -137,19 +138,26 @@ class _Read:
 
 
 class _Reading:
-    """The state of reading one input: findings so far, skips, and the paths seen."""
+    """The state of reading one input: findings so far, skips, and the paths seen.
+
+    Skips are kept with the number of the record they belong to, so that the duplicates
+    found at the end are reported in input order with the rest.
+    """
 
     def __init__(self, source: Source) -> None:
         self.source = source
         self.reads: list[_Read] = []
-        self.skipped: list[Skipped] = []
+        self.skipped: list[tuple[int, Skipped]] = []
         self.paths: set[str] = set()
         self.resolver = PathResolver(source.options.root)
+        self.order = 0
 
-    def skip(self, where: str, reason: str) -> None:
-        self.skipped.append(Skipped(self.source.name, where, reason))
+    def skip(self, where: str, reason: str, order: int | None = None) -> None:
+        skipped = Skipped(self.source.name, where, reason)
+        self.skipped.append((self.order if order is None else order, skipped))
 
     def record(self, where: str, record: object) -> None:
+        self.order += 1
         comment = _comment(record)
         if isinstance(comment, str):
             self.skip(where, comment)
@@ -169,27 +177,24 @@ class _Reading:
         for number, draft in enumerate(parsed.findings, start=1):
             key = draft.key or (str(number) if many else "")
             finding_id = f"{base}#{key}" if key else base
-            self.reads.append(_Read(where, self.source.options.bot or bot, finding_id, draft))
+            bot_name = self.source.options.bot or bot
+            self.reads.append(_Read(self.order, where, bot_name, finding_id, draft))
 
     def finish(self) -> Batch:
         anchors = {hashlib.sha256(path.encode()).hexdigest(): path for path in self.paths}
         inline = {_identity(read): read.where for read in self.reads if not read.draft.from_summary}
-        batch = Batch(skipped=self.skipped)
+        batch = Batch()
         for read in self.reads:
             repeated = inline.get(_identity(read)) if read.draft.from_summary else None
             if repeated is not None:
-                batch.skipped.append(
-                    Skipped(
-                        self.source.name,
-                        read.where,
-                        f"same finding as the inline comment at {repeated}",
-                    )
-                )
+                reason = f"same finding as the inline comment at {repeated}"
+                self.skip(read.where, reason, read.order)
                 continue
             try:
                 batch.findings.append(self._finding(read, anchors))
             except FindingError as err:
-                batch.skipped.append(Skipped(self.source.name, read.where, str(err)))
+                self.skip(read.where, str(err), read.order)
+        batch.skipped = [skipped for _, skipped in sorted(self.skipped, key=lambda item: item[0])]
         return batch
 
     def _finding(self, read: _Read, anchors: dict[str, str]) -> NormalizedFinding:
