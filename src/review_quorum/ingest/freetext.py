@@ -168,7 +168,8 @@ def parse_line(line: str, section: Severity | None = None) -> Draft | str | None
 
 
 def _strip_lead(line: str) -> str:
-    text = line[_LIST_MARKER.match(line).end() :]  # type: ignore[union-attr]
+    marker = _LIST_MARKER.match(line)
+    text = line[marker.end() :] if marker else line
     start = 0
     while start < len(text) and not text[start].isascii() and not text[start].isalnum():
         start += 1  # emoji such as 🔴 or ⚠️ before the tag

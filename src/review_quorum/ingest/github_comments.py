@@ -113,7 +113,7 @@ def _concatenated(data: bytes) -> list[list[object]] | None:
         return None
     decoder = json.JSONDecoder()
     pages: list[list[object]] = []
-    position = _WHITESPACE.match(text).end()  # type: ignore[union-attr]
+    position = _skip_whitespace(text, 0)
     while position < len(text):
         try:
             page, position = decoder.raw_decode(text, position)
@@ -122,8 +122,13 @@ def _concatenated(data: bytes) -> list[list[object]] | None:
         if not isinstance(page, list):
             return None
         pages.append(page)
-        position = _WHITESPACE.match(text, position).end()  # type: ignore[union-attr]
+        position = _skip_whitespace(text, position)
     return pages if len(pages) > 1 else None
+
+
+def _skip_whitespace(text: str, position: int) -> int:
+    match = _WHITESPACE.match(text, position)
+    return match.end() if match else position
 
 
 @dataclass(frozen=True, slots=True)
