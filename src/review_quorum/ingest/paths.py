@@ -196,6 +196,9 @@ class PathResolver:
         return found
 
     def _resolve_uri(self, uri: str, base_id: str | None) -> str:
+        plain = "%" not in uri and "\\" not in uri and _is_plain_relative(uri)
+        if plain and (base_id is None or base_id not in self._bases):
+            return uri  # the common case: already a clean repository-relative path
         if uri[:5].lower() != "file:" and _SCHEME.match(uri):
             return uri  # not a file (https:, git:): nothing to normalise
         path = uri_to_path(uri)

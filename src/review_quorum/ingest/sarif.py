@@ -38,7 +38,7 @@ from review_quorum.ingest.sarif_rules import (
     confidence_of,
     security_severity,
 )
-from review_quorum.ingest.titles import first_sentence
+from review_quorum.ingest.titles import first_sentence, sentence
 from review_quorum.model import Evidence, NormalizedFinding, Severity
 
 # Kinds that report something other than a problem (SARIF 3.27.9).
@@ -101,6 +101,7 @@ class _RunReader:
         "_rules",
         "_run",
         "_source",
+        "_titles",
     )
 
     def __init__(
@@ -120,6 +121,7 @@ class _RunReader:
         self._run = run
         self._rule_cache = self._rules.cache
         self._path_cache = self._paths.cache
+        self._titles: dict[str, str] = {}
 
     def read_into(self, batch: Batch) -> None:
         name = self._source.name
@@ -184,11 +186,9 @@ class _RunReader:
         category = self._rules.category(rule, properties) if properties else rule.category
         message = get("message")
         text = message.get("text") if type(message) is dict else None
-        title = first_sentence(text) if type(text) is str else _title(message, rule)
-        if not title:
-            title = rule.title
-            if not title:
-                raise SkipRecord("no message text and no rule description to title it", "message")
+        title = self._titles.get(text) if type(text) is str else None
+        if title is None:
+            title = self._title(message, text, rule)
         locations = get("locations")
         evidence = self._evidence(locations) if locations else _GLOBAL
         fingerprints = get("fingerprints") or get("partialFingerprints")
@@ -196,6 +196,17 @@ class _RunReader:
         return NormalizedFinding(
             self._bot, finding_id, severity, category, title, evidence, confidence
         )
+
+    def _title(self, message: object, text: object, rule: Rule) -> str:
+        if type(text) is str:
+            title = self._titles[text] = sentence(text)
+        else:
+            title = _title(message, rule)
+        if not title:
+            title = rule.title
+            if not title:
+                raise SkipRecord("no message text and no rule description to title it", "message")
+        return title
 
     def _evidence(self, locations: object) -> Evidence:
         if type(locations) is not list:

@@ -2,7 +2,7 @@
 
 Tools write paragraphs ("Detected X. This bypasses Y. Instead, use Z."); a finding's title
 is the first sentence of its message, on one line and at most `TITLE_LIMIT` characters.
-Results are cached: messages repeat (one text per rule).
+`first_sentence` caches its results; bulk readers keep their own cache over `sentence`.
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ _ABBREVIATIONS = ("e.g", "i.e")
 _EMBEDDED_LINK = re.compile(r"(?<!\\)\[((?:[^\]\\]|\\.)*)\]\([^)\s]*\)")
 
 
-@lru_cache(maxsize=4096)
-def first_sentence(text: str) -> str:
+def sentence(text: str) -> str:
     """The first sentence of `text`, stripped, on one line, at most `TITLE_LIMIT` characters."""
     if "[" in text:
         text = _EMBEDDED_LINK.sub(r"\1", text).replace("\\[", "[").replace("\\]", "]")
@@ -30,13 +29,18 @@ def first_sentence(text: str) -> str:
         parts = line.replace("\r", "\n").split("\n")
         line = next((part.strip() for part in parts if part.strip()), "")
     end = _SENTENCE_END.search(line)
-    while end is not None and _is_abbreviation(line, end.start()):
-        end = _SENTENCE_END.search(line, end.end())
+    if end is not None and ("e.g" in line or "i.e" in line):
+        while end is not None and _is_abbreviation(line, end.start()):
+            end = _SENTENCE_END.search(line, end.end())
     if end is not None:  # keep a question or exclamation mark, drop a full stop
         line = line[: end.start() + (line[end.start()] != ".")]
     if len(line) > TITLE_LIMIT:
         line = line[: TITLE_LIMIT - 1].rstrip() + "\u2026"
     return line
+
+
+# Messages repeat (one text per rule), so callers without their own cache share this one.
+first_sentence = lru_cache(maxsize=4096)(sentence)
 
 
 def _is_abbreviation(line: str, stop: int) -> bool:
