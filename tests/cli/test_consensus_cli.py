@@ -121,3 +121,13 @@ def test_output_file(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # t
     main(["consensus", THREE_BOTS, "--bots", "3", "-o", str(out)])
     assert out.read_text().startswith("### Consensus: 2 findings from 3 bots")
     assert capsys.readouterr().out == ""
+
+
+def test_single_line_jsonl_is_detected_as_native(
+    tmp_path,
+    capsys: pytest.CaptureFixture[str],  # type: ignore[no-untyped-def]
+) -> None:
+    path = tmp_path / "one.jsonl"
+    path.write_text('{"bot": "a", "severity": "low", "category": "x", "title": "one line"}\n')
+    assert main(["consensus", str(path), "--bots", "1", "--gate-level", "none"]) == 0
+    assert "one line" in capsys.readouterr().out

@@ -29,6 +29,8 @@ class NativeReader:
         document = source.json_or_none()
         if isinstance(document, list):
             return not document or _looks_native(document[0])
+        if isinstance(document, dict):  # JSONL with a single line
+            return _looks_native(document)
         if document is None:
             first_line = source.head().split("\n", 1)[0]
             try:
