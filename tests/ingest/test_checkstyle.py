@@ -166,6 +166,11 @@ def test_unsafe_and_malformed_xml_is_refused_naming_file_and_position(
         ),
         (b"<checkstyle><file name='a'>", "line 1 column 28", "invalid XML: no element found"),
         (b"", "line 1 column 1", "invalid XML: no element found"),
+        (
+            b'<?xml version="1.0" encoding="U-TF-8"?><checkstyle/>',
+            "line 1",
+            "unusable XML encoding: unknown encoding: U-TF-8",
+        ),
     ],
 )
 def test_other_broken_documents(data: bytes, position: str, message: str) -> None:

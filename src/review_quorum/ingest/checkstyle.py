@@ -97,6 +97,8 @@ def parse(source: Source) -> list[_Record]:
         reason = "entities can expand without bound or read other files"
         message = f"refused the XML entity declaration {err.name!r}: {reason}"
         raise InputError(source.name, f"line {collector.line()}", message) from err
+    except (LookupError, UnicodeError) as err:  # an encoding declaration Python cannot use
+        raise InputError(source.name, "line 1", f"unusable XML encoding: {err}") from err
     except DefusedXmlException as err:
         message = f"refused unsafe XML ({type(err).__name__}): no external references are read"
         raise InputError(source.name, f"line {collector.line()}", message) from err
