@@ -180,7 +180,7 @@ def test_review_body_sections() -> None:
          True),
         (L, "maintainability", "Name the fixture after the scenario it builds",
          "tests/test_report.py", 40, 41, True),
-        (C, "logic_error", "Close the database cursor when the export fails",
+        (C, "resource_leak", "Close the database cursor when the export fails",
          "src/ledger/export.py", 33, None, True),
     ]  # fmt: skip
     assert parsed.findings[3].snippet == "-def data2():\n+def closed_period_ledger():"
@@ -189,7 +189,7 @@ def test_review_body_sections() -> None:
 def test_severity_grouped_section_gives_the_severity() -> None:
     parsed = parse("coderabbit.review-severity-groups.md", ISSUE)
     assert summary(parsed) == [
-        (H, "other", "Retry the upstream call with a bounded backoff", "src/ledger/sync.py", 7, 9,
+        (H, "error_handling", "Retry the upstream call with a bounded backoff", "src/ledger/sync.py", 7, 9,
          True)
     ]  # fmt: skip
 

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, comment_span, skip
+from review_quorum.ingest.bots.keywords import refine_category
 from review_quorum.ingest.bots.text import (
     Layout,
     bare_label,
@@ -26,6 +27,7 @@ from review_quorum.ingest.bots.text import (
     line_span,
     lines_of,
     paragraphs,
+    plain,
     suggestion,
     summary_raw,
     title_from,
@@ -181,6 +183,8 @@ def _grade(
     fallback = TYPES[kind] if kind else (default or (Severity.MEDIUM, "other"))
     severity = (header.severity if header else None) or fallback[0]
     category = (header.category if header else None) or fallback[1]
+    if header is None or header.category is None:  # a type or section, not a category
+        category = refine_category(category, plain(" ".join(shape.prose)))
     if any(line.lstrip().startswith("**") and "(CWE-" in line for line in shape.prose):
         category = "security"  # the security variant opens with a "**... (CWE-n):**" label
     return severity, category

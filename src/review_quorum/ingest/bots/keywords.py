@@ -21,11 +21,18 @@ _ORDER = (
     "resource_leak",
     "data_integrity",
     "error_handling",
+    "logic_error",
     "performance",
     "testing",
     "documentation",
-    "logic_error",
     "maintainability",
+)
+# Categories a bot's own label gives when it only means "a bug" or nothing at all; the
+# words of the comment may then name something sharper (CodeRabbit's "Potential issue",
+# Sourcery's bug_risk), which is what the same finding from another tool is filed under.
+_GENERIC = frozenset({"logic_error", "other"})
+_SHARPER = frozenset(
+    {"security", "concurrency", "resource_leak", "data_integrity", "error_handling"}
 )
 
 _WORDS: dict[str, str] = {
@@ -34,7 +41,8 @@ _WORDS: dict[str, str] = {
         "security": "security vulnerability vulnerable injection xss csrf ssrf cwe cve secret "
         "secrets credential credentials password passwords authentication authorization "
         "unauthorized unauthenticated traversal rce exploit attacker malicious privilege "
-        "permissions permission encryption tls certificate unsafe untrusted",
+        "permissions permission encryption tls certificate unsafe untrusted shell md5 sha1 "
+        "hardcoded",
         "concurrency": "race mutex goroutine goroutines threadsafe atomic atomically "
         "synchronization synchronized",
         "resource_leak": "leak leaks leaked leaking unclosed",
@@ -48,7 +56,7 @@ _WORDS: dict[str, str] = {
         "documentation": "docstring documentation typo typos readme grammar spelling docs "
         "jsdoc comment comments",
         "logic_error": "bug incorrect incorrectly wrong logic null undefined nil regression "
-        "mismatch broken",
+        "mismatch broken inverted backwards skips",
         "maintainability": "refactor readability naming rename unused redundant duplicated "
         "duplication simplify simplified complexity cleanup lint style",
     }.items()
@@ -62,6 +70,11 @@ _PHRASES = {
     "memory leak": "resource_leak",
     "resource leak": "resource_leak",
     "not closed": "resource_leak",
+    "never closed": "resource_leak",
+    "being closed": "resource_leak",
+    "without closing": "resource_leak",
+    "never used": "maintainability",
+    "hard coded": "security",
     "file handle": "resource_leak",
     "data loss": "data_integrity",
     "lost update": "data_integrity",
@@ -96,6 +109,16 @@ def guess_category(text: str) -> str:
         return "other"
     best = max(votes.values())
     return next(category for category in _ORDER if votes.get(category) == best)
+
+
+def refine_category(category: str, text: str) -> str:
+    """A bot's own category, unless it is generic and the words name a sharper one."""
+    if category not in _GENERIC:
+        return category
+    guess = guess_category(text)
+    if category == "other" or guess in _SHARPER:
+        return guess if guess != "other" else category
+    return category
 
 
 def _categories(word: str, pair: str) -> list[str]:

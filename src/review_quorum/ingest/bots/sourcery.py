@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, comment_span, skip
+from review_quorum.ingest.bots.keywords import refine_category
 from review_quorum.ingest.bots.text import (
     first_sentence,
     layout,
@@ -98,6 +99,7 @@ def parse_finding(
     if not title:
         return "Sourcery label with no title text"
     severity, category = _grade(kind, (label.group(2) or "").strip().lower())
+    category = refine_category(category, plain(" ".join(shape.prose)))
     return Draft(
         severity=severity,
         category=category,
