@@ -176,23 +176,26 @@ class PathResolver:
         absolute = {clean(path) for path in [*self._bases.values(), *anchors] if path}
         # outermost first: a base nested in another (SRC inside SRCROOT) is not the root
         self._anchors = sorted((p for p in absolute if _is_anchor(p)), key=len)
-        # (uri, uriBaseId) or (path, "") -> result; readers may look up directly
-        self.cache: dict[tuple[str, str | None], str] = {}
+        # uriBaseId -> uri -> result (plain paths under the key ""); two plain dict lookups
+        # cost less than building and hashing a tuple key, and readers may look up directly
+        self.cache: dict[str | None, dict[str, str]] = {}
 
     def uri(self, uri: str, base_id: str | None = None) -> str:
         """The repository path of a SARIF artifact location (``uri`` + ``uriBaseId``)."""
-        key = (uri, base_id)
-        found = self.cache.get(key)
+        known = self.cache.get(base_id)
+        if known is None:
+            known = self.cache[base_id] = {}
+        found = known.get(uri)
         if found is None:
-            found = self.cache[key] = self._resolve_uri(uri, base_id)
+            found = known[uri] = self._resolve_uri(uri, base_id)
         return found
 
     def path(self, path: str) -> str:
         """The repository path of a plain file path (rdjson, GitLab, Checkstyle)."""
-        key = (path, "")
-        found = self.cache.get(key)
+        known = self.cache.setdefault("", {})
+        found = known.get(path)
         if found is None:
-            found = self.cache[key] = self._finish(path.replace("\\", "/"))
+            found = known[path] = self._finish(path.replace("\\", "/"))
         return found
 
     def _resolve_uri(self, uri: str, base_id: str | None) -> str:

@@ -227,7 +227,8 @@ class _RunReader:
             uri = artifact.get("uri")
             base = artifact.get("uriBaseId")
             if type(uri) is str and (base is None or type(base) is str):
-                file = self._path_cache.get((uri, base))
+                known = self._path_cache.get(base)
+                file = known.get(uri) if known is not None else None
         if file is None:
             file = self._file(artifact)
         region = physical.get("region")
