@@ -26,6 +26,7 @@ from review_quorum.errors import (
     QuorumError,
     Skipped,
 )
+from review_quorum.ingest.categories import CATEGORIES, CategoryMap, build_category_map
 from review_quorum.model import (
     ConsensusFinding,
     ConsensusLevel,
@@ -37,6 +38,8 @@ from review_quorum.render.consensus import render_consensus_markdown, render_pro
 from review_quorum.render.review_body import render_review_body
 
 __all__ = [
+    "CATEGORIES",
+    "CategoryMap",
     "ConfigError",
     "ConsensusFinding",
     "ConsensusLevel",
@@ -52,6 +55,7 @@ __all__ = [
     "Severity",
     "Skipped",
     "bucket_for_score",
+    "build_category_map",
     "compute_consensus",
     "describe_threshold",
     "must_address",
