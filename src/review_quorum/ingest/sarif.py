@@ -18,8 +18,8 @@ Mapping choices, documented for users in ``docs/categories.md``:
 - file and lines: the first location, resolved by `paths.PathResolver`; no location means
   a global finding. ``finding_id`` is the rule id, plus ``:fingerprint`` when one is given.
 
-Rule metadata is digested once per rule (`sarif_rules.RuleTable`); the per-result loop
-does dict lookups only, so reading costs little more than parsing the JSON.
+Rule metadata is digested once per rule (`sarif_rules.RuleTable`) and titles and paths are
+cached per run, so the per-result loop is dict lookups plus building the finding.
 """
 
 from __future__ import annotations
@@ -31,22 +31,15 @@ from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.ingest.categories import Categorizer, tool_name
 from review_quorum.ingest.paths import PathResolver, resolve_base_ids
 from review_quorum.ingest.sarif_rules import (
-    LEVEL_SEVERITY,
     Rule,
     RuleTable,
     SkipRecord,
+    check_live,
     confidence_of,
-    security_severity,
+    severity_of,
 )
 from review_quorum.ingest.titles import first_sentence, sentence
-from review_quorum.model import Evidence, NormalizedFinding, Severity
-
-# Kinds that report something other than a problem (SARIF 3.27.9).
-NOT_FINDINGS = {
-    "pass": "kind 'pass': the rule was checked and passed; not a finding",
-    "notApplicable": "kind 'notApplicable': the rule does not apply; not a finding",
-}
-INFORMATIONAL_KINDS = frozenset(["open", "informational", "review"])
+from review_quorum.model import Evidence, NormalizedFinding
 
 # Semgrep writes this in place of a fingerprint when not logged in.
 PLACEHOLDER_FINGERPRINTS = frozenset(["requires login"])
@@ -168,7 +161,7 @@ class _RunReader:
         if rule is None:
             rule = self._rules.lookup(result)
         if get("suppressions") or "baselineState" in result:
-            _check_live(result)
+            check_live(result)
         properties = get("properties")
         if properties is not None and type(properties) is not dict:
             raise SkipRecord("properties must be an object", "properties")
@@ -177,7 +170,7 @@ class _RunReader:
         if level is None and kind is None and not properties:
             severity = rule.severity
         else:
-            severity = _severity(level, kind, rule, properties)
+            severity = severity_of(level, kind, rule, properties)
         rank = get("rank")
         if rank is None and not properties:
             confidence = rule.confidence
@@ -293,40 +286,6 @@ def _anchors(run: dict[str, object]) -> list[str]:
         if isinstance(uri, str) and uri[:5].lower() == "file:":
             anchors.append(PathResolver().uri(uri))
     return anchors
-
-
-def _severity(level: object, kind: object, rule: Rule, properties: object) -> Severity:
-    """The SARIF fallback order for the level, then the CVSS band for problems."""
-    if kind is not None and kind != "fail":
-        if kind in NOT_FINDINGS:
-            raise SkipRecord(NOT_FINDINGS[kind], "kind")
-        if kind not in INFORMATIONAL_KINDS:
-            raise SkipRecord(f"unknown kind {kind!r}", "kind")
-        if level is None:
-            level = "none"
-    if level is None:
-        level = rule.level
-    severity = LEVEL_SEVERITY.get(level) if type(level) is str else None
-    if severity is None:
-        raise SkipRecord(f"unknown level {level!r} (expected error, warning, note or none)")
-    if severity is Severity.INFO:
-        return severity
-    band = security_severity(properties, rule)
-    return severity if band is None else band
-
-
-def _check_live(result: dict[str, object]) -> None:
-    """Raise `SkipRecord` for results that are suppressed or gone since the baseline."""
-    suppressions = result.get("suppressions")
-    if suppressions:
-        if type(suppressions) is not list:
-            raise SkipRecord("suppressions must be an array", "suppressions")
-        live = [s for s in suppressions if not (type(s) is dict and s.get("status") == "rejected")]
-        if live:
-            kinds = sorted({str(s.get("kind", "?")) if type(s) is dict else "?" for s in live})
-            raise SkipRecord(f"suppressed ({', '.join(kinds)})", "suppressions")
-    if result.get("baselineState") == "absent":
-        raise SkipRecord("baselineState 'absent': no longer present", "baselineState")
 
 
 def _title(message: object, rule: Rule) -> str:

@@ -1,10 +1,13 @@
-"""SARIF rule metadata, digested once per rule: level, CVSS band, confidence, title, category.
+"""SARIF rule metadata, digested once per rule, and the per-result rules that use it.
+
+Rules: level, CVSS band, confidence, title and category, digested once each. Results:
+the SARIF fallback order for levels, kinds that are not findings, suppressions.
 
 A SARIF result names its rule by ``ruleId``, ``ruleIndex`` or a ``rule`` reference that may
 point into a tool extension (CodeQL keeps its queries in ``tool.extensions``). `RuleTable`
-digests every rule of a run up front into a `Rule`, and resolves each result's reference
-with dict lookups, caching by reference. Malformed rule metadata is listed in
-`RuleTable.problems` so the reader can report it as Skipped records.
+indexes a run's rules, digests each into a `Rule` when a result first names it, and
+resolves each result's reference with dict lookups, caching by reference. Malformed rule
+metadata is listed in `RuleTable.problems` so the reader can report it as Skipped records.
 """
 
 from __future__ import annotations
@@ -22,6 +25,13 @@ LEVEL_SEVERITY = {
     "none": Severity.INFO,
 }
 PRECISION_CONFIDENCE = {"very-high": 1.0, "high": 0.9, "medium": 0.7, "low": 0.5}
+
+# Kinds that report something other than a problem (SARIF 3.27.9).
+NOT_FINDINGS = {
+    "pass": "kind 'pass': the rule was checked and passed; not a finding",
+    "notApplicable": "kind 'notApplicable': the rule does not apply; not a finding",
+}
+INFORMATIONAL_KINDS = frozenset(["open", "informational", "review"])
 
 
 class SkipRecord(Exception):
@@ -287,3 +297,37 @@ def confidence_of(result: dict[str, object], properties: object, rule: Rule) -> 
             raise SkipRecord(f"rank must be a number from 0 to 100, not {rank!r}", "rank")
         return rank / 100  # type: ignore[operator]
     return _precision(properties) or rule.confidence
+
+
+def severity_of(level: object, kind: object, rule: Rule, properties: object) -> Severity:
+    """The SARIF fallback order for the level, then the CVSS band for problems."""
+    if kind is not None and kind != "fail":
+        if kind in NOT_FINDINGS:
+            raise SkipRecord(NOT_FINDINGS[kind], "kind")
+        if kind not in INFORMATIONAL_KINDS:
+            raise SkipRecord(f"unknown kind {kind!r}", "kind")
+        if level is None:
+            level = "none"
+    if level is None:
+        level = rule.level
+    severity = LEVEL_SEVERITY.get(level) if type(level) is str else None
+    if severity is None:
+        raise SkipRecord(f"unknown level {level!r} (expected error, warning, note or none)")
+    if severity is Severity.INFO:
+        return severity
+    band = security_severity(properties, rule)
+    return severity if band is None else band
+
+
+def check_live(result: dict[str, object]) -> None:
+    """Raise `SkipRecord` for results that are suppressed or gone since the baseline."""
+    suppressions = result.get("suppressions")
+    if suppressions:
+        if type(suppressions) is not list:
+            raise SkipRecord("suppressions must be an array", "suppressions")
+        live = [s for s in suppressions if not (type(s) is dict and s.get("status") == "rejected")]
+        if live:
+            kinds = sorted({str(s.get("kind", "?")) if type(s) is dict else "?" for s in live})
+            raise SkipRecord(f"suppressed ({', '.join(kinds)})", "suppressions")
+    if result.get("baselineState") == "absent":
+        raise SkipRecord("baselineState 'absent': no longer present", "baselineState")
