@@ -13,6 +13,7 @@ from review_quorum.errors import InputError
 from review_quorum.ingest import read, sarif
 from review_quorum.ingest.base import Batch, ReadOptions, Source
 from review_quorum.ingest.categories import build_category_map
+from review_quorum.ingest.titles import sentence
 
 INGEST = FIXTURES / "ingest"
 SHOP_ROOT = "/tmp/fixproj"  # where the tools ran (tests/fixtures/ingest/README.md)
@@ -540,3 +541,26 @@ def test_real_bandit_and_ruff_findings_on_one_owasp_case_merge() -> None:
         (("bandit", "ruff"), "security", ["B314", "S314"])
     ]
     assert sum(c.detected_by == ("bandit", "ruff") for c in merged) == 369
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        (
+            "Possible SQL injection vector through string-based query construction.",
+            "Possible SQL injection vector through string-based query construction",
+        ),
+        ("Detected X. This bypasses Y. Instead, use Z.", "Detected X"),
+        ("Is this input trusted? Check it.", "Is this input trusted?"),
+        ("Use `xml.etree` carefully", "Use `xml.etree` carefully"),
+        ("Avoid eval, e.g. in templates. Really.", "Avoid eval, e.g. in templates"),
+        ("Use i.e. this. Not that.", "Use i.e. this"),
+        ("\n\n  First line. More\nsecond line", "First line"),
+        ("This depends on a [user-provided value](1).", "This depends on a user-provided value"),
+        (r"A literal \[bracket\] stays.", "A literal [bracket] stays"),
+        ("x" * 300, "x" * 199 + "\u2026"),
+        ("   ", ""),
+    ],
+)
+def test_titles_are_the_first_sentence(text: str, title: str) -> None:
+    assert sentence(text) == title
