@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import gc
 
 import orjson
 import pytest
@@ -564,3 +565,25 @@ def test_real_bandit_and_ruff_findings_on_one_owasp_case_merge() -> None:
 )
 def test_titles_are_the_first_sentence(text: str, title: str) -> None:
     assert sentence(text) == title
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_reading_leaves_the_cycle_collector_as_it_found_it(
+    enabled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = (INGEST / "sarif.bad-records.json").read_bytes()
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        sarif.READER.read(Source("x.sarif", data))
+        assert gc.isenabled() is enabled
+
+        def fail(*_: object) -> None:
+            raise RuntimeError("boom")
+
+        monkeypatch.setattr(sarif._RunReader, "read_into", fail)
+        with pytest.raises(RuntimeError):
+            sarif.READER.read(Source("x.sarif", data))
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()
