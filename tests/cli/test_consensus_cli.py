@@ -131,3 +131,14 @@ def test_single_line_jsonl_is_detected_as_native(
     path.write_text('{"bot": "a", "severity": "low", "category": "x", "title": "one line"}\n')
     assert main(["consensus", str(path), "--bots", "1", "--gate-level", "none"]) == 0
     assert "one line" in capsys.readouterr().out
+
+
+def test_a_byte_order_mark_and_leading_blank_lines_are_fine(
+    tmp_path, capsys: pytest.CaptureFixture[str]  # type: ignore[no-untyped-def]
+) -> None:
+    path = tmp_path / "bom.json"
+    path.write_bytes(
+        b'\xef\xbb\xbf\n  [{"bot": "a", "severity": "low", "category": "x", "title": "bom"}]\n'
+    )
+    assert main(["consensus", str(path), "--bots", "1", "--gate-level", "none"]) == 0
+    assert "bom" in capsys.readouterr().out

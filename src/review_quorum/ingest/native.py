@@ -44,7 +44,7 @@ class NativeReader:
             return self._read(source)
 
     def _read(self, source: Source) -> Batch:
-        if source.head(1).startswith("[") or not source.data.strip():
+        if source.head().startswith("[") or not source.data.strip():
             document = source.json() if source.data.strip() else []
             if not isinstance(document, list):
                 raise InputError(source.name, "/", "expected a JSON array of findings")
