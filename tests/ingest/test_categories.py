@@ -255,3 +255,20 @@ def test_the_documented_tables_are_the_ones_the_code_uses(
         )  # type: ignore[type-var]
         assert f"| `{category}` | {cells} |" in text
     assert "`other` | anything no rule below recognises" in text
+
+
+@pytest.mark.parametrize(
+    ("tool", "rule", "tags", "cwes", "category"),
+    [
+        ("semgrep", "open-without-context-manager", ("security",), (772,), "resource_leak"),
+        ("semgrep", "sql-built-with-fstring", ("security",), (89,), "security"),
+        ("ruff", "F401", (), (), "maintainability"),
+        ("ruff", "F821", (), (), "logic_error"),
+    ],
+)
+def test_release_cwes_and_single_linter_rules(
+    tool: str, rule: str, tags: tuple[str, ...], cwes: tuple[int, ...], category: str
+) -> None:
+    from review_quorum.ingest.categories import Categorizer
+
+    assert Categorizer().category(tool, rule, tags, cwes) == category

@@ -217,6 +217,21 @@ ESLINT_CORE: dict[str, str] = {
 # Tools whose every rule is a security check.
 SECURITY_TOOLS = frozenset(["njsscan", "nodejsscan", "gosec", "brakeman", "bearer", "trivy"])
 
+# CWEs that mean "a resource is never released": nothing else reads that way, so they win
+# over a `security` tag (Semgrep tags every rule that has a CWE `security`).
+RELEASE_CWES = frozenset([401, 404, 459, 762, 763, 772, 773, 775, 1091])
+
+# Single linter rules whose prefix's category does not fit them (Pyflakes' F is mostly
+# real bugs, but an unused import is clutter).
+LINTER_RULES: dict[str, str] = {
+    "F401": MAINTAINABILITY,
+    "F403": MAINTAINABILITY,
+    "F405": MAINTAINABILITY,
+    "F541": MAINTAINABILITY,
+    "F811": MAINTAINABILITY,
+    "F841": MAINTAINABILITY,
+}
+
 # Ruff and flake8 code prefixes (letters before the number), for tools that use them.
 LINTER_TOOLS = frozenset(["ruff", "flake8"])
 LINTER_PREFIXES: dict[str, str] = {
@@ -352,6 +367,7 @@ class Categorizer:
         lowered = tuple(tag.strip().lower() for tag in tags)
         return (
             family_category(tool, rule_id)
+            or next((LEAK for cwe in cwes if cwe in RELEASE_CWES), None)
             or (SECURITY if SECURITY in lowered else None)
             or next((CWE_CATEGORIES[cwe] for cwe in cwes if cwe in CWE_CATEGORIES), None)
             or next((TAG_CATEGORIES[tag] for tag in lowered if tag in TAG_CATEGORIES), None)
@@ -394,6 +410,8 @@ def hint_category(tool: str, rule_id: str) -> str | None:
             if category is not None:
                 return category
     if tool in LINTER_TOOLS:
+        if rule_id in LINTER_RULES:
+            return LINTER_RULES[rule_id]
         code = _CODE.fullmatch(rule_id)
         if code is not None:
             return LINTER_PREFIXES.get(code.group(1))
