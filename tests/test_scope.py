@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import FIXTURES
 
+from conftest import FIXTURES
 from review_quorum.errors import InputError
 from review_quorum.scope import DiffScope, FilterMode
 

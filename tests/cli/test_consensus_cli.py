@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -116,7 +117,7 @@ def test_missing_file_and_bad_options_are_usage_errors(
     assert main(["consensus", THREE_BOTS, "--bots", "0"]) == 2
 
 
-def test_output_file(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+def test_output_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "consensus.md"
     main(["consensus", THREE_BOTS, "--bots", "3", "-o", str(out)])
     assert out.read_text().startswith("### Consensus: 2 findings from 3 bots")
@@ -134,7 +135,7 @@ def test_single_line_jsonl_is_detected_as_native(
 
 
 def test_a_byte_order_mark_and_leading_blank_lines_are_fine(
-    tmp_path, capsys: pytest.CaptureFixture[str]  # type: ignore[no-untyped-def]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "bom.json"
     path.write_bytes(

@@ -189,8 +189,8 @@ def test_review_body_sections() -> None:
 def test_severity_grouped_section_gives_the_severity() -> None:
     parsed = parse("coderabbit.review-severity-groups.md", ISSUE)
     assert summary(parsed) == [
-        (H, "error_handling", "Retry the upstream call with a bounded backoff", "src/ledger/sync.py", 7, 9,
-         True)
+        (H, "error_handling", "Retry the upstream call with a bounded backoff",
+         "src/ledger/sync.py", 7, 9, True)
     ]  # fmt: skip
 
 
