@@ -62,6 +62,11 @@ class Source:
             raise self._document  # parsed once: every reader asking again gets the same error
         return self._document
 
+    def parsed(self) -> object | None:
+        """The document if another reader already parsed it (and it was JSON), else None."""
+        document = self._document
+        return None if document is _UNPARSED or isinstance(document, InputError) else document
+
     def json_or_none(self) -> object | None:
         """The parsed document, or None when the input is not one JSON value."""
         if not self.head(8).startswith(("{", "[")):

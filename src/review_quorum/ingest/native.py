@@ -9,8 +9,10 @@ Each record is ``{"bot", "finding_id", "severity", "category", "title", "evidenc
 from __future__ import annotations
 
 import math
+import re
 from sys import intern
 
+import msgspec
 import orjson
 
 from review_quorum._perf import paused_gc
@@ -19,6 +21,10 @@ from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.model import NormalizedFinding
 
 _REQUIRED_TEXT = ("bot", "category", "title")
+_ARRAY_OF_RAW = msgspec.json.Decoder(list[msgspec.Raw])
+_DECODE = msgspec.json.Decoder().decode
+_TOO_DEEP = "invalid JSON: depth limit exceeded"
+_BYTE_OFFSET = re.compile(r"\(byte (\d+)\)")
 _EVIDENCE_TEXT = ("file", "snippet", "symbol")
 
 
@@ -44,12 +50,41 @@ class NativeReader:
             return self._read(source)
 
     def _read(self, source: Source) -> Batch:
-        if source.head().startswith("[") or not source.data.strip():
-            document = source.json() if source.data.strip() else []
-            if not isinstance(document, list):
-                raise InputError(source.name, "/", "expected a JSON array of findings")
-            return _read_records(source, document)
-        return _read_lines(source)
+        if not source.data.strip():
+            return Batch()
+        if not source.head().startswith("["):
+            return _read_lines(source)
+        document = source.parsed()
+        if document is None:
+            return _read_records(source, _split_array(source))
+        if not isinstance(document, list):
+            raise InputError(source.name, "/", "expected a JSON array of findings")
+        return _read_records(source, document)
+
+
+def _split_array(source: Source) -> list[object]:
+    """The array's elements as raw JSON, each decoded only when its finding is built.
+
+    Unlike parsing the whole document at once, this never holds a million parsed records
+    (nor a parser's intermediate tree) in memory: a million findings fit in far less.
+    """
+    data = source.data[3:] if source.data.startswith(b"\xef\xbb\xbf") else source.data
+    try:
+        return list(_ARRAY_OF_RAW.decode(data))
+    except msgspec.ValidationError:
+        raise InputError(source.name, "/", "expected a JSON array of findings") from None
+    except msgspec.DecodeError as err:
+        raise InputError(source.name, _position(data, str(err)), f"invalid JSON: {err}") from None
+    except RecursionError:
+        raise InputError(source.name, "line 1 column 1", _TOO_DEEP) from None
+
+
+def _position(data: bytes, message: str) -> str:
+    match = _BYTE_OFFSET.search(message)
+    offset = int(match.group(1)) if match else len(data)
+    line = data.count(b"\n", 0, offset) + 1
+    column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+    return f"line {line} column {column}"
 
 
 def _looks_native(record: object) -> bool:
@@ -80,9 +115,15 @@ def _read_records(source: Source, records: list[object]) -> Batch:
         # million findings need not be alive at the same time.
         record, records[index] = records[index], None
         try:
+            if type(record) is msgspec.Raw:
+                record = _DECODE(record)
             batch.findings.append(parse_record(record, index, bot_override))
         except FindingError as err:
             batch.skipped.append(Skipped(source.name, pointer(index), str(err)))
+        except msgspec.DecodeError as err:  # the split checks structure, not string bytes
+            batch.skipped.append(Skipped(source.name, pointer(index), f"invalid JSON: {err}"))
+        except RecursionError:
+            batch.skipped.append(Skipped(source.name, pointer(index), _TOO_DEEP))
     return batch
 
 
