@@ -3,11 +3,13 @@
 The reference semantics are a greedy single pass in which every finding is compared with
 the anchor (first member) of every earlier group. This module computes exactly that result
 in near-linear time: groups are indexed by (file, category); lined anchors by line, so a
-lined finding probes only the `2 * line_window + 1` lines around it; and anchors' titles by
-an inverted index over a prefix of their sorted tokens (the prefix filter of set-similarity
-joins: two token sets with Jaccard >= t always share one of their smallest tokens), so a
-title comparison only touches anchors that can possibly match. Among the candidates the
-earliest group wins, exactly as in the greedy pass.
+lined finding probes only the `2 * line_window + 1` lines around it, and compares titles
+only when a lineless anchor is older than its best line match; and anchors' titles, which
+findings without a line need, are compared one by one while a bucket is small and through
+an inverted index over a prefix of their sorted tokens once it is large (the prefix filter
+of set-similarity joins: two token sets with Jaccard >= t always share one of their
+smallest tokens), so a title comparison only touches anchors that can possibly match.
+Among the candidates the earliest group wins, exactly as in the greedy pass.
 """
 
 from __future__ import annotations
@@ -206,80 +208,111 @@ def _summarise(members: list[NormalizedFinding], bots_ran: int) -> ConsensusFind
 
 
 class _Titles:
-    """Token sets and prefix-filter keys of titles, computed once per distinct title."""
+    """Token sets and prefix-filter keys of titles, each computed once per distinct title."""
 
-    __slots__ = ("_cache", "_threshold")
+    __slots__ = ("_prefixes", "_threshold", "_tokens")
 
     def __init__(self, threshold: float) -> None:
         self._threshold = threshold
-        self._cache: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {}
+        self._tokens: dict[str, frozenset[str]] = {}
+        self._prefixes: dict[str, tuple[str, ...]] = {}
 
-    def get(self, title: str) -> tuple[frozenset[str], tuple[str, ...]]:
-        cached = self._cache.get(title)
-        if cached is None:
-            tokens = title_tokens(title)
-            # A set of n tokens can reach Jaccard >= t only with >= ceil(t*n) shared tokens,
-            # so one of its first n - ceil(t*n) + 1 tokens (in a fixed order) is shared.
-            # The epsilon keeps the prefix conservative against float rounding.
-            size = len(tokens)
-            keep = size - math.ceil(self._threshold * size - 1e-9) + 1
-            prefix = tuple(sorted(tokens)[: max(keep, 0)])
-            cached = self._cache[title] = (tokens, prefix)
-        return cached
+    def tokens(self, title: str) -> frozenset[str]:
+        tokens = self._tokens.get(title)
+        if tokens is None:
+            tokens = self._tokens[title] = title_tokens(title)
+        return tokens
+
+    def prefix(self, title: str) -> tuple[str, ...]:
+        """The smallest tokens, one of which any title matching this one must share.
+
+        A set of n tokens reaches Jaccard >= t only with >= ceil(t*n) shared tokens, so one
+        of its first n - ceil(t*n) + 1 tokens (in a fixed order) is shared. The epsilon
+        keeps the prefix conservative against float rounding.
+        """
+        prefix = self._prefixes.get(title)
+        if prefix is None:
+            tokens = self.tokens(title)
+            keep = len(tokens) - math.ceil(self._threshold * len(tokens) - 1e-9) + 1
+            prefix = self._prefixes[title] = tuple(sorted(tokens)[: max(keep, 0)])
+        return prefix
+
+
+class _Anchors:
+    """Anchors' titles in group order: scanned while few, indexed by prefix once many."""
+
+    __slots__ = ("entries", "postings", "tokens")
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[int, str]] = []
+        self.postings: dict[str, list[int]] | None = None
+        self.tokens: dict[int, frozenset[str]] = {}
+
+    def add(self, group: int, title: str, titles: _Titles) -> None:
+        self.entries.append((group, title))
+        if self.postings is not None:
+            self._index(group, title, titles)
+
+    def _index(self, group: int, title: str, titles: _Titles) -> None:
+        assert self.postings is not None
+        self.tokens[group] = titles.tokens(title)
+        for token in titles.prefix(title):
+            posting = self.postings.get(token)
+            if posting is None:
+                self.postings[token] = [group]
+            else:
+                posting.append(group)
+
+    def first_match(self, title: str, before: int, titles: _Titles, threshold: float) -> int:
+        """The earliest group before `before` whose anchor title matches, else `before`."""
+        tokens = titles.tokens(title)
+        if len(self.entries) <= _SCAN_LIMIT:
+            for group, anchor in self.entries:
+                if group >= before:
+                    break
+                if jaccard(tokens, titles.tokens(anchor)) >= threshold:
+                    return group
+            return before
+        if self.postings is None:
+            self.postings = {}
+            for group, anchor in self.entries:
+                self._index(group, anchor, titles)
+        candidates: set[int] = set()
+        for token in titles.prefix(title):
+            posting = self.postings.get(token)
+            if posting is not None:
+                candidates.update(posting)
+        for group in sorted(candidates):
+            if group >= before:
+                break
+            if jaccard(tokens, self.tokens[group]) >= threshold:
+                return group
+        return before
+
+
+# Up to this many anchors, comparing titles one by one beats building an index.
+_SCAN_LIMIT = 12
 
 
 class _Bucket:
-    """The groups of one (file, category), indexed for the three kinds of comparison."""
+    """The groups of one (file, category): lined anchors by line, every anchor's title."""
 
-    __slots__ = (
-        "first",
-        "by_line",
-        "lineless_tokens",
-        "lineless_postings",
-        "lined_titles",
-        "lined_tokens",
-        "lined_postings",
-    )
+    __slots__ = ("anchors", "by_line", "first", "first_lineless", "lineless")
 
     def __init__(self, first: int) -> None:
         self.first = first
+        self.first_lineless = _NO_MATCH
         self.by_line: dict[int, int] = {}
-        self.lineless_tokens: dict[int, frozenset[str]] = {}
-        self.lineless_postings: dict[str, list[int]] = {}
-        self.lined_titles: list[tuple[int, str]] = []
-        self.lined_tokens: dict[int, frozenset[str]] | None = None
-        self.lined_postings: dict[str, list[int]] = {}
+        self.anchors = _Anchors()  # every anchor, for findings without a line
+        self.lineless = _Anchors()  # anchors without a line, for findings with one
 
-
-def _index(postings: dict[str, list[int]], prefix: tuple[str, ...], group: int) -> None:
-    for token in prefix:
-        posting = postings.get(token)
-        if posting is None:
-            postings[token] = [group]
-        else:
-            posting.append(group)
-
-
-def _first_title_match(
-    tokens: frozenset[str],
-    prefix: tuple[str, ...],
-    postings: dict[str, list[int]],
-    anchor_tokens: dict[int, frozenset[str]],
-    before: int,
-    threshold: float,
-) -> int:
-    """The earliest group before `before` whose anchor title matches, else `before`."""
-    candidates: set[int] = set()
-    for token in prefix:
-        posting = postings.get(token)
-        if posting is not None:
-            candidates.update(posting)
-    for group in sorted(candidates):
-        if group >= before:
-            break
-        if jaccard(tokens, anchor_tokens[group]) >= threshold:
-            return group
-    return before
+    def add(self, group: int, line: int | None, title: str, titles: _Titles) -> None:
+        self.anchors.add(group, title, titles)
+        if line is not None:
+            self.by_line.setdefault(line, group)
+            return
+        self.first_lineless = min(self.first_lineless, group)
+        self.lineless.add(group, title, titles)
 
 
 def _cluster(
@@ -301,7 +334,7 @@ def _cluster(
         elif titles_always_match:
             target = _match_when_titles_always_match(bucket, line, window)
         elif line is not None:
-            # The hot path, inlined: probe the lines around `line`, then lineless anchors.
+            # The hot path (`_nearest_lined`, inlined): probe the lines around `line`...
             by_line = bucket.by_line
             if span <= len(by_line):
                 for candidate in range(line - window, line + window + 1):
@@ -312,88 +345,37 @@ def _cluster(
                 for anchor_line, group in by_line.items():
                     if group < target and -window <= anchor_line - line <= window:
                         target = group
-            if bucket.lineless_tokens:
-                tokens, prefix = titles.get(finding.title)
-                target = _first_title_match(
-                    tokens,
-                    prefix,
-                    bucket.lineless_postings,
-                    bucket.lineless_tokens,
-                    target,
-                    threshold,
-                )
+            # ...then, only when one is older than the best line match, lineless anchors.
+            if bucket.first_lineless < target:
+                target = bucket.lineless.first_match(finding.title, target, titles, threshold)
         else:
-            target = _match_lineless(bucket, titles, finding.title, threshold)
+            target = bucket.anchors.first_match(finding.title, _NO_MATCH, titles, threshold)
         if target == _NO_MATCH:
             target = len(groups)
             groups.append([finding])
-            _add_anchor(bucket, target, line, finding.title, titles, titles_always_match)
+            bucket.add(target, line, finding.title, titles)
         else:
             groups[target].append(finding)
     return groups
 
 
-def _add_anchor(
-    bucket: _Bucket,
-    group: int,
-    line: int | None,
-    title: str,
-    titles: _Titles,
-    titles_always_match: bool,
-) -> None:
-    if line is not None:
-        bucket.by_line.setdefault(line, group)
-        if not titles_always_match:
-            if bucket.lined_tokens is None:
-                bucket.lined_titles.append((group, title))
-            else:
-                tokens, prefix = titles.get(title)
-                bucket.lined_tokens[group] = tokens
-                _index(bucket.lined_postings, prefix, group)
-        return
-    tokens, prefix = titles.get(title) if not titles_always_match else (frozenset(), ())
-    bucket.lineless_tokens[group] = tokens
-    _index(bucket.lineless_postings, prefix, group)
+def _match_when_titles_always_match(bucket: _Bucket, line: int | None, window: int) -> int:
+    """With title_overlap <= 0 every title comparison succeeds (Jaccard is never negative)."""
+    if line is None:
+        return bucket.first
+    return min(_nearest_lined(bucket.by_line, line, window), bucket.first_lineless)
 
 
-def _nearest_lined(bucket: _Bucket, line: int, window: int) -> int:
+def _nearest_lined(by_line: dict[int, int], line: int, window: int) -> int:
     """The earliest group whose anchor line lies within `window` of `line`."""
-    by_line = bucket.by_line
     best = _NO_MATCH
     if 2 * window + 1 <= len(by_line):
-        get = by_line.get
         for candidate in range(line - window, line + window + 1):
-            group = get(candidate)
+            group = by_line.get(candidate)
             if group is not None and group < best:
                 best = group
     else:
         for anchor_line, group in by_line.items():
-            if group < best and abs(anchor_line - line) <= window:
+            if group < best and -window <= anchor_line - line <= window:
                 best = group
     return best
-
-
-def _match_lineless(bucket: _Bucket, titles: _Titles, title: str, threshold: float) -> int:
-    tokens, prefix = titles.get(title)
-    if bucket.lined_tokens is None:
-        # First lineless finding here: index the lined anchors' titles from now on.
-        bucket.lined_tokens = {}
-        for group, anchor_title in bucket.lined_titles:
-            anchor_tokens, anchor_prefix = titles.get(anchor_title)
-            bucket.lined_tokens[group] = anchor_tokens
-            _index(bucket.lined_postings, anchor_prefix, group)
-        bucket.lined_titles = []
-    best = _first_title_match(
-        tokens, prefix, bucket.lined_postings, bucket.lined_tokens, _NO_MATCH, threshold
-    )
-    return _first_title_match(
-        tokens, prefix, bucket.lineless_postings, bucket.lineless_tokens, best, threshold
-    )
-
-
-def _match_when_titles_always_match(bucket: _Bucket, line: int | None, window: int) -> int:
-    """With title_overlap <= 0 every title comparison succeeds (Jaccard is never negative)."""
-    first_lineless = next(iter(bucket.lineless_tokens), _NO_MATCH)  # keys ascend
-    if line is None:
-        return bucket.first
-    return min(_nearest_lined(bucket, line, window), first_lineless)
