@@ -26,6 +26,8 @@ from review_quorum.errors import (
     QuorumError,
     Skipped,
 )
+from review_quorum.ingest import Batch, ReadOptions, Source
+from review_quorum.ingest import read as read_findings
 from review_quorum.ingest.categories import CATEGORIES, CategoryMap, build_category_map
 from review_quorum.model import (
     ConsensusFinding,
@@ -34,34 +36,46 @@ from review_quorum.model import (
     NormalizedFinding,
     Severity,
 )
+from review_quorum.plan import PlannedFinding, ReviewPlan, Settings, review
 from review_quorum.render.consensus import render_consensus_markdown, render_provenance
 from review_quorum.render.review_body import render_review_body
+from review_quorum.scope import DiffScope, FilterMode
 
 __all__ = [
     "CATEGORIES",
+    "Batch",
     "CategoryMap",
     "ConfigError",
     "ConsensusFinding",
     "ConsensusLevel",
+    "DiffScope",
     "Evidence",
     "FindingError",
     "FindingInput",
+    "FilterMode",
     "GitHubError",
     "InputError",
     "NormalizedFinding",
+    "PlannedFinding",
     "QuorumError",
     "QuorumWarning",
+    "ReadOptions",
+    "ReviewPlan",
     "ScoreReport",
+    "Settings",
     "Severity",
     "Skipped",
+    "Source",
     "bucket_for_score",
     "build_category_map",
     "compute_consensus",
     "describe_threshold",
     "must_address",
+    "read_findings",
     "render_consensus_markdown",
     "render_provenance",
     "render_review_body",
+    "review",
     "score_finding",
     "score_findings",
 ]
