@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from conftest import FIXTURES
-
 import review_quorum
+from conftest import FIXTURES
 from review_quorum import DiffScope, Settings, Source, read_findings, review
 
 
