@@ -256,3 +256,34 @@ def test_category_overrides_from_the_configuration(
     config.write_text('[categories]\n"S301" = "secrets"\n')
     assert main(["review", sarif, "--config", str(config)]) == 2
     assert "unknown category 'secrets'" in capsys.readouterr().err
+
+
+def test_include_humans_reads_people_s_comments_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    comments = tmp_path / "issue-comments.json"
+    body = "Two things:\n[high] app/db.py:67 the search query is built with an f-string"
+    comments.write_text(json.dumps([{"id": 1, "user": {"login": "maria", "type": "User"},
+                                     "body": body}]))  # fmt: skip
+    args = ["review", str(comments), "--bots", "2", "--gate-level", "none", "--format", "json"]
+    main(args)
+    without = json.loads(capsys.readouterr().out)
+    assert [s["reason"] for s in without["skipped"]] == ["comment by a human/unknown author"]
+    main([*args, "--include-humans"])
+    with_humans = json.loads(capsys.readouterr().out)
+    assert with_humans["skipped"] == []
+    [finding] = with_humans["findings"]
+    assert (finding["file"], finding["line"], finding["severity"]) == ("app/db.py", 67, "high")
+    assert finding["members"][0]["bot"] == "maria"
+
+
+def test_findings_can_come_from_standard_input(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    data = (FIXTURES / "review.findings.json").read_bytes()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert main(["consensus", "-", "--bots", "3", "--format", "json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["skipped"][0]["source"] == "<stdin>"
