@@ -197,38 +197,44 @@ def attach_verdicts(
     verdicts: Sequence[AttachedVerdictInput],
     window: int,
 ) -> tuple[dict[int, AttachedVerdict], list[Skipped]]:
-    """Each verdict on the consensus finding in its file nearest its line (within window)."""
+    """Each verdict on the consensus finding of its file nearest its line (within window).
+
+    Equally near findings go to the first in consensus order. Findings are looked up by
+    (file, line), so this stays linear however many verdicts and findings there are.
+    """
     if not verdicts:
         return {}, []
-    by_file: dict[str, list[tuple[int, int]]] = {}
+    at: dict[tuple[str, int], int] = {}
     for index, finding in enumerate(consensus):
         if finding.line is not None:
-            by_file.setdefault(finding.file, []).append((finding.line, index))
+            at.setdefault((finding.file, finding.line), index)
     attached: dict[int, AttachedVerdict] = {}
     unmatched: list[Skipped] = []
     for item in verdicts:
-        near = [
-            (abs(line - item.line), index)
-            for line, index in by_file.get(item.file, ())
-            if abs(line - item.line) <= window
-        ]
+        target = _nearest(at, item.file, item.line, window)
+        place = f"{item.file}:{item.line}"
         where = (item.verdict.source, item.verdict.position)
-        if not near:
+        if target is None:
+            unmatched.append(Skipped(*where, f"verdict for {place} matches no finding"))
+        elif target in attached:
             unmatched.append(
-                Skipped(*where, f"verdict for {item.file}:{item.line} matches no finding")
+                Skipped(*where, f"verdict for {place} is a second verdict on one finding")
             )
-            continue
-        index = min(near)[1]
-        if index in attached:
-            unmatched.append(
-                Skipped(
-                    *where,
-                    f"verdict for {item.file}:{item.line} is a second verdict on one finding",
-                )
-            )
-            continue
-        attached[index] = item.verdict
+        else:
+            attached[target] = item.verdict
     return attached, unmatched
+
+
+def _nearest(at: Mapping[tuple[str, int], int], file: str, line: int, window: int) -> int | None:
+    for distance in range(window + 1):
+        found = [
+            index
+            for candidate in {line - distance, line + distance}
+            if (index := at.get((file, candidate))) is not None
+        ]
+        if found:
+            return min(found)
+    return None
 
 
 def _place(
