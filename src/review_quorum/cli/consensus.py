@@ -44,13 +44,13 @@ def add_consensus_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         help="how many bots ran (N), or their names (a,b,c); bots with no findings count",
     )
-    parser.add_argument("--line-window", type=_non_negative_int, default=3, metavar="N")
-    parser.add_argument("--title-overlap", type=_finite_float, default=0.5, metavar="X")
+    parser.add_argument("--line-window", type=non_negative_int, default=3, metavar="N")
+    parser.add_argument("--title-overlap", type=finite_float, default=0.5, metavar="X")
     parser.add_argument("--order", choices=["input", "canonical"], default="input")
     parser.add_argument("--gate-level", choices=GATE_LEVELS, default="confirmed")
 
 
-def _non_negative_int(text: str) -> int:
+def non_negative_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -60,7 +60,7 @@ def _non_negative_int(text: str) -> int:
     return value
 
 
-def _finite_float(text: str) -> float:
+def finite_float(text: str) -> float:
     try:
         value = float(text)
     except ValueError:

@@ -25,7 +25,7 @@ from review_quorum.cli.common import (
     warn,
     write_output,
 )
-from review_quorum.cli.consensus import gate_level, resolve_bots
+from review_quorum.cli.consensus import finite_float, gate_level, non_negative_int, resolve_bots
 from review_quorum.cli.post import add_post_arguments, post_from_args
 from review_quorum.confidence import describe_threshold
 from review_quorum.errors import InputError
@@ -64,13 +64,15 @@ def add_parser(subparsers: Any) -> None:
     scope.add_argument("--git", metavar="BASE..HEAD", help="take the diff from git")
     parser.add_argument("--verdicts", metavar="FILE", help="verifier verdicts (JSON)")
     parser.add_argument("--bots", help="how many bots ran (N), or their names (a,b,c)")
-    parser.add_argument("--line-window", type=int, metavar="N")
-    parser.add_argument("--title-overlap", type=float, metavar="X")
+    parser.add_argument("--line-window", type=non_negative_int, metavar="N")
+    parser.add_argument("--title-overlap", type=finite_float, metavar="X")
     parser.add_argument("--order", choices=["input", "canonical"])
     parser.add_argument("--filter-mode", choices=config.FILTER_MODES)
-    parser.add_argument("--context-lines", type=int, metavar="N")
+    parser.add_argument("--context-lines", type=non_negative_int, metavar="N")
     parser.add_argument("--threshold", metavar="VALUE", help="post threshold: 30-100 or a band")
-    parser.add_argument("--cap", type=int, metavar="N", help="most non-forced inline comments")
+    parser.add_argument(
+        "--cap", type=non_negative_int, metavar="N", help="most non-forced inline comments"
+    )
     parser.add_argument("--inline-level", choices=config.LEVELS)
     parser.add_argument("--gate-level", choices=[*config.LEVELS, "none"])
     parser.add_argument("--format", choices=sorted(RENDERERS))
@@ -125,10 +127,6 @@ def _threshold(args: argparse.Namespace, settings: dict[str, Any]) -> int:
 def build_settings(
     args: argparse.Namespace, file_settings: dict[str, Any], seen: set[str]
 ) -> Settings:
-    for key in ("line-window", "context-lines", "cap"):
-        value = effective(args, file_settings, key)
-        if value < 0:
-            raise InputError(f"--{key}", "", f"expected a number >= 0, not {value}")
     gate = effective(args, file_settings, "gate-level")
     return Settings(
         bots_ran=resolve_bots(effective(args, file_settings, "bots"), seen),
