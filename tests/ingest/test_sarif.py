@@ -11,7 +11,7 @@ import pytest
 from conftest import FIXTURES, shared_path
 from review_quorum.consensus import compute_consensus
 from review_quorum.errors import InputError
-from review_quorum.ingest import read, sarif
+from review_quorum.ingest import read, sarif, sarif_results
 from review_quorum.ingest.base import Batch, ReadOptions, Source
 from review_quorum.ingest.categories import build_category_map
 from review_quorum.ingest.titles import sentence
@@ -581,7 +581,7 @@ def test_reading_leaves_the_cycle_collector_as_it_found_it(
         def fail(*_: object) -> None:
             raise RuntimeError("boom")
 
-        monkeypatch.setattr(sarif._RunReader, "read_into", fail)
+        monkeypatch.setattr(sarif_results.RunReader, "begin", fail)  # both paths call it
         with pytest.raises(RuntimeError):
             sarif.READER.read(Source("x.sarif", data))
         assert gc.isenabled() is enabled

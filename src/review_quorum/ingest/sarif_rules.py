@@ -223,7 +223,11 @@ class RuleTable:
         component = None
         if reference is not None:
             rule_id, index, component = _reference(reference, rule_id, index)
-        # a plain ruleId is its own key: the reader's fast path looks it up without a tuple
+        return self.find(rule_id, index, component)
+
+    def find(self, rule_id: str | None, index: int | None, component: int | None) -> Rule:
+        """The rule of a reference whose parts are already known to have the right types."""
+        # a plain ruleId is its own key: the readers' fast paths look it up without a tuple
         key = (
             rule_id
             if index is None and component is None and rule_id
@@ -289,9 +293,8 @@ def security_severity(properties: object, rule: Rule) -> Severity | None:
     return rule.security
 
 
-def confidence_of(result: dict[str, object], properties: object, rule: Rule) -> float:
+def confidence_of(rank: object, properties: object, rule: Rule) -> float:
     """``rank`` / 100 when given, else the result's or the rule's precision, else 1.0."""
-    rank = result.get("rank")
     if rank is not None and rank != -1:
         if type(rank) not in (int, float) or not 0 <= rank <= 100:  # type: ignore[operator]
             raise SkipRecord(f"rank must be a number from 0 to 100, not {rank!r}", "rank")
