@@ -25,26 +25,14 @@ from review_quorum.confidence import (
     severity_distance,
 )
 from review_quorum.errors import FindingError
+from verified import verified
 
 C, L, D = Verdict.CONFIRMED, Verdict.LIKELY, Verdict.DISMISSED
 HIGH, MEDIUM, LOW = VerifierSeverity.HIGH, VerifierSeverity.MEDIUM, VerifierSeverity.LOW
 
 
 def finding(**changes: object) -> FindingInput:
-    fields: dict[str, object] = {
-        "file": "src/app.py",
-        "line": 10,
-        "category": "logic_error",
-        "verdict": "CONFIRMED",
-        "evidence_strength": "direct",
-        "context_completeness": "full",
-        "drafter_severity": "medium",
-        "verifier_severity": "medium",
-        "in_diff": True,
-        "in_changed_code": True,
-    }
-    fields.update(changes)
-    return FindingInput.create(**fields)
+    return verified(**changes)
 
 
 # verdict x evidence x context -> subtotal: the 18 cells of the seed's lookup table.

@@ -15,6 +15,7 @@ from review_quorum.confidence import (
     score_finding,
     score_findings,
 )
+from verified import verified
 
 INLINE, SUMMARY, AUDIT, DROPPED = (
     Disposition.INLINE,
@@ -25,20 +26,7 @@ INLINE, SUMMARY, AUDIT, DROPPED = (
 
 
 def finding(**changes: object) -> FindingInput:
-    fields: dict[str, object] = {
-        "file": "src/app.py",
-        "line": 10,
-        "category": "logic_error",
-        "verdict": "CONFIRMED",
-        "evidence_strength": "direct",
-        "context_completeness": "full",
-        "drafter_severity": "medium",
-        "verifier_severity": "medium",
-        "in_diff": True,
-        "in_changed_code": True,
-    }
-    fields.update(changes)
-    return FindingInput.create(**fields)
+    return verified(**changes)
 
 
 WEAKEST_LIKELY = {

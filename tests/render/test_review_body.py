@@ -16,6 +16,7 @@ from review_quorum.render.review_body import (
     render_review_body,
     utf16_size,
 )
+from verified import verified
 
 VERIFIED = BodyItem(
     file="src/db/query.py",
@@ -299,20 +300,7 @@ def test_long_details_are_cut_in_the_inline_comment_with_a_note() -> None:
 
 
 def scored(**changes: object) -> FindingInput:
-    fields: dict[str, object] = {
-        "file": "src/app.py",
-        "line": 10,
-        "category": "logic_error",
-        "verdict": "CONFIRMED",
-        "evidence_strength": "direct",
-        "context_completeness": "full",
-        "drafter_severity": "medium",
-        "verifier_severity": "medium",
-        "in_diff": True,
-        "in_changed_code": True,
-    }
-    fields.update(changes)
-    return FindingInput.create(**fields)
+    return verified(**changes)
 
 
 @pytest.mark.parametrize(
