@@ -272,3 +272,28 @@ def test_release_cwes_and_single_linter_rules(
     from review_quorum.ingest.categories import Categorizer
 
     assert Categorizer().category(tool, rule, tags, cwes) == category
+
+
+def test_linter_housekeeping_findings_are_at_most_medium() -> None:
+    from review_quorum.ingest import read
+    from review_quorum.ingest.base import Source
+
+    sarif = {
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "Ruff", "rules": [{"id": "F401"}, {"id": "S608"}]}},
+                "results": [
+                    {"ruleId": rule, "level": "error", "message": {"text": "m"}}
+                    for rule in ("F401", "S608")
+                ],
+            }
+        ],
+    }
+    import json
+
+    batch = read(Source("ruff.sarif", json.dumps(sarif).encode()))
+    assert [(f.category, f.severity.label) for f in batch.findings] == [
+        ("maintainability", "medium"),
+        ("security", "high"),
+    ]

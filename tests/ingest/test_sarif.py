@@ -500,7 +500,9 @@ SECURIBENCH = ("corpora", "securibench-micro-js", "sarif")
             (*OWASP, "owasp-benchmark-python.semgrep.sarif"),
             "semgrep",
             3605,
-            {"high": 2948, "medium": 657},
+            # 2,667 useless-inner-function results at level error are maintainability:
+            # a linter's error level caps at medium there
+            {"high": 281, "medium": 3324},
         ),
         ((*SECURIBENCH, "eslint.sarif"), "eslint", 99, {"medium": 99}),
         ((*SECURIBENCH, "njsscan.sarif"), "njsscan", 87, {"high": 81, "medium": 6}),

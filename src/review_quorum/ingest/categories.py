@@ -270,6 +270,11 @@ TOOL_ALIASES = {
 }
 
 
+# Categories whose findings are at most medium severity when a linter reports them: SARIF's
+# `error` level says a rule was violated, not that an unused import is a high-impact bug.
+HOUSEKEEPING = frozenset(["maintainability", "documentation"])
+
+
 def tool_name(name: str) -> str:
     """The bot name of a tool: lower case, with known aliases folded together."""
     lowered = " ".join(name.lower().split())

@@ -13,7 +13,7 @@ import re
 
 from review_quorum.errors import FindingError, Skipped
 from review_quorum.ingest.base import Batch, Source, pointer
-from review_quorum.ingest.categories import Categorizer, tool_name
+from review_quorum.ingest.categories import HOUSEKEEPING, Categorizer, tool_name
 from review_quorum.ingest.paths import PathResolver, resolve_base_ids
 from review_quorum.ingest.sarif_rules import (
     Rule,
@@ -24,7 +24,7 @@ from review_quorum.ingest.sarif_rules import (
     severity_of,
 )
 from review_quorum.ingest.titles import first_sentence, sentence
-from review_quorum.model import Evidence, NormalizedFinding
+from review_quorum.model import Evidence, NormalizedFinding, Severity
 
 # Semgrep writes this in place of a fingerprint when not logged in.
 PLACEHOLDER_FINGERPRINTS = frozenset(["requires login"])
@@ -150,6 +150,8 @@ class RunReader:
         else:
             confidence = confidence_of(rank, properties, rule)
         category = self.rules.category(rule, properties) if properties else rule.category
+        if category in HOUSEKEEPING and severity > Severity.MEDIUM:
+            severity = Severity.MEDIUM
         message = get("message")
         text = message.get("text") if type(message) is dict else None
         title = self.titles.get(text) if type(text) is str else None

@@ -26,10 +26,10 @@ from msgspec import UNSET, UnsetType, to_builtins
 
 from review_quorum.errors import FindingError
 from review_quorum.ingest.base import Batch, Source
-from review_quorum.ingest.categories import Categorizer
+from review_quorum.ingest.categories import HOUSEKEEPING, Categorizer
 from review_quorum.ingest.sarif_results import GLOBAL, RunReader, first_fingerprint
 from review_quorum.ingest.sarif_rules import SkipRecord, confidence_of, severity_of
-from review_quorum.model import Evidence, NormalizedFinding
+from review_quorum.model import Evidence, NormalizedFinding, Severity
 
 # orjson reads integers beyond 64 bits as floats, msgspec as ints: integers outside int64
 # (the widest bound msgspec checks) fail the typed decode, so the generic path reports them.
@@ -257,6 +257,8 @@ class _TypedRun:
             rule.confidence if rank is None and bag is None else confidence_of(rank, bag, rule)
         )
         category = rule.category if bag is None else rules.category(rule, bag)
+        if category in HOUSEKEEPING and severity > Severity.MEDIUM:
+            severity = Severity.MEDIUM
         message = result.message
         text = message.text if message is not None else None
         title = self._titles.get(text) if text is not None else None
