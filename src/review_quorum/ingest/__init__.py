@@ -40,7 +40,7 @@ def detect_format(source: Source) -> str:
     raise InputError(
         source.name,
         "",
-        f"cannot tell the input format from the content; pass --format ({', '.join(READERS)})",
+        f"cannot tell the input format from the content; pass --input-format ({', '.join(READERS)})",
     )
 
 
