@@ -40,7 +40,8 @@ def detect_format(source: Source) -> str:
     raise InputError(
         source.name,
         "",
-        f"cannot tell the input format from the content; pass --input-format ({', '.join(READERS)})",
+        "cannot tell the input format from the content; "
+        f"pass --input-format ({', '.join(READERS)})",
     )
 
 
