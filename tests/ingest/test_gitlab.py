@@ -6,6 +6,7 @@ import orjson
 import pytest
 
 from conftest import FIXTURES
+from finding_rows import rows
 from review_quorum.errors import InputError
 from review_quorum.ingest import detect_format, gitlab
 from review_quorum.ingest.base import Batch, ReadOptions, Source
@@ -15,22 +16,6 @@ INGEST = FIXTURES / "ingest"
 
 def read_file(name: str, **options: str) -> Batch:
     return gitlab.READER.read(Source(name, (INGEST / name).read_bytes(), ReadOptions(**options)))
-
-
-def rows(batch: Batch) -> list[tuple[object, ...]]:
-    return [
-        (
-            f.bot,
-            f.finding_id,
-            f.severity.label,
-            f.category,
-            f.title,
-            f.file,
-            f.line,
-            f.evidence.end_line,
-        )
-        for f in batch.findings
-    ]
 
 
 def test_ruff_gitlab_output_drops_the_repeated_code_from_titles() -> None:

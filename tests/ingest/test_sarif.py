@@ -9,6 +9,7 @@ import orjson
 import pytest
 
 from conftest import FIXTURES, shared_path
+from finding_rows import rows
 from review_quorum.consensus import compute_consensus
 from review_quorum.errors import InputError
 from review_quorum.ingest import read, sarif, sarif_results
@@ -23,22 +24,6 @@ SHOP_ROOT = "/tmp/fixproj"  # where the tools ran (tests/fixtures/ingest/README.
 def read_fixture(name: str, **options: object) -> Batch:
     path = INGEST / name
     return sarif.READER.read(Source(name, path.read_bytes(), ReadOptions(**options)))  # type: ignore[arg-type]
-
-
-def rows(batch: Batch) -> list[tuple[object, ...]]:
-    return [
-        (
-            f.bot,
-            f.finding_id,
-            f.severity.label,
-            f.category,
-            f.title,
-            f.file,
-            f.line,
-            f.evidence.end_line,
-        )
-        for f in batch.findings
-    ]
 
 
 @pytest.mark.parametrize(
