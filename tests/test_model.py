@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from review_quorum import Evidence, FindingError, NormalizedFinding, Severity
-from review_quorum.model import ConsensusLevel
+from review_quorum.model import CommentSource, ConsensusLevel
 
 
 def make(**overrides: object) -> NormalizedFinding:
@@ -72,3 +72,55 @@ def test_consensus_level_parse_and_rank() -> None:
     assert [level.rank for level in ConsensusLevel] == [2, 1, 0]
     with pytest.raises(ValueError, match="unknown consensus level 'maybe'"):
         ConsensusLevel.parse("maybe")
+
+
+def test_a_finding_keeps_its_rule_body_certainty_suggestion_and_comment() -> None:
+    source = CommentSource("review_comment", 42, "PRRC_x", "https://example.test/c/42", "bot[bot]")
+    finding = NormalizedFinding.create(
+        bot="bot",
+        finding_id="1",
+        severity="high",
+        category="security",
+        title="SQL injection",
+        file="app/db.py",
+        line=3,
+        rule_id="B608",
+        body="The query is built with an f-string.",
+        category_certainty=0.8,
+        suggestion="cursor.execute(sql, (name,))",
+        source=source,
+        related=(Evidence("app/api.py", 10),),
+    )
+    assert (finding.rule_id, finding.category_certainty, finding.source) == ("B608", 0.8, source)
+    assert finding.related == (Evidence("app/api.py", 10),)
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"category_certainty": 1.5}, r"category certainty must be a number in \[0, 1\], not 1.5"),
+        ({"category_certainty": float("nan")}, "category certainty must be a number"),
+        ({"body": 3}, "rule id, body and suggestion must be strings"),
+        ({"source": "PRRC_x"}, "source must be a CommentSource"),
+        ({"related": ("a.py",)}, "related locations must be Evidence values"),
+    ],
+)
+def test_invalid_extras_are_errors_naming_the_record(
+    changes: dict[str, object], message: str
+) -> None:
+    base = NormalizedFinding("bot", "f1", Severity.LOW, "other", "t")
+    with pytest.raises(FindingError, match=f"finding 'f1' from 'bot': {message}"):
+        dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("kind", "rest_id", "message"),
+    [
+        ("commit_comment", 1, "comment kind 'commit_comment' is not one of"),
+        ("review", "1", "comment id must be an integer, not '1'"),
+        ("review", True, "comment id must be an integer, not True"),
+    ],
+)
+def test_invalid_comment_sources_are_errors(kind: str, rest_id: object, message: str) -> None:
+    with pytest.raises(FindingError, match=message):
+        CommentSource(kind, rest_id)  # type: ignore[arg-type]

@@ -30,6 +30,7 @@ from review_quorum.ingest import Batch, ReadOptions, Source
 from review_quorum.ingest import read as read_findings
 from review_quorum.ingest.categories import CATEGORIES, CategoryMap, build_category_map
 from review_quorum.model import (
+    CommentSource,
     ConsensusFinding,
     ConsensusLevel,
     Evidence,
@@ -45,6 +46,7 @@ __all__ = [
     "CATEGORIES",
     "Batch",
     "CategoryMap",
+    "CommentSource",
     "ConfigError",
     "ConsensusFinding",
     "ConsensusLevel",

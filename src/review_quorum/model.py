@@ -4,6 +4,11 @@ All values are frozen, slotted dataclasses validated at construction, so a findi
 exists is a valid finding. `NormalizedFinding.create()` is the forgiving front door that
 accepts strings from parsed input; the constructor itself only accepts proper types.
 Out-of-range confidence is kept as given: the consensus engine clamps it (seed 001).
+
+Beyond the seed, a finding carries what matching and reliability need: the analyser's rule
+id, the body text beside the title, how certain its category is (1.0 when the tool states
+it, less when it was inferred from words), the bot's suggested code, the GitHub comment it
+came from (`CommentSource`) and any further locations it names.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass
+from typing import Literal
 
 from review_quorum.errors import FindingError
 
@@ -105,6 +111,33 @@ class Evidence:
             )
 
 
+CommentKind = Literal["review_comment", "issue_comment", "review"]
+COMMENT_KINDS: tuple[CommentKind, ...] = ("review_comment", "issue_comment", "review")
+
+
+@dataclass(frozen=True, slots=True)
+class CommentSource:
+    """The GitHub comment a finding was read from: enough to link, hide or resolve it later.
+
+    `kind` says which REST collection `rest_id` belongs to (pull request review comments,
+    issue comments, or reviews); `node_id` is the GraphQL id; `author` the login.
+    """
+
+    kind: CommentKind
+    rest_id: int
+    node_id: str = ""
+    html_url: str = ""
+    author: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in COMMENT_KINDS:
+            raise FindingError(f"comment kind {self.kind!r} is not one of {COMMENT_KINDS}")
+        if isinstance(self.rest_id, bool) or not isinstance(self.rest_id, int):
+            raise FindingError(f"comment id must be an integer, not {self.rest_id!r}")
+        if not all(isinstance(text, str) for text in (self.node_id, self.html_url, self.author)):
+            raise FindingError(f"comment {self.rest_id}: node id, URL and author must be strings")
+
+
 class _FindingName:
     """A finding's name for error messages, formatted on demand."""
 
@@ -123,6 +156,8 @@ class NormalizedFinding:
 
     `finding_id` is the bot's own id, kept for audit and never part of the dedup key.
     `confidence` is the bot's self-reported confidence, nominally in [0, 1].
+    `category_certainty` is 1.0 when the tool states the category (a rule's tags, a CWE, a
+    label) and below 1.0, by how sure the guess is, when it was inferred from words.
     """
 
     bot: str
@@ -132,6 +167,12 @@ class NormalizedFinding:
     title: str
     evidence: Evidence = Evidence()
     confidence: float = 1.0
+    rule_id: str = ""
+    body: str = ""
+    category_certainty: float = 1.0
+    suggestion: str = ""
+    source: CommentSource | None = None
+    related: tuple[Evidence, ...] = ()
 
     def __post_init__(self) -> None:
         name = _FindingName(self)  # formatted only when a check fails
@@ -148,6 +189,25 @@ class NormalizedFinding:
             raise FindingError(f"{name}: confidence must be a number, not {confidence!r}")
         if not math.isfinite(confidence):
             raise FindingError(f"{name}: confidence must be finite, not {confidence!r}")
+        if self.category_certainty != 1.0 or self.rule_id or self.body or self.suggestion:
+            self._check_extras(name)  # the defaults are valid: skip the checks on the hot path
+        if self.source is not None and not isinstance(self.source, CommentSource):
+            raise FindingError(f"{name}: source must be a CommentSource")
+        if self.related and not all(isinstance(place, Evidence) for place in self.related):
+            raise FindingError(f"{name}: related locations must be Evidence values")
+
+    def _check_extras(self, name: _FindingName) -> None:
+        if not all(isinstance(text, str) for text in (self.rule_id, self.body, self.suggestion)):
+            raise FindingError(f"{name}: rule id, body and suggestion must be strings")
+        certainty = self.category_certainty
+        if (
+            isinstance(certainty, bool)
+            or not isinstance(certainty, int | float)
+            or not 0.0 <= certainty <= 1.0
+        ):
+            raise FindingError(
+                f"{name}: category certainty must be a number in [0, 1], not {certainty!r}"
+            )
 
     @classmethod
     def create(
@@ -164,6 +224,12 @@ class NormalizedFinding:
         symbol: str = "",
         end_line: int | None = None,
         confidence: float = 1.0,
+        rule_id: str = "",
+        body: str = "",
+        category_certainty: float = 1.0,
+        suggestion: str = "",
+        source: CommentSource | None = None,
+        related: tuple[Evidence, ...] = (),
     ) -> NormalizedFinding:
         """Build a finding from loosely typed parts, raising `FindingError` naming the record."""
         try:
@@ -182,6 +248,12 @@ class NormalizedFinding:
             title=title,
             evidence=evidence,
             confidence=confidence,
+            rule_id=rule_id,
+            body=body,
+            category_certainty=category_certainty,
+            suggestion=suggestion,
+            source=source,
+            related=related,
         )
 
     @property

@@ -574,3 +574,9 @@ def test_reading_leaves_the_cycle_collector_as_it_found_it(
         assert gc.isenabled() is enabled
     finally:
         gc.enable() if was else gc.disable()
+
+
+def test_findings_keep_the_rule_id_and_the_whole_message_as_body() -> None:
+    findings = read_fixture("sarif.bandit-shop.json").findings
+    assert [f.rule_id for f in findings[:3]] == ["B403", "B404", "B324"]
+    assert all(f.body.startswith(f.title.rstrip(".")) for f in findings)

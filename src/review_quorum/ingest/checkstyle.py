@@ -145,6 +145,8 @@ def _finding(
         categorizer.category(tool, rule_id),
         title,
         Evidence(paths.path(file), _line(attributes.get("line"))),
+        rule_id=rule_id,
+        body=attributes.get("message", ""),
     )
 
 

@@ -91,6 +91,8 @@ class _Issues:
             self.categorizer.category(tool, check, _categories(issue.get("categories"))),
             title,
             self.evidence(issue.get("location")),
+            rule_id=check,
+            body=description,
         )
 
     def evidence(self, location: object) -> Evidence:

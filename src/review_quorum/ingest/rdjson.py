@@ -66,6 +66,8 @@ class _Diagnostics:
             self.categorizer.category(tool, code),
             title,
             self.evidence(record.get("location")),
+            rule_id=code,
+            body=message,
         )
 
     def evidence(self, location: object) -> Evidence:

@@ -161,8 +161,9 @@ class RunReader:
         evidence = self._evidence(locations) if locations else GLOBAL
         fingerprints = get("fingerprints") or get("partialFingerprints")
         finding_id = first_fingerprint(fingerprints, rule.id) if fingerprints else rule.id
+        body = text if type(text) is str else ""
         return NormalizedFinding(
-            self.bot, finding_id, severity, category, title, evidence, confidence
+            self.bot, finding_id, severity, category, title, evidence, confidence, rule.id, body
         )
 
     def title(self, message: object, text: object, rule: Rule) -> str:

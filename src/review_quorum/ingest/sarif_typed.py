@@ -270,7 +270,15 @@ class _TypedRun:
         fingerprints = result.fingerprints or result.partial_fingerprints
         finding_id = first_fingerprint(fingerprints, rule.id) if fingerprints else rule.id
         return NormalizedFinding(
-            self._bot, finding_id, severity, category, title, evidence, confidence
+            self._bot,
+            finding_id,
+            severity,
+            category,
+            title,
+            evidence,
+            confidence,
+            rule.id,
+            text or "",
         )
 
     def _evidence(self, location: Location) -> Evidence:
