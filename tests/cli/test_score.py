@@ -354,20 +354,12 @@ def test_bad_drafter_and_verifier_records_are_all_reported(
     )
 
 
-# --- the README section runs as documented -------------------------------------------------
+# --- docs/scoring.md runs as documented ----------------------------------------------------
 
 
-def readme_examples() -> list[tuple[str, str, str]]:
-    """(language, command line, expected output) for each example in our README section."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
-    section = readme.split("## Confidence scoring (quorum score)\n", 1)[1]
-    fenced, lines = False, []
-    for line in section.splitlines(keepends=True):
-        fenced ^= line.startswith("```")
-        if line.startswith("## ") and not fenced:
-            break  # the next section
-        lines.append(line)
-    section = "".join(lines)
+def documented_examples() -> list[tuple[str, str, str]]:
+    """(language, command line, expected output) for each example in docs/scoring.md."""
+    section = (Path(__file__).resolve().parents[2] / "docs" / "scoring.md").read_text("utf-8")
     examples = []
     for block in section.split("```")[1::2]:
         language, _, body = block.partition("\n")
@@ -380,8 +372,8 @@ def readme_examples() -> list[tuple[str, str, str]]:
     return examples
 
 
-@pytest.mark.parametrize(("language", "command", "output"), readme_examples())
-def test_readme_examples(
+@pytest.mark.parametrize(("language", "command", "output"), documented_examples())
+def test_documented_examples(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
     language: str,
@@ -404,5 +396,5 @@ def test_readme_examples(
         assert json.loads(out)["inline"]
 
 
-def test_the_readme_has_examples() -> None:
-    assert {language for language, _, _ in readme_examples()} == {"sh", "console"}
+def test_the_scoring_doc_has_examples() -> None:
+    assert {language for language, _, _ in documented_examples()} == {"sh", "console"}
