@@ -118,6 +118,26 @@ class Gate:
 
 
 @dataclass(frozen=True, slots=True)
+class AwaitedBots:
+    """The bots a review waited for (`--wait-for`): which said they skipped, which never came.
+
+    `missing` bots had neither reported nor skipped when the review was made, after
+    `waited` seconds; the summary names them so that a reader knows the review is partial.
+    """
+
+    names: tuple[str, ...]
+    skipped: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    waited: float = 0.0
+
+    @property
+    def reported(self) -> tuple[str, ...]:
+        """The awaited bots that reviewed the head commit."""
+        absent = {*self.skipped, *self.missing}
+        return tuple(name for name in self.names if name not in absent)
+
+
+@dataclass(frozen=True, slots=True)
 class ReviewPlan:
     """Everything the renderers and the poster need, decided once."""
 
@@ -130,6 +150,8 @@ class ReviewPlan:
     gate: Gate
     input_count: int = 0
     extra: Mapping[str, Any] = field(default_factory=dict)
+    awaited: AwaitedBots | None = None
+    commit_id: str | None = None  # the head commit the review is about, when read from GitHub
 
     def with_disposition(self, disposition: Disposition) -> tuple[PlannedFinding, ...]:
         if disposition is Disposition.INLINE:

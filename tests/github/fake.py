@@ -21,9 +21,11 @@ from urllib.parse import parse_qsl, urlencode
 import httpx
 import orjson
 
+from github import fake_graphql
 from github.fake_payloads import Payloads, error, json_response, unprocessable, validation
 from github.github_openapi import GitHubSpec, Route, SpecViolation
 from review_quorum.github import GitHubClient, RetryPolicy
+from review_quorum.github.client import graphql_url_for
 
 API = "https://api.github.com"
 HEAD = "a" * 40
@@ -86,6 +88,13 @@ class FakeGitHub(Payloads):
         self.issue_comments: list[dict[str, Any]] = []
         self.faults: list[Fault] = []
         self.log: list[tuple[str, str, int]] = []
+        # Reading a pull request: accounts GitHub marks as bots without a [bot] suffix
+        # (Copilot), a smaller page size than asked for (so that a few comments take several
+        # pages), and when the head commit was committed.
+        self.bot_users: set[str] = set()
+        self.page_cap: int | None = None
+        self.head_committed_at = "2025-12-31T23:00:00Z"
+        self.graphql_url = graphql_url_for(self.api_url)
         self._ids = 1000
         self._tick = 0
 
@@ -115,11 +124,20 @@ class FakeGitHub(Payloads):
         self.issue_comments.append(comment)
         return comment
 
-    def add_review(self, login: str, body: str, comments: list[dict[str, Any]]) -> dict[str, Any]:
-        review = self._review(login, body, "COMMENTED", None)
+    def add_review(
+        self,
+        login: str,
+        body: str,
+        comments: list[dict[str, Any]],
+        *,
+        commit: str | None = None,
+    ) -> dict[str, Any]:
+        review = self._review(login, body, "COMMENTED", commit)
         self.reviews.append(review)
         for comment in comments:
-            self.review_comments.append(self._review_comment(login, review["id"], comment))
+            posted = self._review_comment(login, review["id"], comment)
+            posted["commit_id"] = posted["original_commit_id"] = review["commit_id"]
+            self.review_comments.append(posted)
         return review
 
     def add_reply(self, login: str, to: dict[str, Any], body: str) -> dict[str, Any]:
@@ -135,6 +153,7 @@ class FakeGitHub(Payloads):
     ) -> None:
         """A new head commit: the diff changes and comments follow their code (or go outdated)."""
         self.head_sha = sha
+        self.head_committed_at = self._now()
         self.set_diff(right)
         for comment in self.review_comments:
             if comment["line"] is None:
@@ -179,6 +198,8 @@ class FakeGitHub(Payloads):
 
     def handle(self, request: httpx.Request) -> httpx.Response:
         url = str(request.url)
+        if url == self.graphql_url:
+            return self._graphql(request)
         assert url.startswith(self.api_url + "/"), f"request outside the API: {url}"
         path = url[len(self.api_url) :].split("?", 1)[0]
         query = dict(parse_qsl(request.url.query.decode()))
@@ -259,6 +280,36 @@ class FakeGitHub(Payloads):
         if handler is None:
             raise SpecViolation(f"the fake does not implement {route.operation_id}")
         return handler(login=login, params=params, query=query, body=body, path=path)
+
+    # --- GraphQL ------------------------------------------------------------------------
+
+    def _graphql(self, request: httpx.Request) -> httpx.Response:
+        assert request.method == "POST", f"GraphQL over {request.method}"
+        token = request.headers.get("authorization", "").removeprefix("Bearer ")
+        if token not in self.tokens:
+            response = error(401, "Bad credentials")
+        else:
+            fault = self._fault("graphql")
+            body = orjson.loads(request.content) if request.content else None
+            response = (
+                json_response(fault.status, fault.body, fault.headers)
+                if fault is not None
+                else fake_graphql.answer(body, {"repository": self._graphql_repository})
+            )
+        self.log.append(("POST", "/graphql", response.status_code))
+        return response
+
+    def _graphql_repository(
+        self, _: Any, owner: str, name: str, **__: Any
+    ) -> dict[str, Any] | None:
+        if (owner, name) != (self.owner, self.repo):
+            return None
+        return {"object": self._graphql_object}
+
+    def _graphql_object(self, _: Any, oid: str | None = None, **__: Any) -> dict[str, Any] | None:
+        if oid != self.head_sha:
+            return None
+        return {"__typename": "Commit", "oid": oid, "committedDate": self.head_committed_at}
 
     # --- endpoints ----------------------------------------------------------------------
 
@@ -391,6 +442,7 @@ class FakeGitHub(Payloads):
         self, items: list[dict[str, Any]], query: dict[str, str], path: str
     ) -> httpx.Response:
         per_page, page = int(query.get("per_page", 30)), int(query.get("page", 1))
+        per_page = min(per_page, self.page_cap or per_page)
         last = max((len(items) + per_page - 1) // per_page, 1)
         chunk = items[(page - 1) * per_page : page * per_page]
         wanted = [("prev", page - 1, page > 1), ("next", page + 1, page < last)]

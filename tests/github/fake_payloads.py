@@ -28,6 +28,7 @@ class Payloads:
     author: str
     head_sha: str
     user_ids: dict[str, int]
+    bot_users: set[str]
     _ids: int
     _tick: int
 
@@ -42,7 +43,7 @@ class Payloads:
 
     def _user(self, login: str) -> dict[str, Any]:
         user_id = self.user_ids.setdefault(login, 500 + len(self.user_ids))
-        kind = "Bot" if login.endswith("[bot]") else "User"
+        kind = "Bot" if login.endswith("[bot]") or login in self.bot_users else "User"
         return {
             "login": login,
             "id": user_id,

@@ -7,6 +7,7 @@ planned by `review_quorum.plan.review` and rendered by the chosen `--format`.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import subprocess
 import sys
@@ -26,13 +27,21 @@ from review_quorum.cli.common import (
     write_output,
 )
 from review_quorum.cli.consensus import finite_float, gate_level, non_negative_int, resolve_bots
+from review_quorum.cli.github_input import add_github_arguments, read_github, wants_github
 from review_quorum.cli.post import add_post_arguments, post_from_args
 from review_quorum.confidence import describe_threshold
 from review_quorum.errors import InputError
-from review_quorum.ingest.base import Source
+from review_quorum.ingest.base import ReadOptions, Source
 from review_quorum.ingest.categories import build_category_map
 from review_quorum.model import ConsensusLevel
-from review_quorum.plan import AttachedVerdict, AttachedVerdictInput, ReviewPlan, Settings, review
+from review_quorum.plan import (
+    AttachedVerdict,
+    AttachedVerdictInput,
+    AwaitedBots,
+    ReviewPlan,
+    Settings,
+    review,
+)
 from review_quorum.render import terminal
 from review_quorum.render.formats import RENDERERS
 from review_quorum.render.json_report import report_data
@@ -83,6 +92,7 @@ def add_parser(subparsers: Any) -> None:
         "--post", action="store_true", help="post the review and the sticky summary to GitHub"
     )
     add_post_arguments(parser)
+    add_github_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -125,11 +135,18 @@ def _threshold(args: argparse.Namespace, settings: dict[str, Any]) -> int:
 
 
 def build_settings(
-    args: argparse.Namespace, file_settings: dict[str, Any], seen: set[str]
+    args: argparse.Namespace,
+    file_settings: dict[str, Any],
+    seen: set[str],
+    awaited: AwaitedBots | None = None,
 ) -> Settings:
     gate = effective(args, file_settings, "gate-level")
+    bots = effective(args, file_settings, "bots")
+    if bots is None and awaited is not None:
+        # The bots waited for ran even when they found nothing: they count as voters.
+        bots = ",".join(sorted(seen.union(awaited.reported)))
     return Settings(
-        bots_ran=resolve_bots(effective(args, file_settings, "bots"), seen),
+        bots_ran=resolve_bots(bots, seen),
         line_window=effective(args, file_settings, "line-window"),
         title_overlap=effective(args, file_settings, "title-overlap"),
         order=effective(args, file_settings, "order"),
@@ -192,13 +209,23 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
         categories = file_settings.get("categories")
         category_map = build_category_map(categories) if categories else None
         batch = load_inputs(args, categories=category_map)
+        pulled = None
+        if wants_github(args):
+            options = ReadOptions(
+                root=args.root, categories=category_map, include_humans=args.include_humans
+            )
+            pulled = read_github(args, options)
+            batch.extend(pulled.batch)
         diff = load_diff(args)
         verdicts = load_verdicts(args.verdicts)
-    settings = build_settings(args, file_settings, {f.bot for f in batch.findings})
+    awaited = pulled.awaited if pulled is not None else None
+    settings = build_settings(args, file_settings, {f.bot for f in batch.findings}, awaited)
     with stages.stage("plan"):
         plan = review(
             batch.findings, settings=settings, diff=diff, verdicts=verdicts, skipped=batch.skipped
         )
+    if pulled is not None:
+        plan = dataclasses.replace(plan, awaited=pulled.awaited, commit_id=pulled.head_sha)
     return plan, file_settings
 
 

@@ -5,6 +5,9 @@ API origin (https, or http on a loopback address), follows every `Link: rel="nex
 `per_page=100`, waits out rate limits (403 secondary limits, 429, an exhausted primary
 limit) and server errors honouring `Retry-After` and `x-ratelimit-reset`, backing off
 exponentially within a bounded total wait, and spaces writes a second apart as GitHub asks.
+`graphql()` sends a GraphQL document to `graphql_url` (``GITHUB_GRAPHQL_URL``, else derived
+from the REST root: ``/graphql`` beside api.github.com, ``/api/graphql`` for ``/api/v3``);
+a query is retried like a GET and not paced like a write, and GraphQL errors raise.
 A POST that fails with a server or transport error is not retried here: GitHub may have
 applied it, so the caller re-reads what exists before trying again. The token never
 appears in an error, a repr or dry-run output. In a dry run, writes are recorded in
@@ -60,12 +63,14 @@ class GitHubClient:
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.time,
         dry_run: bool = False,
+        graphql_url: str | None = None,
     ) -> None:
         if token is None and not dry_run:
             raise ConfigError("GITHUB_TOKEN is not set: posting needs a token (or use --dry-run)")
         self._http = http
         self._token = token
         self.api_url = validate_api_url(api_url)
+        self.graphql_url = validate_api_url(graphql_url or graphql_url_for(self.api_url))
         self._retry = retry or RetryPolicy()
         self._sleep = sleep
         self._clock = clock
@@ -82,7 +87,8 @@ class GitHubClient:
         env = os.environ if env is None else env
         token = env.get("GITHUB_TOKEN", "").strip() or None
         api_url = env.get("GITHUB_API_URL", "").strip() or DEFAULT_API_URL
-        return cls(http, token=token, api_url=api_url, **options)
+        graphql_url = env.get("GITHUB_GRAPHQL_URL", "").strip() or None
+        return cls(http, token=token, api_url=api_url, graphql_url=graphql_url, **options)
 
     def __repr__(self) -> str:
         return f"GitHubClient({self.api_url!r}, dry_run={self.dry_run})"
@@ -134,6 +140,26 @@ class GitHubClient:
             return None
         return _json(self._send(request))
 
+    def graphql(self, query: str, variables: Mapping[str, Any] | None = None) -> Any:
+        """The ``data`` of a GraphQL query (None when offline); GraphQL errors raise."""
+        if self.offline:
+            return None
+        body = {"query": query, "variables": dict(variables or {})}
+        request = self._build("POST", self.graphql_url, body)
+        reading = query.lstrip().startswith(("query", "{"))
+        document = _json(self._send(request, reading=reading))
+        if not isinstance(document, dict):
+            raise GitHubError(f"{_describe(request)} returned no JSON object")
+        errors = document.get("errors")
+        if errors:
+            details = (
+                "; ".join(_error_detail(item) for item in errors)
+                if isinstance(errors, list)
+                else str(errors)
+            )
+            raise GitHubError(self._redact(f"{_describe(request)} failed: {details}"))
+        return document.get("data")
+
     def user_login(self) -> str | None:
         """The login the token acts as; None when GitHub will not say (403) or offline."""
         try:
@@ -176,30 +202,33 @@ class GitHubClient:
             content = orjson.dumps(body)
         return self._http.build_request(method, url, headers=headers, content=content)
 
-    def _send(self, request: httpx.Request) -> httpx.Response:
+    def _send(self, request: httpx.Request, *, reading: bool = False) -> httpx.Response:
+        """Send `request`, retrying as the module says; `reading`: a POST that only reads."""
+        repeatable = reading or request.method in IDEMPOTENT
         attempt = 0
         while True:
-            self._pace(request.method)
+            if not reading:
+                self._pace(request.method)
             try:
                 response = self._http.send(request)
             except httpx.TransportError as err:
                 what = f"{type(err).__name__}: {err}"
                 failure = GitHubError(self._redact(f"{_describe(request)} failed: {what}"))
-                if request.method not in IDEMPOTENT:
+                if not repeatable:
                     raise failure from err
                 self.wait_before_retry(attempt, failure)
             else:
                 if response.is_success:
                     return response
                 failure = self._failure(request, response)
-                delay = self._retry_delay(request, response, attempt)
+                delay = self._retry_delay(request, response, attempt, reading=reading)
                 if delay is None:
                     raise failure
                 self.wait_before_retry(attempt, failure, delay)
             attempt += 1
 
     def _retry_delay(
-        self, request: httpx.Request, response: httpx.Response, attempt: int
+        self, request: httpx.Request, response: httpx.Response, attempt: int, *, reading: bool
     ) -> float | None:
         """How long to wait before resending, or None when resending cannot help."""
         headers = response.headers
@@ -207,7 +236,7 @@ class GitHubClient:
         status = response.status_code
         secondary = status == 403 and _mentions_secondary_limit(response)
         rate_limited = status == 429 or secondary or (status == 403 and exhausted)
-        server_error = status >= 500 and request.method in IDEMPOTENT
+        server_error = status >= 500 and (reading or request.method in IDEMPOTENT)
         if not rate_limited and not server_error:
             return None
         asked = _retry_after(headers.get("retry-after"), self._clock())
@@ -262,6 +291,14 @@ def validate_api_url(url: str) -> str:
         f"GITHUB_API_URL must use https:// (http:// only on a loopback address), "
         f"not {parsed.scheme}://{parsed.host}"
     )
+
+
+def graphql_url_for(api_url: str) -> str:
+    """GitHub's GraphQL endpoint beside the REST root `api_url` (GHES: /api/v3 -> /api/graphql)."""
+    root = api_url.rstrip("/")
+    if root.endswith("/api/v3"):
+        return root.removesuffix("/v3") + "/graphql"
+    return root + "/graphql"
 
 
 def format_request(request: httpx.Request) -> str:

@@ -28,7 +28,10 @@ def payload(plan: ReviewPlan, *, event: str = "COMMENT") -> dict[str, Any]:
         if item.span_end is not None and item.finding.line is not None:
             comment.update(start_line=item.finding.line, start_side="RIGHT", line=item.span_end)
         comments.append(comment)
-    return {"body": render_body(plan), "event": event, "comments": comments}
+    review: dict[str, Any] = {"body": render_body(plan), "event": event, "comments": comments}
+    if plan.commit_id is not None:
+        review["commit_id"] = plan.commit_id
+    return review
 
 
 def render(plan: ReviewPlan) -> str:

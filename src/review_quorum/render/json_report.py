@@ -14,7 +14,7 @@ import orjson
 
 from review_quorum.confidence import Disposition
 from review_quorum.model import ConsensusLevel
-from review_quorum.plan import AttachedVerdict, PlannedFinding, ReviewPlan
+from review_quorum.plan import AttachedVerdict, AwaitedBots, PlannedFinding, ReviewPlan
 from review_quorum.render.github_review import payload
 from review_quorum.render.review import render as render_body
 from review_quorum.render.serialize import consensus_data, skipped_data
@@ -78,6 +78,17 @@ def _gate_findings_by_level(plan: ReviewPlan) -> dict[str, int]:
     return counts
 
 
+def _awaited(awaited: AwaitedBots | None) -> dict[str, Any] | None:
+    if awaited is None:
+        return None
+    return {
+        "bots": list(awaited.names),
+        "skipped": list(awaited.skipped),
+        "missing": list(awaited.missing),
+        "waited_seconds": round(awaited.waited, 3),
+    }
+
+
 def report_data(plan: ReviewPlan, *, event: str = "COMMENT") -> dict[str, Any]:
     counts = {kind.value: len(plan.with_disposition(kind)) for kind in Disposition}
     return {
@@ -94,6 +105,7 @@ def report_data(plan: ReviewPlan, *, event: str = "COMMENT") -> dict[str, Any]:
         "settings": plan.settings.as_data(),
         "findings": [finding_data(item) for item in plan.findings],
         "skipped": [skipped_data(skipped) for skipped in plan.skipped],
+        "awaited": _awaited(plan.awaited),
         "github_review": payload(plan, event=event),
         "summary_markdown": render_body(plan),
     }

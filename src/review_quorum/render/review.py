@@ -9,7 +9,8 @@ not accept) are listed in their own section instead of being posted inline.
 from __future__ import annotations
 
 from review_quorum.confidence import Disposition
-from review_quorum.plan import PlannedFinding, ReviewPlan
+from review_quorum.plan import AwaitedBots, PlannedFinding, ReviewPlan
+from review_quorum.render import escape
 from review_quorum.render.consensus import render_provenance
 from review_quorum.render.review_body import (
     BodyItem,
@@ -59,9 +60,35 @@ def anchored(plan: ReviewPlan) -> tuple[PlannedFinding, ...]:
     return tuple(item for item in plan.inline if item.addressable)
 
 
+def awaited_notes(awaited: AwaitedBots | None) -> list[str]:
+    """What the summary says about the bots the review waited for (names escaped)."""
+    if awaited is None:
+        return []
+    notes: list[str] = []
+    if awaited.missing:
+        names = ", ".join(escape.inline(name) for name in awaited.missing)
+        notes.append(
+            f"⏳ **Not reported when this review was made** (after waiting "
+            f"{_duration(awaited.waited)}): {names}. Their findings are not in this review."
+        )
+    if awaited.skipped:
+        names = ", ".join(escape.inline(name) for name in awaited.skipped)
+        notes.append(f"Said they skipped this pull request: {names}.")
+    if not notes:
+        count = len(awaited.names)
+        notes.append(f"All {count} awaited bot{'s' if count != 1 else ''} reported.")
+    return notes
+
+
+def _duration(seconds: float) -> str:
+    return f"{round(seconds)} s" if seconds < 90 else f"{round(seconds / 60)} min"
+
+
 def review_body(plan: ReviewPlan) -> ReviewBody:
     unanchored = [item for item in plan.inline if not item.addressable]
-    notes: list[str] = []
+    notes = awaited_notes(plan.awaited)
+    if notes and unanchored:
+        notes.append("")
     if unanchored:
         count = len(unanchored)
         notes.append(f"### {count} finding{'s' if count != 1 else ''} not on a diff line")

@@ -1,0 +1,158 @@
+"""`quorum review --github`: the pull request's own comments as an input, read at the CLI edge.
+
+The pull request is named by ``--repo``/``--pr`` or the Actions environment (as for
+posting). Its review comments, reviews and issue comments are read through the GitHub
+client (which needs ``GITHUB_TOKEN`` and honours ``GITHUB_API_URL``) and handed, as one
+list of GitHub's own JSON objects, to the bot-comment reader, which decides what is a
+finding. ``--wait-for BOT,...`` first polls until those bots have reported on the head
+commit or said they skipped, for at most ``--wait-timeout`` seconds; a timeout is not an
+error: the review is made from what is there and says who is missing. The clock, the
+sleeper and the polling interval live in `TIMING`, so tests never sleep for real.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import orjson
+
+from review_quorum import ingest
+from review_quorum.cli.common import warn
+from review_quorum.errors import ConfigError
+from review_quorum.ingest.base import Batch, ReadOptions, Source
+from review_quorum.plan import AwaitedBots
+
+if TYPE_CHECKING:
+    from review_quorum.github.snapshot import PullSnapshot
+
+DEFAULT_WAIT_TIMEOUT = 600.0
+
+
+@dataclass(slots=True)
+class Timing:
+    """How `--wait-for` tells time and waits (replaced by tests)."""
+
+    clock: Callable[[], float] = time.time
+    sleep: Callable[[float], None] = time.sleep
+    interval: float = 30.0
+
+
+TIMING = Timing()
+
+
+@dataclass(frozen=True, slots=True)
+class PullInput:
+    """What reading the pull request gave: its findings, the head commit, the wait."""
+
+    batch: Batch
+    head_sha: str
+    awaited: AwaitedBots | None
+
+
+def add_github_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags that make the pull request's comments an input (with --repo and --pr)."""
+    group = parser.add_argument_group("reading the pull request from GitHub")
+    group.add_argument(
+        "--github",
+        action="store_true",
+        help="also read the pull request's review comments, reviews and issue comments "
+        "(needs GITHUB_TOKEN; --repo/--pr or the Actions event name the pull request)",
+    )
+    group.add_argument(
+        "--wait-for",
+        metavar="BOT,...",
+        help="first wait until each of these bots has reviewed the head commit or said it "
+        "skipped (implies --github)",
+    )
+    group.add_argument(
+        "--wait-timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        help=f"the longest --wait-for waits (default {DEFAULT_WAIT_TIMEOUT:.0f})",
+    )
+
+
+def wants_github(args: argparse.Namespace) -> bool:
+    return bool(args.github or args.wait_for)
+
+
+def read_github(
+    args: argparse.Namespace, options: ReadOptions, env: Mapping[str, str] | None = None
+) -> PullInput:
+    """Read (after waiting, if asked) the pull request's comments into a batch of findings."""
+    # Imported here so that commands which never touch GitHub do not pay for httpx.
+    from review_quorum.cli.post import make_http_client
+    from review_quorum.github import GitHubClient, resolve_target
+    from review_quorum.github.snapshot import head_commit_date, read_pull
+    from review_quorum.github.waiting import parse_bot_list
+
+    env = os.environ if env is None else env
+    target = resolve_target(args.repo, args.pr, env)
+    if not env.get("GITHUB_TOKEN", "").strip():
+        raise ConfigError(
+            "--github reads the pull request through the GitHub API: set GITHUB_TOKEN"
+        )
+    bots = parse_bot_list(args.wait_for or "")
+    if args.wait_for is not None and not bots:
+        raise ConfigError(
+            f"--wait-for: expected bot names separated by commas, not {args.wait_for!r}"
+        )
+    http = make_http_client()
+    try:
+        client = GitHubClient.from_env(http, env, sleep=TIMING.sleep, clock=TIMING.clock)
+        date = head_commit_date if bots else None
+
+        def read() -> PullSnapshot:
+            return read_pull(client, target, commit_date=date)
+
+        snapshot, awaited = _wait(read, bots, args.wait_timeout) if bots else (read(), None)
+    finally:
+        http.close()
+    source = Source(snapshot.name, orjson.dumps(snapshot.records()), options)
+    return PullInput(ingest.read(source, "github-comments"), snapshot.head_sha, awaited)
+
+
+def _wait(
+    read: Callable[[], PullSnapshot], bots: Sequence[str], timeout: float | None
+) -> tuple[PullSnapshot, AwaitedBots]:
+    from review_quorum.github.waiting import Report, wait_for_bots
+
+    timeout = DEFAULT_WAIT_TIMEOUT if timeout is None else timeout
+    waited = wait_for_bots(
+        read,
+        bots,
+        timeout=timeout,
+        interval=TIMING.interval,
+        clock=TIMING.clock,
+        sleep=TIMING.sleep,
+        progress=_progress,
+    )
+    skipped = tuple(bot for bot, report in waited.reports.items() if report is Report.SKIPPED)
+    if waited.missing:
+        warn(
+            f"gave up waiting after {waited.waited:.0f}s; not reported: "
+            f"{', '.join(waited.missing)} (the review says so)"
+        )
+    awaited = AwaitedBots(tuple(bots), skipped, waited.missing, waited.waited)
+    return waited.snapshot, awaited
+
+
+def _progress(pending: Sequence[str], waited: float) -> None:
+    print(f"quorum: waiting for {', '.join(pending)} ({waited:.0f}s so far)", file=sys.stderr)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0, not {text!r}")
+    return value

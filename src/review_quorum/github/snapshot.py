@@ -1,0 +1,119 @@
+"""Reading a pull request's conversation: its head commit and every comment, as GitHub sends it.
+
+`read_pull(client, target)` asks `pulls/get` for the head commit, then lists the pull
+request's review comments, reviews and issue comments through `GitHubClient.paginate`
+(every page, rate limits and server errors handled there). The comment objects are kept
+as GitHub's JSON, untouched, because the bot-comment readers in `ingest` decide what they
+mean; `PullSnapshot.records()` hands them over as one list, so that a bot's review body is
+read beside its own inline comments. The head commit's date, which tells whether an issue
+comment came after the latest push, is asked only when a caller needs it: REST has no
+operation for one commit in the set we use, so `head_commit_date` asks GraphQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from review_quorum.errors import GitHubError
+from review_quorum.github.client import GitHubClient
+from review_quorum.github.target import PullRequest
+
+CommitDate = Callable[[GitHubClient, PullRequest], datetime | None]
+
+
+@dataclass(frozen=True, slots=True)
+class PullSnapshot:
+    """One reading of a pull request: its head commit and its three comment collections."""
+
+    target: PullRequest
+    head_sha: str
+    review_comments: tuple[dict[str, Any], ...] = ()
+    reviews: tuple[dict[str, Any], ...] = ()
+    issue_comments: tuple[dict[str, Any], ...] = ()
+    head_committed_at: datetime | None = None
+
+    def records(self) -> list[dict[str, Any]]:
+        """Every comment: inline review comments, then review bodies, then issue comments."""
+        return [*self.review_comments, *self.reviews, *self.issue_comments]
+
+    @property
+    def name(self) -> str:
+        """How inputs and messages name this pull request's comments."""
+        return f"{self.target} (GitHub comments)"
+
+
+def read_pull(
+    client: GitHubClient, target: PullRequest, *, commit_date: CommitDate | None = None
+) -> PullSnapshot:
+    """Read `target` now; `commit_date` looks up when its head commit was committed."""
+    pull_path = f"{target.path}/pulls/{target.number}"
+    head_sha = _head_sha(client.get(pull_path), pull_path)
+    target = PullRequest(target.owner, target.repo, target.number, head_sha)
+    return PullSnapshot(
+        target=target,
+        head_sha=head_sha,
+        review_comments=_objects(client.paginate(f"{pull_path}/comments"), "review comments"),
+        reviews=_objects(client.paginate(f"{pull_path}/reviews"), "reviews"),
+        issue_comments=_objects(
+            client.paginate(f"{target.path}/issues/{target.number}/comments"), "issue comments"
+        ),
+        head_committed_at=commit_date(client, target) if commit_date else None,
+    )
+
+
+COMMIT_DATE_QUERY = """
+query CommitDate($owner: String!, $name: String!, $oid: GitObjectID!) {
+  repository(owner: $owner, name: $name) {
+    object(oid: $oid) {
+      ... on Commit {
+        committedDate
+      }
+    }
+  }
+}
+"""
+
+
+def head_commit_date(client: GitHubClient, target: PullRequest) -> datetime | None:
+    """When `target`'s head commit was committed (None offline); GitHubError if GitHub won't say."""
+    if target.head_sha is None:
+        return None
+    variables = {"owner": target.owner, "name": target.repo, "oid": target.head_sha}
+    data = client.graphql(COMMIT_DATE_QUERY, variables)
+    if data is None:
+        return None
+    repository = data.get("repository") if isinstance(data, dict) else None
+    commit = repository.get("object") if isinstance(repository, dict) else None
+    moment = parse_timestamp(commit.get("committedDate") if isinstance(commit, dict) else None)
+    if moment is None:
+        raise GitHubError(f"GitHub GraphQL API gave no commit date for {target.head_sha}")
+    return moment
+
+
+def parse_timestamp(value: object) -> datetime | None:
+    """GitHub's ISO 8601 timestamp (``2026-01-01T10:00:00Z``) as an aware datetime."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else None
+
+
+def _head_sha(pull: object, path: str) -> str:
+    head = pull.get("head") if isinstance(pull, dict) else None
+    sha = head.get("sha") if isinstance(head, dict) else None
+    if not isinstance(sha, str) or not sha:
+        raise GitHubError(f"GitHub API GET {path} returned no head commit")
+    return sha
+
+
+def _objects(items: list[Any], what: str) -> tuple[dict[str, Any], ...]:
+    for index, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise GitHubError(f"GitHub API listed {what} item {index} that is not an object")
+    return tuple(items)
