@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 from typing import Any
+
+from unidiff import PatchSet
 
 from conftest import shared_path
 from github.fake import FakeGitHub
@@ -56,3 +59,13 @@ def plan_document(
 
 def draft(comments: list[dict[str, Any]], **options: Any) -> ReviewDraft:
     return ReviewDraft.from_plan_json(plan_document(comments, **options))
+
+
+def addressable(diff: Path) -> dict[str, set[int]]:
+    """The RIGHT-side lines a review comment can anchor on: added and context lines."""
+    lines: dict[str, set[int]] = {}
+    for patched in PatchSet(diff.read_text(encoding="utf-8")):
+        right = lines.setdefault(patched.path, set())
+        for hunk in patched:
+            right.update(line.target_line_no for line in hunk if line.target_line_no is not None)
+    return lines

@@ -7,24 +7,13 @@ from pathlib import Path
 
 import httpx
 import pytest
-from unidiff import PatchSet
 
 from conftest import REPO_ROOT
-from github.github_support import BOT, TOKEN, new_fake
+from github.github_support import BOT, TOKEN, addressable, new_fake
 from review_quorum.cli import main, post
 from review_quorum.render.markers import find_markers
 
 EXAMPLE = REPO_ROOT / "examples" / "pr-review"
-
-
-def addressable(diff: Path) -> dict[str, set[int]]:
-    """The RIGHT-side lines a review comment can anchor on: added and context lines."""
-    lines: dict[str, set[int]] = {}
-    for patched in PatchSet(diff.read_text(encoding="utf-8")):
-        right = lines.setdefault(patched.path, set())
-        for hunk in patched:
-            right.update(line.target_line_no for line in hunk if line.target_line_no is not None)
-    return lines
 
 
 @pytest.fixture

@@ -1,0 +1,145 @@
+"""The pieces an end-to-end run of action.yml needs: an event, a job, and a served stand-in.
+
+`ActionJob` wires `action_runner.CompositeRun` to the bundled example pull request
+(`examples/pr-review`, copied into a workspace), a `pull_request` event payload shaped like
+GitHub's, and the GitHub stand-in served on 127.0.0.1. `job.run(inputs)` runs the action
+with those `with:` inputs; tests parametrize it by inputs and check what a user would see.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from conftest import REPO_ROOT
+from github.action_runner import ActionResult, CompositeRun, Runner, current_path
+from github.fake import FakeGitHub
+from github.fake_server import serve
+from github.github_support import addressable, new_fake
+from review_quorum.github.target import ACTIONS_BOT
+
+EXAMPLE = REPO_ROOT / "examples" / "pr-review"
+OWNER, REPO, NUMBER = "acme", "stockroom", 42
+WORKFLOW_TOKEN = "ghs_workflowtoken0123456789abcdefghijklmn"
+HEAD_SHA = "3f1c" + "a" * 36
+BASE_SHA = "9e2d" + "b" * 36
+EXAMPLE_INPUTS = {
+    "findings": "  analysers/*.sarif\n\nbots/**/*.json\nnothing/*.xml\n",
+    "diff": "pr.diff",
+    "verdicts": "verdicts.json",
+    "config": "quorum.toml",
+}
+
+
+def _repository(owner: str, name: str) -> dict[str, Any]:
+    return {
+        "id": 4242,
+        "node_id": "R_kgDOAAAQkg",
+        "name": name,
+        "full_name": f"{owner}/{name}",
+        "private": False,
+        "owner": {"login": owner, "id": 77, "type": "Organization"},
+        "html_url": f"https://github.com/{owner}/{name}",
+        "default_branch": "main",
+    }
+
+
+def pull_request_event(action: str = "synchronize") -> dict[str, Any]:
+    """A `pull_request` event payload with the fields GitHub sends that the action reads."""
+    repository = _repository(OWNER, REPO)
+    author = {"login": "octo-dev", "id": 1001, "type": "User"}
+    return {
+        "action": action,
+        "number": NUMBER,
+        "pull_request": {
+            "url": f"https://api.github.com/repos/{OWNER}/{REPO}/pulls/{NUMBER}",
+            "id": 987654,
+            "node_id": "PR_kwDOAAAQks4AAQ",
+            "html_url": f"https://github.com/{OWNER}/{REPO}/pull/{NUMBER}",
+            "number": NUMBER,
+            "state": "open",
+            "locked": False,
+            "title": "Add the stock report endpoint",
+            "user": author,
+            "body": "Adds /report.",
+            "draft": False,
+            "merged": False,
+            "merge_commit_sha": "5c7e" + "c" * 36,
+            "head": {
+                "label": "octo-dev:report",
+                "ref": "report",
+                "sha": HEAD_SHA,
+                "user": author,
+                "repo": repository,
+            },
+            "base": {
+                "label": f"{OWNER}:main",
+                "ref": "main",
+                "sha": BASE_SHA,
+                "user": repository["owner"],
+                "repo": repository,
+            },
+        },
+        "repository": repository,
+        "sender": author,
+    }
+
+
+def python_only(directory: Path) -> Path:
+    """A folder holding only `python`, as setup-python leaves on PATH (no quorum on it)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "python").symlink_to(sys.executable)
+    return directory
+
+
+class ActionJob:
+    """A job that runs the action against one stand-in pull request, as often as asked."""
+
+    def __init__(self, root: Path, fake: FakeGitHub, errors: list[str]) -> None:
+        self.root, self.fake, self.errors = root, fake, errors
+        self.workspace = root / "workspace"
+        shutil.copytree(EXAMPLE, self.workspace)
+        self.python_dir = python_only(root / "setup-python")
+        self.setup_python: list[Mapping[str, str]] = []
+        self.runs = 0
+
+    def run(
+        self, inputs: Mapping[str, str], *, path: str | None = None, event: Mapping[str, Any] = {}
+    ) -> ActionResult:
+        """Run the action with these `with:` inputs (PATH: python only, unless given)."""
+        self.runs += 1
+        runner = Runner(
+            workspace=self.workspace,
+            temp=self.root / f"runner-temp-{self.runs}",
+            event_name="pull_request",
+            event=event or pull_request_event(),
+            repository=f"{OWNER}/{REPO}",
+            api_url=self.fake.api_url,
+            token=WORKFLOW_TOKEN,
+            path=path or current_path(self.python_dir),
+            stand_ins={"actions/setup-python": self.setup_python.append},
+        )
+        return CompositeRun(REPO_ROOT, runner, inputs).run()
+
+
+@contextmanager
+def action_job(root: Path) -> Iterator[ActionJob]:
+    """A job with the example pull request open on a served stand-in of GitHub."""
+
+    def build(url: str) -> FakeGitHub:
+        fake = new_fake(owner=OWNER, repo=REPO, number=NUMBER, head_sha=HEAD_SHA, api_url=url)
+        fake.add_token(WORKFLOW_TOKEN, ACTIONS_BOT, installation=True)
+        fake.set_diff(addressable(EXAMPLE / "pr.diff"))
+        return fake
+
+    with serve(build) as (fake, errors):
+        yield ActionJob(root, fake, errors)
+
+
+def installed_path(python_dir: Path) -> str:
+    """PATH for `install: false`: this interpreter's environment, where quorum is installed."""
+    return current_path(Path(sys.executable).parent, python_dir)

@@ -1,0 +1,132 @@
+"""action.yml run end to end as the runner runs it, against a served stand-in of GitHub.
+
+Install (a real `pip install` of this checkout, once), read the findings, review, post,
+outputs, step summary and the gate's exit status, checked as a user would check them: the
+review on the pull request, the action's outputs, the job's conclusion and annotations.
+The other runs reuse this interpreter's environment through the `install: false` input.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from github.action_harness import EXAMPLE_INPUTS, ActionJob, action_job, installed_path
+from github.action_runner import ActionResult
+from review_quorum.github.target import ACTIONS_BOT
+from review_quorum.render.markers import FINDING, find_markers
+
+pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="the steps run in bash")
+
+STEPS = [
+    "Set up Python",
+    "Install review-quorum",
+    "Fetch the pull request diff",
+    "Review",
+    "Post to the pull request",
+    "Gate",
+]
+
+
+def outcomes(result: ActionResult) -> dict[str, str]:
+    return {step.name: step.outcome for step in result.steps}
+
+
+def plan_of(result: ActionResult) -> dict[str, object]:
+    return json.loads(Path(result.outputs["plan"]).read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def check_posted(job: ActionJob, result: ActionResult) -> None:
+    """One review by the workflow's bot with one comment per inline finding, one summary."""
+    [review] = job.fake.submitted_reviews_by(ACTIONS_BOT)
+    assert review["state"] == "COMMENTED"
+    assert review["commit_id"] == job.fake.head_sha
+    comments = job.fake.comments_by(ACTIONS_BOT)
+    assert len(comments) == int(result.outputs["inline-count"]) > 0
+    assert all(kind == FINDING for c in comments for kind, _ in find_markers(c["body"]))
+    [sticky] = job.fake.issue_comments_by(ACTIONS_BOT)
+    assert [kind for kind, _ in find_markers(sticky["body"])] == ["summary"]
+    assert job.errors == []
+
+
+def test_the_action_installs_reviews_posts_and_fails_the_gate(tmp_path: Path) -> None:
+    with action_job(tmp_path) as job:
+        result = job.run({**EXAMPLE_INPUTS, "sarif": "review-quorum.sarif"})
+        assert outcomes(result) == dict.fromkeys(STEPS[:-1], "success") | {"Gate": "failure"}
+        assert result.step("Gate").exit_code == 1
+        assert result.conclusion == "failure"
+        assert job.setup_python == [{"python-version": "3.12"}]
+        venv = tmp_path / "runner-temp-1" / "review-quorum-venv"
+        assert result.step("Install review-quorum").outputs["quorum"] == f"{venv}/bin/quorum"
+        plan = plan_of(result)
+        assert result.outputs == {
+            "gate": "failed",
+            "gate-count": "3",
+            "findings-count": str(len(plan["findings"])),  # type: ignore[arg-type]
+            "inline-count": str(len(plan["github_review"]["comments"])),  # type: ignore[index]
+            "plan": str(tmp_path / "runner-temp-1" / "review-quorum-plan.json"),
+            "sarif": "review-quorum.sarif",
+        }
+        sarif = json.loads((job.workspace / "review-quorum.sarif").read_text(encoding="utf-8"))
+        assert sarif["version"] == "2.1.0"
+        assert result.annotations("warning") == ["review-quorum: no file matches nothing/*.xml"]
+        assert result.annotations("error") == [
+            "review-quorum: 3 finding(s) at or above the confirmed level"
+        ]
+        assert result.summary == plan["summary_markdown"]
+        assert result.summary.splitlines()[1] == "## Review assessment: 🔴 CRITICAL"
+        check_posted(job, result)
+
+
+def test_a_second_run_posts_nothing_new(tmp_path: Path) -> None:
+    inputs = {**EXAMPLE_INPUTS, "install": "false", "fail-on-gate": "false"}
+    with action_job(tmp_path) as job:
+        path = installed_path(job.python_dir)
+        first = job.run(inputs, path=path)
+        writes = len(job.fake.writes())
+        second = job.run(inputs, path=path)
+        assert outcomes(second) == dict.fromkeys(STEPS[1:-1], "success") | {
+            "Set up Python": "skipped",
+            "Gate": "skipped",
+        }
+        assert second.conclusion == "success" and second.outputs["gate"] == "failed"
+        assert job.setup_python == []
+        check_posted(job, first)
+        [edit] = job.fake.writes()[writes:]  # the sticky summary, refreshed in place
+        assert edit[0] == "PATCH" and "/issues/comments/" in edit[1]
+        assert "posted 0 new inline comment(s)" in second.step("Post to the pull request").stderr
+
+
+@pytest.mark.parametrize(
+    ("inputs", "conclusion", "gate_step"),
+    [
+        ({"post": "false"}, "failure", "failure"),
+        ({"post": "false", "fail-on-gate": "false"}, "success", "skipped"),
+        ({"post": "false", "gate-level": "none"}, "success", "skipped"),
+    ],
+)
+def test_without_posting_nothing_reaches_github(
+    tmp_path: Path, inputs: dict[str, str], conclusion: str, gate_step: str
+) -> None:
+    with action_job(tmp_path) as job:
+        result = job.run(
+            {**EXAMPLE_INPUTS, "install": "false", **inputs}, path=installed_path(job.python_dir)
+        )
+        assert outcomes(result)["Post to the pull request"] == "skipped"
+        assert outcomes(result)["Gate"] == gate_step
+        assert result.conclusion == conclusion
+        assert job.fake.writes() == []
+        assert job.errors == []
+
+
+def test_install_false_without_quorum_on_path_fails_at_once(tmp_path: Path) -> None:
+    with action_job(tmp_path) as job:
+        result = job.run({**EXAMPLE_INPUTS, "install": "false"})
+        assert outcomes(result)["Install review-quorum"] == "failure"
+        assert set(list(outcomes(result).values())[2:]) == {"skipped"}
+        assert result.annotations("error") == [
+            "review-quorum: install is false, but no quorum command is on PATH"
+        ]
