@@ -81,6 +81,7 @@ CHECKS: dict[str, Callable[[object], Any]] = {
     "format": _choice(*FORMATS),
     "root": _text,
     "categories": _categories,
+    "history-db": _text,
 }
 
 

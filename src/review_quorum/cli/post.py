@@ -8,7 +8,8 @@ findings at or above LEVEL; this command never approves. `--dry-run` performs th
 (when a token is available) and prints every write request instead of sending it, with the
 Authorization header redacted. The printed requests go to standard output, the one-line
 result to standard error. GitHub failures raise `GitHubError` and exit 2. httpx and the
-GitHub client are imported only when something is posted.
+GitHub client are imported only when something is posted. With `--db` the plan is recorded
+in the history as a run (see `cli.record`), except in a dry run.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from review_quorum.cli.common import ExitCode, read_bytes, warn
+from review_quorum.cli.record import Recorder, add_record_arguments
 from review_quorum.errors import ConfigError, InputError
 from review_quorum.model import ConsensusLevel
 
@@ -46,6 +48,7 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("plan", metavar="PLAN.json", help="the plan ('-' reads standard input)")
     add_post_arguments(parser)
+    add_record_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -87,7 +90,14 @@ def run(args: argparse.Namespace) -> int:
         document = orjson.loads(read_bytes(args.plan))
     except orjson.JSONDecodeError as err:
         raise InputError(source, f"char {err.pos}", "not valid JSON") from None
-    return post_from_args(args, ReviewDraft.from_plan_json(document, source=source))
+    recorder = Recorder.from_args(args)
+    status = post_from_args(args, ReviewDraft.from_plan_json(document, source=source))
+    if recorder is not None:
+        if args.dry_run:
+            warn("--dry-run: the run is not recorded in the history")
+        else:
+            recorder.record(document, source)
+    return status
 
 
 def post_from_args(

@@ -1,7 +1,8 @@
 """`quorum review`: findings from any mix of sources -> one consolidated review -> a gate.
 
 Settings come from flags, then the configuration file, then the defaults. The review is
-planned by `review_quorum.plan.review` and rendered by the chosen `--format`.
+planned by `review_quorum.plan.review` and rendered by the chosen `--format`. With `--db`
+the run is recorded in the history store (`cli.record`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from review_quorum.cli.common import (
 from review_quorum.cli.consensus import finite_float, gate_level, non_negative_int, resolve_bots
 from review_quorum.cli.github_input import add_github_arguments, read_github, wants_github
 from review_quorum.cli.post import add_post_arguments, post_from_args
+from review_quorum.cli.record import Recorder, add_record_arguments
 from review_quorum.confidence import describe_threshold
 from review_quorum.errors import InputError
 from review_quorum.ingest.base import ReadOptions, Source
@@ -93,6 +95,7 @@ def add_parser(subparsers: Any) -> None:
     )
     add_post_arguments(parser)
     add_github_arguments(parser)
+    add_record_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -205,6 +208,7 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
     file_settings = config.load(Path(args.config) if args.config else None)
     if args.root is None and "root" in file_settings:
         args.root = file_settings["root"]
+    args.recorder = Recorder.from_args(args, file_settings)
     with stages.stage("read"):
         categories = file_settings.get("categories")
         category_map = build_category_map(categories) if categories else None
@@ -242,6 +246,9 @@ def run(args: argparse.Namespace) -> int:
     write_output(text, args.output)
     if plan.skipped:
         warn(f"{len(plan.skipped)} input record(s) skipped (listed in the JSON report)")
+    if args.recorder is not None:
+        with stages.stage("record"):
+            args.recorder.record(report_data(plan), "quorum review")
     if args.post:
         with stages.stage("post"):
             posted = _post(args, plan)

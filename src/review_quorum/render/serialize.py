@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from review_quorum.errors import Skipped
-from review_quorum.model import ConsensusFinding, NormalizedFinding
+from review_quorum.model import CommentSource, ConsensusFinding, NormalizedFinding
 
 
 def finding_data(finding: NormalizedFinding) -> dict[str, Any]:
@@ -24,6 +24,20 @@ def finding_data(finding: NormalizedFinding) -> dict[str, Any]:
             "symbol": evidence.symbol,
         },
         "confidence": finding.confidence,
+        "rule_id": finding.rule_id,
+        "source": _source_data(finding.source),
+    }
+
+
+def _source_data(source: CommentSource | None) -> dict[str, Any] | None:
+    if source is None:
+        return None
+    return {
+        "kind": source.kind,
+        "rest_id": source.rest_id,
+        "node_id": source.node_id,
+        "html_url": source.html_url,
+        "author": source.author,
     }
 
 

@@ -1,0 +1,134 @@
+"""`--db`: where the history lives, and recording a run from `quorum review` or `quorum post`.
+
+`--db` takes a SQLite path or a ``postgresql://`` URL; given without a value it means the
+configuration's ``history-db``, else ``$QUORUM_HISTORY_DB``, else `.quorum/history.db`.
+A run needs its pull request (``--repo``/``--pr`` or the Actions event) and head commit
+(``--head-sha``, the event's head, or the HEAD side of ``--git BASE..HEAD``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from review_quorum import config
+from review_quorum.errors import ConfigError
+
+DEFAULT_DB = ".quorum/history.db"
+ENV_DB = "QUORUM_HISTORY_DB"
+_DEFAULT = "\0default"
+
+
+def add_db_argument(parser: argparse.ArgumentParser, *, optional: bool) -> None:
+    """`--db`: optional (bare `--db` = the default) or always on (for history commands)."""
+    help_text = f"history database: a path or a postgresql:// URL (default {DEFAULT_DB})"
+    if optional:
+        parser.add_argument(
+            "--db",
+            nargs="?",
+            const=_DEFAULT,
+            metavar="PATH|URL",
+            help=f"record the run in the {help_text}",
+        )
+    else:
+        parser.add_argument("--db", default=_DEFAULT, metavar="PATH|URL", help=help_text)
+
+
+def add_record_arguments(parser: argparse.ArgumentParser) -> None:
+    add_db_argument(parser, optional=True)
+    parser.add_argument(
+        "--head-sha", type=_sha, metavar="SHA", help="the pull request's head commit, for --db"
+    )
+
+
+def db_target(
+    value: str | None,
+    settings: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+) -> str | None:
+    """The database `--db` names, resolving the bare flag to the configured default."""
+    if value is None:
+        return None
+    if value != _DEFAULT:
+        return value
+    env = os.environ if env is None else env
+    if settings is None:
+        settings = config.load()
+    configured = settings.get("history-db") or env.get(ENV_DB, "").strip()
+    return str(configured) if configured else DEFAULT_DB
+
+
+@dataclass(frozen=True, slots=True)
+class Recorder:
+    """Where and as what to record a run; resolved before the run so errors come first."""
+
+    target: str
+    owner: str
+    repo: str
+    number: int
+    head_sha: str
+
+    @classmethod
+    def from_args(
+        cls,
+        args: argparse.Namespace,
+        settings: Mapping[str, Any] | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> Recorder | None:
+        """The recorder `--db` asks for, or None without `--db`; ConfigError when incomplete."""
+        target = db_target(args.db, settings, env)
+        if target is None:
+            return None
+        from review_quorum.github import resolve_target
+
+        pull = resolve_target(args.repo, args.pr, os.environ if env is None else env)
+        head = args.head_sha or pull.head_sha or _git_head(getattr(args, "git", None))
+        if not head:
+            raise ConfigError(
+                "--db: recording needs the head commit: pass --head-sha SHA "
+                "(or run in a pull_request workflow, or review with --git BASE..HEAD)"
+            )
+        return cls(target, pull.owner, pull.repo, pull.number, head)
+
+    def record(self, document: Any, source: str) -> None:
+        """Record the plan `document` and say on standard error what happened."""
+        from review_quorum.history import RunRecord, open_history, record_run
+
+        record = RunRecord.from_report(
+            document,
+            owner=self.owner,
+            repo=self.repo,
+            number=self.number,
+            head_sha=self.head_sha,
+            source=source,
+        )
+        database = open_history(self.target)
+        try:
+            recorded = record_run(database, record)
+        finally:
+            database.close()
+        print(f"quorum: {recorded.describe(record)}", file=sys.stderr)
+
+
+def _sha(text: str) -> str:
+    value = text.strip().lower()
+    if len(value) not in (40, 64) or any(char not in "0123456789abcdef" for char in value):
+        raise argparse.ArgumentTypeError(f"expected a full commit SHA, not {text!r}")
+    return value
+
+
+def _git_head(revisions: str | None) -> str | None:
+    if not revisions or ".." not in revisions:
+        return None
+    head = revisions.split("..")[-1].lstrip(".") or "HEAD"
+    command = ["git", "rev-parse", "--verify", "--quiet", f"{head}^{{commit}}"]
+    try:
+        done = subprocess.run(command, capture_output=True, check=False, text=True)
+    except OSError:
+        return None
+    return done.stdout.strip() or None if done.returncode == 0 else None

@@ -1,0 +1,220 @@
+"""One connection to the history database: SQLite (standard library) or PostgreSQL (psycopg 3).
+
+`connect(target)` opens a SQLite file for a path (creating its folder) and PostgreSQL for a
+``postgresql://`` or ``postgres://`` URL; psycopg is imported only then, and a missing driver
+is a `ConfigError` naming the extra to install. Statements are written once, in the SQL both
+dialects accept, with ``?`` placeholders (turned into ``%s`` for psycopg). SQLite runs in WAL
+mode with a busy timeout, and every write transaction starts with ``BEGIN IMMEDIATE`` so two
+runs at once queue for the write lock instead of failing half-way; PostgreSQL uses its own
+row locks and ``ON CONFLICT``. Both connections run in autocommit mode, so a read never holds
+a transaction open; every write happens inside `transaction()` (an explicit ``BEGIN`` ...
+``COMMIT``, rolled back on any error): all or nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from review_quorum.errors import ConfigError, QuorumError
+
+Dialect = Literal["sqlite", "postgresql"]
+Row = tuple[Any, ...]
+BUSY_TIMEOUT_SECONDS = 60.0
+_URL_SCHEMES = ("postgresql://", "postgres://")
+_PASSWORD = re.compile(r"(://[^:/@]*:)[^@/]*@")
+
+
+class HistoryError(QuorumError):
+    """The history database refused or failed an operation."""
+
+
+class _Cursor(Protocol):
+    rowcount: int
+
+    def execute(self, sql: str, params: Sequence[Any] = ...) -> Any: ...
+    def executemany(self, sql: str, params: Sequence[Sequence[Any]]) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+    def fetchone(self) -> Any: ...
+    def fetchmany(self, size: int) -> list[Any]: ...
+    def close(self) -> None: ...
+
+
+class Database:
+    """A connection to one history database, in one of the two dialects."""
+
+    def __init__(self, connection: Any, dialect: Dialect, name: str) -> None:
+        self._connection = connection
+        self.dialect: Dialect = dialect
+        self.name = name
+        self._depth = 0
+
+    def close(self) -> None:
+        self._connection.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Run the block as one transaction (nested blocks join the outer one)."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield
+            finally:
+                self._depth -= 1
+            return
+        self._begin()
+        self._depth = 1
+        try:
+            yield
+        except BaseException:
+            self._depth = 0
+            self._end("ROLLBACK")
+            raise
+        self._depth = 0
+        self._end("COMMIT")
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; returns how many rows it changed."""
+        cursor = self._run(sql, params)
+        count = cursor.rowcount
+        cursor.close()
+        return int(count)
+
+    def execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if not rows:
+            return
+        cursor = self._connection.cursor()
+        try:
+            cursor.executemany(self._sql(sql), rows)
+        except Exception as err:
+            raise self._error(err, sql) from err
+        finally:
+            cursor.close()
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        cursor = self._run(sql, params)
+        try:
+            return [tuple(row) for row in cursor.fetchall()]
+        finally:
+            cursor.close()
+
+    def stream(self, sql: str, params: Sequence[Any] = (), size: int = 10_000) -> Iterator[Row]:
+        """The rows of a query, fetched `size` at a time."""
+        cursor = self._run(sql, params)
+        try:
+            while batch := cursor.fetchmany(size):
+                yield from (tuple(row) for row in batch)
+        finally:
+            cursor.close()
+
+    def value(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """The first column of the first row, or None when there is no row."""
+        cursor = self._run(sql, params)
+        try:
+            row = cursor.fetchone()
+        finally:
+            cursor.close()
+        return None if row is None else row[0]
+
+    def lock_schema(self) -> None:
+        """Serialise schema changes between processes (inside a transaction)."""
+        if self.dialect == "postgresql":
+            self.execute("SELECT pg_advisory_xact_lock(7368519)")
+
+    def size_bytes(self) -> int:
+        """How much space the database takes (pages in use, including the WAL's future)."""
+        if self.dialect == "postgresql":
+            return int(self.value("SELECT pg_database_size(current_database())"))
+        pages = int(self.value("PRAGMA page_count"))
+        return pages * int(self.value("PRAGMA page_size"))
+
+    def _begin(self) -> None:
+        self._run("BEGIN IMMEDIATE" if self.dialect == "sqlite" else "BEGIN", ()).close()
+
+    def _end(self, statement: str) -> None:
+        self._run(statement, ()).close()
+
+    def _run(self, sql: str, params: Sequence[Any]) -> _Cursor:
+        cursor: _Cursor = self._connection.cursor()
+        try:
+            cursor.execute(self._sql(sql), tuple(params))
+        except Exception as err:
+            cursor.close()
+            raise self._error(err, sql) from err
+        return cursor
+
+    def _sql(self, sql: str) -> str:
+        return sql.replace("?", "%s") if self.dialect == "postgresql" else sql
+
+    def _error(self, err: Exception, sql: str) -> HistoryError:
+        statement = " ".join(sql.split())[:120]
+        return HistoryError(f"history database {self.name}: {err} (in: {statement})")
+
+
+def connect(target: str) -> Database:
+    """Open the history database at `target`: a file path, or a PostgreSQL URL."""
+    if target.startswith(_URL_SCHEMES):
+        return _connect_postgresql(target)
+    return _connect_sqlite(Path(target))
+
+
+def is_url(target: str) -> bool:
+    return target.startswith(_URL_SCHEMES)
+
+
+def redact(target: str) -> str:
+    """`target` with any password in a URL replaced, for messages."""
+    return _PASSWORD.sub(r"\1***@", target)
+
+
+def _connect_sqlite(path: Path) -> Database:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(
+            path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False
+        )
+    except (OSError, sqlite3.Error) as err:
+        raise ConfigError(f"--db {path}: cannot open the history database: {err}") from err
+    database = Database(connection, "sqlite", str(path))
+    try:
+        _use_wal(database)
+        database.execute("PRAGMA foreign_keys=ON")
+        database.execute("PRAGMA synchronous=NORMAL")
+    except HistoryError as err:
+        connection.close()
+        raise ConfigError(f"--db {path}: not a usable SQLite database: {err}") from err
+    return database
+
+
+def _use_wal(database: Database) -> None:
+    """Switch to WAL; a switch racing another first opener fails fast, so it is retried."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_SECONDS
+    while database.value("PRAGMA journal_mode") != "wal":
+        try:
+            database.execute("PRAGMA journal_mode=WAL")
+        except HistoryError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
+def _connect_postgresql(url: str) -> Database:
+    name = redact(url)
+    try:
+        import psycopg
+    except ImportError:
+        raise ConfigError(
+            f"--db {name}: PostgreSQL needs the optional driver: "
+            "pip install 'review-quorum[postgresql]'"
+        ) from None
+    try:
+        connection = psycopg.connect(url, autocommit=True)
+    except psycopg.Error as err:
+        message = str(err).replace(url, name)
+        raise ConfigError(f"--db {name}: cannot connect: {message}") from err
+    return Database(connection, "postgresql", name)
