@@ -40,7 +40,7 @@ NOTES = (
         "src/shop/payment.py",
         40,
         "The retry counter is never reset, so after three failures every later payment "
-        "gives up at once.",
+        "gives up at once.\n\n```suggestion\n        attempts = 0\n```",
         review_login="copilot-pull-request-reviewer[bot]",
     ),
     BotNote(
@@ -89,7 +89,8 @@ NOTES = (
         "src/shop/cart.py",
         71,
         "**Expired carts are never deleted**\n\nThe cleanup job compares a timestamp in "
-        "seconds with one in milliseconds, so nothing ever looks expired.",
+        "seconds with one in milliseconds, so nothing ever looks expired. The same "
+        "comparison is in `src/shop/jobs.py:33`.",
     ),
     BotNote(
         "cubic-dev-ai[bot]",
