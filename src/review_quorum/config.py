@@ -1,6 +1,8 @@
 """Configuration: `[tool.quorum]` in pyproject.toml, or a `.quorum.toml`; flags override it.
 
-Keys use the flag spelling (`gate-level`, `line-window`, ...). Unknown keys and bad values
+Keys use the flag spelling (`gate-level`, `line-window`, ...); two are tables: `categories`
+(rule pattern = category) and `bot-logins` (GitHub login = bot name, docs/bot-comments.md).
+Unknown keys and bad values
 are `ConfigError`s naming the file and the key. `.quorum.toml` holds the keys at top level
 (or under `[tool.quorum]`); pyproject.toml only under `[tool.quorum]`.
 """
@@ -59,6 +61,15 @@ def _text(value: object) -> str:
     return str(value)
 
 
+def _bot_logins(value: object) -> dict[str, str]:
+    if not isinstance(value, dict) or not all(
+        isinstance(k, str) and k.strip() and isinstance(v, str) and v.strip()
+        for k, v in value.items()
+    ):
+        raise ValueError("expected a table of GitHub login = bot name (non-empty strings)")
+    return {login.strip(): bot.strip() for login, bot in value.items()}
+
+
 def _categories(value: object) -> dict[str, str]:
     if not isinstance(value, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in value.items()
@@ -82,6 +93,7 @@ CHECKS: dict[str, Callable[[object], Any]] = {
     "root": _text,
     "categories": _categories,
     "history-db": _text,
+    "bot-logins": _bot_logins,
 }
 
 

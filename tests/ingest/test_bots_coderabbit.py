@@ -70,7 +70,7 @@ def test_every_category_maps_into_the_shared_vocabulary() -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "path", "line", "expected", "snippet"),
+    ("name", "path", "line", "expected", "suggestion"),
     [
         (
             "coderabbit.inline-2024-shortcode.md",
@@ -132,12 +132,12 @@ def test_every_category_maps_into_the_shared_vocabulary() -> None:
     ],
 )  # fmt: skip
 def test_inline_findings(
-    name: str, path: str, line: int, expected: tuple[object, ...], snippet: str
+    name: str, path: str, line: int, expected: tuple[object, ...], suggestion: str
 ) -> None:
     parsed = parse(name, INLINE, path, line)
     assert parsed.skipped == ()
     assert summary(parsed) == [expected]
-    assert parsed.findings[0].snippet == snippet
+    assert parsed.findings[0].suggestion == suggestion
 
 
 def test_rest_start_line_wins_over_the_prompt_range() -> None:
@@ -183,7 +183,7 @@ def test_review_body_sections() -> None:
         (C, "resource_leak", "Close the database cursor when the export fails",
          "src/ledger/export.py", 33, None, True),
     ]  # fmt: skip
-    assert parsed.findings[3].snippet == "-def data2():\n+def closed_period_ledger():"
+    assert parsed.findings[3].suggestion == "-def data2():\n+def closed_period_ledger():"
 
 
 def test_severity_grouped_section_gives_the_severity() -> None:

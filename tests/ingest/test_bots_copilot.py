@@ -29,7 +29,7 @@ def test_inline_comment_with_a_suggestion() -> None:
         "The timeout is read from the environment as a string and compared with an integer, "
         "so the guard never triggers"
     )
-    assert draft.snippet == 'TIMEOUT_SECONDS = int(os.environ.get("LEDGER_TIMEOUT", "30"))'
+    assert draft.suggestion == 'TIMEOUT_SECONDS = int(os.environ.get("LEDGER_TIMEOUT", "30"))'
     assert draft.confidence == 1.0
 
 
@@ -37,7 +37,7 @@ def test_nitpick_prefix_lowers_the_severity_and_the_suggestion_beats_the_illustr
     (draft,) = parse("copilot.inline-nitpick.md", INLINE, ".github/workflows/ci.yml", 20).findings
     assert draft.severity is Severity.LOW
     assert draft.title == "The step name does not say which Python version it installs"
-    assert draft.snippet == "      - name: Set up Python 3.12"
+    assert draft.suggestion == "      - name: Set up Python 3.12"
 
 
 def test_category_is_a_keyword_guess() -> None:

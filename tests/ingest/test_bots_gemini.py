@@ -18,7 +18,7 @@ def parse(name: str, kind: CommentKind = INLINE) -> Parsed:
 
 
 @pytest.mark.parametrize(
-    ("name", "severity", "category", "title", "snippet"),
+    ("name", "severity", "category", "title", "suggestion"),
     [
         ("gemini.inline-high-suggestion.md", Severity.HIGH, "other",
          "The cache key omits the account id, so two accounts with the same month share one "
@@ -36,14 +36,14 @@ def parse(name: str, kind: CommentKind = INLINE) -> Parsed:
     ],
 )  # fmt: skip
 def test_inline_findings(
-    name: str, severity: Severity, category: str, title: str, snippet: str
+    name: str, severity: Severity, category: str, title: str, suggestion: str
 ) -> None:
     (draft,) = parse(name).findings
-    assert (draft.severity, draft.category, draft.title, draft.snippet) == (
+    assert (draft.severity, draft.category, draft.title, draft.suggestion) == (
         severity,
         category,
         title,
-        snippet,
+        suggestion,
     )
     assert (draft.file, draft.line) == ("src/a.py", 4)
 

@@ -94,10 +94,10 @@ def test_merge_code_suggestions() -> None:
         (L, "logic_error", "Keep the sort stable", "src/ledger/export.py", 15, 16, "3", ""),
         (L, "maintainability", "Name the magic number", "src/ledger/sync.py", 5, None, "4", ""),
     ]  # fmt: skip
-    assert parsed.findings[1].snippet == (
+    assert parsed.findings[1].suggestion == (
         "-    average = total / len(entries)\n+    average = total / len(entries) if entries else 0"
     )
-    assert parsed.findings[3].snippet == ""
+    assert parsed.findings[3].suggestion == ""
 
 
 def test_merge_reviewer_guide_focus_areas_carry_diff_anchors() -> None:

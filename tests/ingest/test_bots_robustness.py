@@ -21,7 +21,8 @@ from review_quorum import ingest
 from review_quorum.errors import InputError
 from review_quorum.ingest import freetext
 from review_quorum.ingest.base import Batch, Source
-from review_quorum.ingest.bots import PARSERS, Comment, CommentKind
+from review_quorum.ingest.bots import BY_NAME, PARSERS, Comment, CommentKind
+from review_quorum.ingest.bots.generic import GenericParser
 from review_quorum.ingest.bots.keywords import guess_category
 from review_quorum.ingest.bots.text import (
     bare_label,
@@ -213,6 +214,32 @@ FRAGMENTS = [
     "\n\n",
     "0",
     "\u202e",
+    "### Title\n",
+    "<!-- **High Severity** -->\n",
+    "<!-- LOCATIONS START\nsrc/a.py#L3-L9\nsrc/b.py#L1\nLOCATIONS END -->\n",
+    "<!-- DESCRIPTION START -->\n",
+    "Path: src/a.py\nLine: 3:9\n",
+    "<details><summary>Prompt To Fix With AI</summary>\n",
+    "<details><summary>Additional Comments (1)</summary>\n**`src/a.py`**\n",
+    '<img alt="P1" src="x">',
+    "**<sub><sub>![P2 Badge](https://x/p2)</sub></sub>  Title**\n",
+    "https://github.com/o/r/blob/0123456789abcdef/src/a.py#L3-L4\n",
+    "### 1. **[Critical] Title** `src/a.py:3-4`\n",
+    "## ✅ Good parts\n",
+    '<!-- devin-review-comment {"id": "BUG_1", "file_path": "src/a.py", "start_line": 2} -->\n',
+    "🔴 **Title**\n",
+    "`src/a.py:3` text. ",
+    "**Severity: high**\n",
+    '<!-- metadata:{"confidence":7} -->\nP1: ',
+    "✅ Addressed in [`abc1234`](x)\n",
+    "## Nitpicks 🔍\n- [ ] <a href='x#diff-" + "b" * 64 + "R2-R3'><strong>T</strong></a><br>t\n",
+    "![kody code-review](https://img.shields.io/badge/kody-x) "
+    "![Bug](https://img.shields.io/badge/Bug-x) "
+    "![high](https://img.shields.io/badge/severity_level-high-x)\n",
+    "<!-- kody-codereview -->",
+    "🟡 **Medium** `a.py:4`\n",
+    "<!-- CODOKI_INLINE -->\n⚠️ **High**: ",
+    "**Quality Gate failed**",
 ]
 BODIES = st.lists(st.sampled_from(FRAGMENTS), max_size=30).map("".join) | st.text(max_size=200)
 
@@ -220,14 +247,15 @@ BODIES = st.lists(st.sampled_from(FRAGMENTS), max_size=30).map("".join) | st.tex
 @SETTINGS
 @given(
     body=BODIES,
-    login=st.sampled_from(sorted(PARSERS)),
+    login=st.sampled_from([*sorted(PARSERS), "kodus", "unknown-reviewer[bot]"]),
     kind=st.sampled_from(list(CommentKind)),
     line=st.one_of(st.none(), st.integers(min_value=1, max_value=10**6)),
 )
 def test_parsers_accept_any_body(
     body: str, login: str, kind: CommentKind, line: int | None
 ) -> None:
-    parsed = PARSERS[login].parse(Comment(kind, login, body, "src/a.py", line, None))
+    parser = PARSERS.get(login) or BY_NAME.get(login) or GenericParser(login)
+    parsed = parser.parse(Comment(kind, login, body, "src/a.py", line, None))
     for draft in parsed.findings:
         assert draft.title and len(draft.title) <= 200 and "\n" not in draft.title
         assert draft.line is None or draft.line >= 1
@@ -298,6 +326,21 @@ TARGETS = [
     ("qodo-merge-pro", {}, "## PR Reviewer Guide\n<details><summary><a href='#diff-"
      + "a" * 64 + "R1-R2'><strong>F</strong></a>\n"),
     ("github-advanced-security", INLINE, "## CodeQL / X\n\n"),
+    ("cursor", INLINE, "### Title\n\n**High Severity**\n<!-- LOCATIONS START\n"),
+    ("greptile-apps", INLINE, "**Title**\n<details><summary>Prompt To Fix With AI</summary>\n"),
+    ("greptile-apps", {}, "<details>\n<summary>Additional Comments (1)</summary>\n**`a.py`**\n"),
+    ("chatgpt-codex-connector", INLINE, "**<sub><sub>![P1 Badge](x)</sub></sub>  T**\n"),
+    ("chatgpt-codex-connector", REVIEW, "### 💡 Codex Review\n\n"
+     "https://github.com/o/r/blob/0123456/a.py#L1\n**![P1 Badge](x) T**\n"),
+    ("claude", {}, "## 🔴 Issues\n### 1. **[High] Title** `a.py:1`\n"),
+    ("devin-ai-integration", INLINE, '<!-- devin-review-comment {"id": "BUG_1"} -->\n🔴 **T**\n'),
+    ("augmentcode", INLINE, "`a.py:3` Text.\n\n**Severity: high**\n"),
+    ("cubic-dev-ai", INLINE, '<!-- metadata:{"confidence":9} -->\nP1: Text.\n'),
+    ("codeant-ai", {}, "## Nitpicks 🔍\n"),
+    ("macroscopeapp", INLINE, "🟡 **Medium** `a.py:4`\n\n"),
+    ("codoki-pr-intelligence", INLINE, "<!-- CODOKI_INLINE -->\n⚠️ **High**: "),
+    ("some-new-reviewer[bot]", INLINE, "### Title\n\n"),
+    ("some-new-reviewer[bot]", REVIEW, "## Findings\n### [High] Title `a.py:3`\n"),
 ]  # fmt: skip
 
 

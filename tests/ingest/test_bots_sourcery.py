@@ -20,7 +20,7 @@ def parse(name: str, kind: CommentKind = INLINE) -> Parsed:
 
 
 @pytest.mark.parametrize(
-    ("name", "severity", "category", "title", "snippet"),
+    ("name", "severity", "category", "title", "suggestion"),
     [
         ("sourcery.inline-bug-risk.md", H, "logic_error",
          "The month filter compares a date with a datetime, so entries posted on the last day "
@@ -40,14 +40,14 @@ def parse(name: str, kind: CommentKind = INLINE) -> Parsed:
     ],
 )  # fmt: skip
 def test_inline_findings(
-    name: str, severity: Severity, category: str, title: str, snippet: str
+    name: str, severity: Severity, category: str, title: str, suggestion: str
 ) -> None:
     (draft,) = parse(name).findings
-    assert (draft.severity, draft.category, draft.title, draft.snippet) == (
+    assert (draft.severity, draft.category, draft.title, draft.suggestion) == (
         severity,
         category,
         title,
-        snippet,
+        suggestion,
     )
     assert (draft.file, draft.line, draft.end_line, draft.from_summary) == ("src/a.py", 5, 7, False)
 

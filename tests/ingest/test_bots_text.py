@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from review_quorum.ingest.bots import BOT_NAMES, PARSERS, normalise_login, parser_for
+from review_quorum.ingest.bots import (
+    BOT_NAMES,
+    BY_NAME,
+    NAMED_ONLY,
+    PARSERS,
+    normalise_login,
+    parser_for,
+)
 from review_quorum.ingest.bots.keywords import guess_category
 from review_quorum.ingest.bots.text import (
     TITLE_LIMIT,
@@ -240,6 +247,19 @@ def test_every_keyword_category_is_in_the_shared_vocabulary() -> None:
         ("qodo-merge-pro[bot]", "qodo"),
         ("github-advanced-security[bot]", "github-advanced-security"),
         ("github-advanced-security", "github-advanced-security"),
+        ("cursor[bot]", "cursor"),
+        ("greptile-apps[bot]", "greptile"),
+        ("chatgpt-codex-connector[bot]", "codex"),
+        ("chatgpt-codex-connector", "codex"),
+        ("claude[bot]", "claude"),
+        ("devin-ai-integration[bot]", "devin"),
+        ("augmentcode[bot]", "augment"),
+        ("cubic-dev-ai[bot]", "cubic"),
+        ("codeant-ai", "codeant"),
+        ("macroscopeapp[bot]", "macroscope"),
+        ("codoki-pr-intelligence[bot]", "codoki"),
+        ("sonarqubecloud", "sonarqube-cloud"),
+        ("codemetrics-ai[bot]", "codemetrics"),
     ],
 )
 def test_parser_for_known_logins(login: str, bot: str) -> None:
@@ -257,4 +277,7 @@ def test_parser_for_unknown_logins(login: str) -> None:
 
 def test_registry_keys_are_normalised_and_cover_every_bot_name() -> None:
     assert all(normalise_login(key) == key for key in PARSERS)
-    assert {parser.name for parser in PARSERS.values()} == set(BOT_NAMES)
+    by_login = {parser.name for parser in PARSERS.values()}
+    assert by_login | set(NAMED_ONLY) == set(BOT_NAMES) == set(BY_NAME)
+    assert not by_login & set(NAMED_ONLY)  # Kodus has no login of its own
+    assert all(BY_NAME[name].name == name for name in BOT_NAMES)

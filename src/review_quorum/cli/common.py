@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import enum
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -46,7 +46,7 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME=FILE",
-        help="read FILE and attribute its findings to bot NAME (repeatable)",
+        help="read FILE and attribute every comment or finding in it to bot NAME (repeatable)",
     )
     parser.add_argument(
         "--root",
@@ -55,7 +55,7 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--include-humans",
         action="store_true",
-        help="read GitHub comments by people and unknown bots as findings too",
+        help="read GitHub comments by people as findings too (bots are always read)",
     )
 
 
@@ -83,7 +83,12 @@ def parse_bot_override(value: str) -> tuple[str, str]:
 PROGRESS_BYTES = 20_000_000
 
 
-def load_inputs(args: argparse.Namespace, *, categories: CategoryMap | None = None) -> Batch:
+def load_inputs(
+    args: argparse.Namespace,
+    *,
+    categories: CategoryMap | None = None,
+    bot_logins: Mapping[str, str] | None = None,
+) -> Batch:
     """Read every input the command line names, in order, into one batch.
 
     Long inputs (over `PROGRESS_BYTES` in all) show a progress bar when stderr is a TTY.
@@ -98,6 +103,7 @@ def load_inputs(args: argparse.Namespace, *, categories: CategoryMap | None = No
                 root=args.root,
                 categories=categories,
                 include_humans=args.include_humans,
+                bot_logins=bot_logins or {},
             )
             source = Source("<stdin>" if path == "-" else path, read_bytes(path), options)
             batch.extend(ingest.read(source, args.input_format))

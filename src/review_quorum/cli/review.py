@@ -212,11 +212,15 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
     with stages.stage("read"):
         categories = file_settings.get("categories")
         category_map = build_category_map(categories) if categories else None
-        batch = load_inputs(args, categories=category_map)
+        bot_logins = file_settings.get("bot-logins") or {}
+        batch = load_inputs(args, categories=category_map, bot_logins=bot_logins)
         pulled = None
         if wants_github(args):
             options = ReadOptions(
-                root=args.root, categories=category_map, include_humans=args.include_humans
+                root=args.root,
+                categories=category_map,
+                include_humans=args.include_humans,
+                bot_logins=bot_logins,
             )
             pulled = read_github(args, options)
             batch.extend(pulled.batch)

@@ -7,7 +7,7 @@ wrong top-level shape); one bad record is a `Skipped` with a JSON pointer or lin
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -23,13 +23,15 @@ _UNPARSED = object()
 @dataclass(frozen=True, slots=True)
 class ReadOptions:
     """Settings a user gives for reading: the bot a file is attributed to, the repo root,
-    category overrides (`categories.build_category_map`), and whether GitHub comments by
-    humans and unknown bots are read as findings too (by default they are skipped)."""
+    category overrides (`categories.build_category_map`), whether GitHub comments by
+    people are read as findings too (by default they are skipped), and which bot each
+    GitHub login is (`bot_logins`, from the configuration's ``bot-logins`` table)."""
 
     bot: str | None = None
     root: str | None = None
     categories: CategoryMap | None = None
     include_humans: bool = False
+    bot_logins: Mapping[str, str] = field(default_factory=dict)
 
 
 class Source:

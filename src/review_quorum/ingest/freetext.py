@@ -21,47 +21,22 @@ from collections.abc import Iterator, Sequence
 from review_quorum.errors import FindingError, Skipped
 from review_quorum.ingest.base import Batch, Source
 from review_quorum.ingest.bots.base import Draft
-from review_quorum.ingest.bots.keywords import guess_category
+from review_quorum.ingest.bots.keywords import guess
+from review_quorum.ingest.bots.labels import SEVERITY_WORDS
 from review_quorum.ingest.bots.text import (
     fence_end,
     first_sentence,
-    line_span,
     plain,
     short_title,
 )
 from review_quorum.ingest.categories import CATEGORIES
+from review_quorum.ingest.locations import source_location
 from review_quorum.ingest.paths import PathResolver
 from review_quorum.model import NormalizedFinding, Severity
 
 DEFAULT_BOT = "reviewer"
 DETECT_LIMIT = 1 << 20
 
-SEVERITY_WORDS = {
-    "critical": Severity.CRITICAL,
-    "crit": Severity.CRITICAL,
-    "blocker": Severity.CRITICAL,
-    "high": Severity.HIGH,
-    "major": Severity.HIGH,
-    "medium": Severity.MEDIUM,
-    "med": Severity.MEDIUM,
-    "moderate": Severity.MEDIUM,
-    "low": Severity.LOW,
-    "minor": Severity.LOW,
-    "nit": Severity.LOW,
-    "nitpick": Severity.LOW,
-    "trivial": Severity.LOW,
-    "info": Severity.INFO,
-    "informational": Severity.INFO,
-}
-_EXTENSION_WORDS = (
-    "py pyi pyx js jsx mjs cjs ts tsx mts cts vue svelte go rs java kt kts scala groovy c "
-    "h cc cpp cxx hpp hh hxx cs fs vb rb php swift m mm dart lua pl pm r jl ex exs erl "
-    "hrl hs ml mli clj cljs elm sh bash zsh fish ps1 bat cmd sql html htm css scss sass "
-    "less json jsonc yaml yml toml ini cfg conf xml proto graphql gql tf tfvars hcl md "
-    "mdx rst txt gradle cmake mk dockerfile lock env nix zig sol"
-)
-SOURCE_EXTENSIONS = frozenset(_EXTENSION_WORDS.split())
-SOURCE_NAMES = frozenset(["Dockerfile", "Makefile", "Containerfile", "Jenkinsfile", "Gemfile"])
 
 _LIST_MARKER = re.compile(r"\s{0,12}(?:(?:[-*+]|\d{1,4}[.)])\s+)?(?:\[[ xX]\]\s+)?")
 _TAG = re.compile(
@@ -69,11 +44,6 @@ _TAG = re.compile(
     r"(?:\*\*|__)?:?(?:\*\*|__)?(?=\s|$)\s*"
 )
 _CATEGORY_TAG = re.compile(r"[\[(]([A-Za-z_ -]{2,30})[\])]:?(?=\s|$)\s*")
-_LOCATION = re.compile(
-    r"([^\s:#`'\"()\[\]<>,;]{1,1024})"
-    r"(?::(\d{1,9})(?:[-–](\d{1,9}))?(?::\d{1,9})?|#L(\d{1,9})(?:-L?(\d{1,9}))?)?:?"
-)
-_TOKEN_EDGES = "`'\"()[]<>,;*"
 _SEPARATORS = " \t:-–—|"
 _HEADING = re.compile(r"\s{0,3}(#{1,6})\s")
 _WORDS = re.compile(r"[A-Za-z]+")
@@ -118,6 +88,8 @@ def _finding(draft: Draft, bot: str, where: str, paths: PathResolver) -> Normali
         file=paths.path(draft.file) if draft.file else "",
         line=draft.line,
         end_line=draft.end_line,
+        body=draft.body,
+        category_certainty=draft.category_certainty,
     )
 
 
@@ -156,7 +128,7 @@ def parse_line(line: str, section: Severity | None = None) -> Draft | str | None
     if severity is not None:
         category, text = _category_tag(text)
         return _tagged(severity, category, text)
-    location = _location(text.split(None, 1)[0]) if text.strip() else None
+    location = source_location(text.split(None, 1)[0]) if text.strip() else None
     if location is None:
         return None
     rest = text.split(None, 1)[1] if len(text.split(None, 1)) > 1 else ""
@@ -195,13 +167,13 @@ def _category_tag(text: str) -> tuple[str | None, str]:
 
 def _tagged(severity: Severity, category: str | None, text: str) -> Draft | str:
     tokens = text.split(None, 1)
-    location = _location(tokens[0]) if tokens else None
+    location = source_location(tokens[0]) if tokens else None
     if location is not None:
         rest = tokens[1] if len(tokens) > 1 else ""
         inner, rest = _tag(rest.lstrip(_SEPARATORS))
         return _draft(inner or severity, category, location, rest)
     found = next(
-        (loc for loc in map(_location, text.split()[:64]) if loc is not None and loc[1]), None
+        (loc for loc in map(source_location, text.split()[:64]) if loc is not None and loc[1]), None
     )
     return _draft(severity, category, found or ("", None, None), text)
 
@@ -216,35 +188,17 @@ def _draft(
     if not _LETTERS.search(message):
         return "severity tag without a finding message"
     file, line, end_line = location
+    words = guess(message)
     return Draft(
         severity=severity,
-        category=category or guess_category(message),
+        category=category or words.category,
         title=short_title(first_sentence(message)),
         file=file,
         line=line,
         end_line=end_line,
+        body=message,
+        category_certainty=1.0 if category else words.certainty,
     )
-
-
-def _location(token: str) -> tuple[str, int | None, int | None] | None:
-    """(path, line, end_line) when `token` names a source file, else None."""
-    token = token.strip(_TOKEN_EDGES).replace("\\", "/")
-    match = _LOCATION.fullmatch(token)
-    if match is None:
-        return None
-    path = match.group(1).removeprefix("./")
-    if not _is_source_path(path):
-        return None
-    line, end_line = line_span(match.group(2) or match.group(4), match.group(3) or match.group(5))
-    return path, line, end_line
-
-
-def _is_source_path(path: str) -> bool:
-    name = path.rsplit("/", 1)[-1]
-    if not any(char.isalpha() for char in name):
-        return False  # "2024/01/02", "1.2.3"
-    extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
-    return "/" in path or extension in SOURCE_EXTENSIONS or name in SOURCE_NAMES
 
 
 READER = FreeTextReader()

@@ -3,12 +3,35 @@
 Logins differ by API: REST adds ``[bot]`` (``coderabbitai[bot]``), GraphQL leaves it off,
 and Copilot's inline comments come from ``Copilot`` while its reviews come from
 ``copilot-pull-request-reviewer[bot]``. `normalise_login` folds those forms so that
-`PARSERS` is keyed by exact, normalised logins; anything else is not a known bot.
+`PARSERS` is keyed by exact, normalised logins; anything else is read by the generic
+reader (`generic`) under its login. `BY_NAME` finds a reader by the bot name a user
+gives (``--bot NAME=FILE``, the configuration's ``bot-logins``); Kodus, which posts
+through a person's account, is only reachable that way.
 """
 
 from __future__ import annotations
 
-from review_quorum.ingest.bots import coderabbit, copilot, gemini, ghas, qodo, sourcery
+from review_quorum.ingest.bots import (
+    augment,
+    claude,
+    codeant,
+    coderabbit,
+    codex,
+    codoki,
+    copilot,
+    cubic,
+    cursor,
+    devin,
+    gemini,
+    ghas,
+    greptile,
+    kodus,
+    macroscope,
+    notices,
+    qodo,
+    sourcery,
+)
+from review_quorum.ingest.bots.authors import normalise_login
 from review_quorum.ingest.bots.base import BotParser, Comment, CommentKind, Draft, Parsed
 
 PARSERS: dict[str, BotParser] = {
@@ -21,14 +44,27 @@ PARSERS: dict[str, BotParser] = {
     "qodo-merge-pro": qodo.PARSER,
     "codiumai-pr-agent-pro": qodo.PARSER,
     "github-advanced-security": ghas.PARSER,
+    "cursor": cursor.PARSER,
+    "greptile-apps": greptile.PARSER,
+    "chatgpt-codex-connector": codex.PARSER,
+    "claude": claude.PARSER,
+    "devin-ai-integration": devin.PARSER,
+    "augmentcode": augment.PARSER,
+    "cubic-dev-ai": cubic.PARSER,
+    "macroscopeapp": macroscope.PARSER,
+    "codoki-pr-intelligence": codoki.PARSER,
+    "codeant-ai": codeant.PARSER,
+    "sonarqubecloud": notices.SONARQUBE,
+    "codemetrics-ai": notices.CODEMETRICS,
 }
+# Bots that post through a person's account: read only when the configuration names the
+# login for them (`authors`), so they have no login here.
+NAMED_ONLY: dict[str, BotParser] = {"kodus": kodus.PARSER}
 
-BOT_NAMES = ("coderabbit", "copilot", "sourcery", "gemini", "qodo", "github-advanced-security")
-
-
-def normalise_login(login: str) -> str:
-    """`login` lower-cased without the ``[bot]`` suffix the REST API adds."""
-    return login.strip().lower().removesuffix("[bot]")
+BY_NAME: dict[str, BotParser] = {
+    parser.name: parser for parser in (*PARSERS.values(), *NAMED_ONLY.values())
+}
+BOT_NAMES = tuple(BY_NAME)
 
 
 def parser_for(login: str) -> BotParser | None:
@@ -38,6 +74,8 @@ def parser_for(login: str) -> BotParser | None:
 
 __all__ = [
     "BOT_NAMES",
+    "BY_NAME",
+    "NAMED_ONLY",
     "PARSERS",
     "BotParser",
     "Comment",

@@ -35,6 +35,10 @@ class Comment:
     start_line: int | None = None
 
 
+Place = tuple[str, int | None, int | None]
+"""A location a finding names besides its own: (path, line, end line)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Draft:
     """A finding as a parser read it, before the reader names the bot and the id.
@@ -43,6 +47,9 @@ class Draft:
     inline, so the reader can drop the ones an inline comment in the same input repeats.
     `diff_anchor` is a ``#diff-<sha256 of the path>`` hash the reader resolves to a path
     when `file` is empty. `key` tells several findings of one body apart in their ids.
+    `body` is the finding's text beside the title (plain text), `suggestion` the code the
+    bot proposes, `category_certainty` 1.0 when the bot states the category and less when
+    it was guessed from words (`keywords.guess`), `related` further locations it names.
     """
 
     severity: Severity
@@ -56,6 +63,11 @@ class Draft:
     from_summary: bool = False
     diff_anchor: str = ""
     key: str = ""
+    body: str = ""
+    suggestion: str = ""
+    category_certainty: float = 1.0
+    related: tuple[Place, ...] = ()
+    rule_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,3 +98,24 @@ def comment_span(comment: Comment) -> tuple[int | None, int | None]:
     if start is not None and end is not None and start < end:
         return start, end
     return comment.line, None
+
+
+def stated_span(comment: Comment, place: Place | None) -> tuple[int | None, int | None]:
+    """The comment's lines, or the range its body states for the same file (`place`).
+
+    The stated range wins when the comment has no line (outdated, or a body finding), or
+    when it has a single line that the range covers (the API gives only the end of a
+    multi-line comment when ``start_line`` is lost). A range elsewhere is not this
+    comment's: a moved comment keeps the API's current line.
+    """
+    line, end_line = comment_span(comment)
+    if place is None or end_line is not None:
+        return line, end_line
+    path, start, end = place
+    if path.removeprefix("./") != comment.path.removeprefix("./") and comment.path:
+        return line, end_line
+    if line is None:
+        return start, end
+    if start is not None and start <= line <= (end or start):
+        return start, end
+    return line, end_line

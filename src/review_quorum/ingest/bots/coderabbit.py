@@ -17,15 +17,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, comment_span, skip
-from review_quorum.ingest.bots.keywords import refine_category
+from review_quorum.ingest.bots.keywords import Guess, refine
 from review_quorum.ingest.bots.text import (
     Layout,
     bare_label,
+    body_text,
     bold_title,
     fence_end,
     layout,
     line_span,
     lines_of,
+    outside_code,
     paragraphs,
     plain,
     suggestion,
@@ -41,6 +43,8 @@ SEVERITIES = {
     "minor": Severity.MEDIUM,
     "trivial": Severity.LOW,
 }
+# A category read from the finding type, not stated: "a bug", "a refactoring".
+TYPE_CERTAINTY = 0.5
 EFFORTS = frozenset({"quick win", "heavy lift", "low value", "poor tradeoff"})
 # Headers before mid-2025 name only the type; its severity is our assumption (FORMATS 1.2).
 TYPES: dict[str, tuple[Severity, str]] = {
@@ -161,12 +165,14 @@ def _inline(comment: Comment) -> Parsed:
         findings=(
             Draft(
                 severity=severity,
-                category=category,
+                category=category.category,
                 title=title,
                 file=comment.path,
                 line=line,
                 end_line=end_line,
-                snippet=suggestion(shape.fences, *FIX_WORDS),
+                body=body_text(shape.prose, title),
+                suggestion=suggestion(shape.fences, *FIX_WORDS),
+                category_certainty=category.certainty,
             ),
         )
     )
@@ -177,17 +183,24 @@ def _grade(
     indicator: str | None,
     shape: Layout,
     default: tuple[Severity, str] | None,
-) -> tuple[Severity, str]:
-    """Severity and category from the header, else the type, else the section default."""
+) -> tuple[Severity, Guess]:
+    """Severity and category from the header, else the type, else the section default.
+
+    A header category and a CWE label are stated (certainty 1.0); a category derived from
+    the type ("Potential issue" is a bug) is `TYPE_CERTAINTY` unless the words name a
+    sharper one; a section default of "other" is whatever the words say.
+    """
     kind = (header.kind if header else None) or indicator
     fallback = TYPES[kind] if kind else (default or (Severity.MEDIUM, "other"))
     severity = (header.severity if header else None) or fallback[0]
-    category = (header.category if header else None) or fallback[1]
-    if header is None or header.category is None:  # a type or section, not a category
-        category = refine_category(category, plain(" ".join(shape.prose)))
     if any(line.lstrip().startswith("**") and "(CWE-" in line for line in shape.prose):
-        category = "security"  # the security variant opens with a "**... (CWE-n):**" label
-    return severity, category
+        return severity, Guess("security", 1.0)  # "**... (CWE-n):**" opens the security variant
+    if header is not None and header.category is not None:
+        return severity, Guess(header.category, 1.0)
+    words = refine(fallback[1], plain(" ".join(shape.prose)))
+    if words.category == fallback[1] and words.certainty == 1.0:
+        return severity, Guess(words.category, TYPE_CERTAINTY)
+    return severity, words
 
 
 def _title(shape: Layout) -> str:
@@ -279,12 +292,13 @@ class _SectionScanner:
         self._flush()
 
     def _line(self, line: str) -> None:
-        self.depth += line.count("<details")
-        raw = summary_raw(line)
+        markup = outside_code(line)
+        self.depth += markup.count("<details")
+        raw = summary_raw(markup)
         structural = raw is not None and self._structure(raw)
         if not structural and not self._entry_start(line) and self.entry is not None:
             self.entry.lines.append(line)
-        self.depth = max(self.depth - line.count("</details>"), 0)
+        self.depth = max(self.depth - markup.count("</details>"), 0)
         if self.file and self.depth < self.file_depth:
             self._flush()
             self.file = ""
@@ -347,13 +361,15 @@ def _entry_draft(entry: _Entry) -> Draft | str:
         line, end_line = prompt[1], prompt[2]
     return Draft(
         severity=severity,
-        category=category,
+        category=category.category,
         title=title,
         file=entry.file,
         line=line,
         end_line=end_line,
-        snippet=suggestion(shape.fences, *FIX_WORDS),
         from_summary=True,
+        body=body_text(shape.prose, title),
+        suggestion=suggestion(shape.fences, *FIX_WORDS),
+        category_certainty=category.certainty,
     )
 
 

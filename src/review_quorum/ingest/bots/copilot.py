@@ -7,7 +7,7 @@ Copilot, and are left in the title. Review bodies (login
 `copilot-pull-request-reviewer[bot]`) are overviews, except the "Comments suppressed due to
 low confidence" block, whose ``**path:line**`` entries exist only there and are read as
 low-severity, low-confidence findings. Copilot has no category markup, so the category is
-a keyword guess (docs/bot-comments.md).
+a keyword guess with its certainty (docs/bot-comments.md).
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, comment_span, skip
-from review_quorum.ingest.bots.keywords import guess_category
+from review_quorum.ingest.bots.keywords import guess
 from review_quorum.ingest.bots.text import (
+    body_text,
     fence_end,
     layout,
     line_span,
@@ -59,16 +60,20 @@ def _inline(comment: Comment) -> Parsed:
     if not title:
         return skip("Copilot comment with no text")
     line, end_line = comment_span(comment)
+    body = body_text(shape.prose)
+    words = guess(body)
     return Parsed(
         findings=(
             Draft(
                 severity=severity,
-                category=guess_category(plain(text)),
+                category=words.category,
                 title=title,
                 file=comment.path,
                 line=line,
                 end_line=end_line,
-                snippet=suggestion(shape.fences),
+                body=body,
+                suggestion=suggestion(shape.fences),
+                category_certainty=words.certainty,
             ),
         )
     )
@@ -123,9 +128,12 @@ def _suppressed_draft(entry: _Suppressed) -> Draft | str:
     title = title_from(text)
     if not path or line is None or not title:
         return "suppressed Copilot comment without a path:line location or text"
+    words = guess(plain(text))
     return Draft(
         severity=min(severity, Severity.LOW),
-        category=guess_category(plain(text)),
+        category=words.category,
+        category_certainty=words.certainty,
+        body=plain(text),
         title=title,
         file=path.strip(),
         line=line,

@@ -3,7 +3,8 @@
 An inline finding's first line holds badge images whose alt text is the priority
 (``![high](.../high-priority.svg)``; critical's image is ``critical.svg``). Security
 findings put a ``security-<priority>`` badge first: the severity comes from the badge
-without the prefix, and the prefix makes the category security (otherwise "other"). The
+without the prefix, and the prefix makes the category security; otherwise the category is
+a keyword guess with its certainty (Gemini has no category markup). The
 title is a ``###`` heading when there is one, else the first sentence (in any language).
 Review bodies ("## Code Review") and the summary comment are not findings; a comment with
 no badge is a thread reply.
@@ -14,7 +15,9 @@ from __future__ import annotations
 import re
 
 from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, comment_span, skip
+from review_quorum.ingest.bots.keywords import Guess, guess
 from review_quorum.ingest.bots.text import (
+    body_text,
     layout,
     lines_of,
     paragraphs,
@@ -62,17 +65,21 @@ def _inline(comment: Comment) -> Parsed:
     if not title:
         return skip("Gemini finding with no text")
     line, end_line = comment_span(comment)
+    body = body_text(shape.prose, title)
     security = any(badge.startswith(SECURITY_PREFIX) for badge in badges)
+    words = Guess("security", 1.0) if security else guess(f"{title}\n{body}")
     return Parsed(
         findings=(
             Draft(
                 severity=severity,
-                category="security" if security else "other",
+                category=words.category,
                 title=title,
                 file=comment.path,
                 line=line,
                 end_line=end_line,
-                snippet=suggestion(shape.fences),
+                body=body,
+                suggestion=suggestion(shape.fences),
+                category_certainty=words.certainty,
             ),
         )
     )

@@ -3,8 +3,9 @@
 CodeQL alerts read ``## CodeQL / <Rule name>``, the message, then ``[Show more details]``
 linking ``.../security/code-scanning/<alert>``; third-party SARIF tools (zizmor) post no
 header, only the rule description and the link. The rule name (or the first line) is the
-title and the alert number becomes the finding id. The body carries no severity: it is
-medium until someone reads the alert API; the category is security. The set-up notice and
+title (and the rule id) and the alert number becomes the finding id. The body carries no
+severity: it is medium until someone reads the alert API; the category is security, with
+certainty 0.8 since the comment does not state it. The set-up notice and
 the empty review bodies are not findings.
 """
 
@@ -13,11 +14,20 @@ from __future__ import annotations
 import re
 
 from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, comment_span, skip
-from review_quorum.ingest.bots.text import layout, lines_of, paragraphs, plain, short_title
+from review_quorum.ingest.bots.text import (
+    body_text,
+    layout,
+    lines_of,
+    paragraphs,
+    plain,
+    short_title,
+)
 from review_quorum.model import Severity
 
 SEVERITY = Severity.MEDIUM
 CATEGORY = "security"
+# Code scanning is a security feature, but the comment does not state the category.
+CATEGORY_CERTAINTY = 0.8
 
 _ALERT = re.compile(r"/code-scanning/(\d{1,12})\b")
 _DETAILS_LINK = "[Show more details]"
@@ -32,11 +42,12 @@ class AdvancedSecurityParser:
                 return skip("empty code-scanning review body")
             return skip("code-scanning notice, not a finding")
         prose = layout(lines_of(comment.body)).prose
-        title = _title(prose)
+        title, rule = _title(prose)
         if not title:
             return skip("code-scanning comment with no rule or message")
         alert = _ALERT.search(comment.body[-4000:])
         line, end_line = comment_span(comment)
+        kept = [text for text in prose if not text.strip().startswith(("## ", _DETAILS_LINK))]
         return Parsed(
             findings=(
                 Draft(
@@ -47,23 +58,28 @@ class AdvancedSecurityParser:
                     line=line,
                     end_line=end_line,
                     key=f"code-scanning/{alert.group(1)}" if alert else "",
+                    body=body_text(kept),
+                    category_certainty=CATEGORY_CERTAINTY,
+                    rule_id=rule,
                 ),
             )
         )
 
 
-def _title(prose: tuple[str, ...]) -> str:
-    """The rule from ``## Tool / Rule`` (or ``## Rule``), else the first paragraph."""
+def _title(prose: tuple[str, ...]) -> tuple[str, str]:
+    """The rule from ``## Tool / Rule`` (or ``## Rule``) as title and rule, else the first
+    paragraph as title (third-party tools name no rule)."""
     for line in prose:
         stripped = line.strip()
         if stripped.startswith("## "):
-            return short_title(plain(stripped[3:].rpartition(" / ")[2]))
+            rule = short_title(plain(stripped[3:].rpartition(" / ")[2]))
+            return rule, rule
         if stripped:
             break
     for paragraph in paragraphs(prose):
         if not paragraph.startswith(_DETAILS_LINK):
-            return short_title(plain(paragraph))
-    return ""
+            return short_title(plain(paragraph)), ""
+    return "", ""
 
 
 PARSER = AdvancedSecurityParser()

@@ -17,10 +17,13 @@ import re
 from dataclasses import dataclass, field
 
 from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, comment_span, skip
-from review_quorum.ingest.bots.keywords import guess_category
+from review_quorum.ingest.bots.keywords import Guess, guess
 from review_quorum.ingest.bots.text import (
+    BODY_LIMIT,
     SNIPPET_LIMIT,
     bare_label,
+    clamp,
+    diff_anchor,
     layout,
     line_span,
     lines_of,
@@ -75,7 +78,6 @@ _ITEM = re.compile(r"\s*(\d{1,4})\.\s+(.*)")
 _CODE_TAG = re.compile(r"<code>([^<\n]{0,200})</code>")
 _CODE_LINK = re.compile(r"\[([^\[\]\s]{1,1024})\[R?(\d{1,9})(?:-R?(\d{1,9}))?\]\]")
 _LINK_TEXT = re.compile(r"[\[>]([^\[\]<>\s]{1,1024}) \[(\d{1,9})(?:-(\d{1,9}))?\]")
-_ANCHOR = re.compile(r"#diff-([0-9a-f]{64})R(\d{1,9})(?:-R(\d{1,9}))?")
 _CATEGORY_CELL = re.compile(r"<td rowspan=\"?\d{1,4}\"?>([^<\n]{1,100})</td>")
 _IMPORTANCE = re.compile(r"Suggestion importance\[1-10\]: (\d{1,2})")
 _IMPACT = re.compile(r"<td align=center>\s*(High|Medium|Low)\b")
@@ -145,20 +147,34 @@ def _review_item(item: _Item, comment: Comment) -> Draft | str:
     if closed is not None:
         return f"Qodo finding {item.number} {title!r} is marked {closed}"
     category = next((REVIEW_CATEGORIES[code] for code in codes if code in REVIEW_CATEGORIES), None)
-    link = _CODE_LINK.search("\n".join(item.lines))
+    text = "\n".join(item.lines)
+    link = _CODE_LINK.search(text)
     path, (line, end_line) = comment.path, comment_span(comment)
     if link is not None:
         path, (line, end_line) = link.group(1), line_span(link.group(2), link.group(3))
+    body = _between(text, "<pre>", "</pre>")
+    words = Guess(category, 1.0) if category else guess(f"{title}\n{body}")
     return Draft(
         severity=item.severity,
-        category=category or "other",
+        category=words.category,
         title=title,
         file=path,
         line=line,
         end_line=end_line,
         from_summary=comment.kind is not CommentKind.INLINE,
         key=item.number,
+        body=body,
+        category_certainty=words.certainty,
     )
+
+
+def _between(text: str, opening: str, closing: str) -> str:
+    """The plain text between the first `opening` and the `closing` after it, if any."""
+    start = text.find(opening)
+    if start < 0:
+        return ""
+    end = text.find(closing, start)
+    return clamp(plain(text[start + len(opening) : end if end > start else None]), BODY_LIMIT)
 
 
 def _code_suggestions(body: str) -> Parsed:
@@ -184,17 +200,21 @@ def _suggestion(row: str, category: str, key: str) -> Draft | None:
         return None
     path, line, end_line, anchor = _location(row)
     fences = [fence for fence in layout(lines).fences if fence.info == "diff"]
+    body = _between(row[row.find("___") :], "**", "**") if "___" in row else ""
+    words = Guess(category, 1.0) if category != "other" else guess(f"{title}\n{body}")
     return Draft(
         severity=_merge_severity(row),
-        category=category,
+        category=words.category,
         title=short_title(title),
         file=path,
         line=line,
         end_line=end_line,
-        snippet=fences[0].body[:SNIPPET_LIMIT] if fences else "",
         from_summary=True,
         diff_anchor=anchor,
         key=key,
+        body=body,
+        suggestion=fences[0].body[:SNIPPET_LIMIT] if fences else "",
+        category_certainty=words.certainty,
     )
 
 
@@ -202,9 +222,9 @@ def _location(text: str) -> tuple[str, int | None, int | None, str]:
     link = _LINK_TEXT.search(text)
     if link is not None:
         return (link.group(1), *line_span(link.group(2), link.group(3)), "")
-    anchor = _ANCHOR.search(text)
+    anchor = diff_anchor(text)
     if anchor is not None:
-        return ("", *line_span(anchor.group(2), anchor.group(3)), anchor.group(1))
+        return "", anchor[1], anchor[2], anchor[0]
     return "", None, None, ""
 
 
@@ -234,15 +254,19 @@ def _focus_area(chunk: str) -> Draft | None:
     description = chunk[focus.end() : close if close >= 0 else focus.end() + 2000]
     title = short_title(plain(focus.group(1)))
     path, line, end_line, anchor = _location(chunk[: focus.end()])
+    body = clamp(plain(description), BODY_LIMIT)
+    words = guess(f"{title}\n{body}")
     return Draft(
         severity=Severity.MEDIUM,
-        category=guess_category(f"{title} {plain(description)}"),
+        category=words.category,
         title=title,
         file=path,
         line=line,
         end_line=end_line,
         from_summary=True,
         diff_anchor=anchor,
+        body=body,
+        category_certainty=words.certainty,
     )
 
 

@@ -17,8 +17,9 @@ import re
 from collections.abc import Sequence
 
 from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, comment_span, skip
-from review_quorum.ingest.bots.keywords import refine_category
+from review_quorum.ingest.bots.keywords import refine
 from review_quorum.ingest.bots.text import (
+    body_text,
     first_sentence,
     layout,
     line_span,
@@ -99,15 +100,19 @@ def parse_finding(
     if not title:
         return "Sourcery label with no title text"
     severity, category = _grade(kind, (label.group(2) or "").strip().lower())
-    category = refine_category(category, plain(" ".join(shape.prose)))
+    body = body_text(shape.prose)
+    words = refine(category, body)
     return Draft(
         severity=severity,
-        category=category,
+        category=words.category,
         title=title,
         file=path,
         line=line,
         end_line=end_line,
-        snippet=suggestion(shape.fences, *FIX_WORDS),
+        body=body,
+        suggestion=suggestion(shape.fences, *FIX_WORDS),
+        category_certainty=words.certainty,
+        rule_id=label.group(2).strip() if label.group(2) and "." in label.group(2) else "",
     )
 
 

@@ -15,8 +15,11 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from review_quorum.ingest.locations import line_span as line_span  # parsers read it here
+
 TITLE_LIMIT = 200
 SNIPPET_LIMIT = 8000
+BODY_LIMIT = 4000
 _PARAGRAPH_LIMIT = 4000
 
 _FENCE_OPEN = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*([^\s`]*)")
@@ -34,8 +37,8 @@ _SPACE = re.compile(r"\s+")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "approx", "no"})
 _SUMMARY = re.compile(r"<summary>([^<\n]{0,500}(?:<(?!/summary>)[^<\n]{0,500}){0,20})</summary>")
-_DIGITS = re.compile(r"\d{1,9}")
 _HEADING_MARK = re.compile(r"^\s{0,3}#{1,6}\s+")
+_DIFF_ANCHOR = re.compile(r"#diff-([0-9a-f]{64})R(\d{1,9})(?:-R(\d{1,9}))?")
 
 
 def lines_of(text: str) -> list[str]:
@@ -209,19 +212,28 @@ def layout(lines: Sequence[str]) -> Layout:
             if depth <= 0:
                 prose.append("")  # a fence ends the paragraph before it
             continue
-        depth += line.count("<details")
-        summary = summary_text(line) or summary
-        if depth <= 0 and "</details>" not in line:
+        markup = outside_code(line)
+        depth += markup.count("<details")
+        summary = summary_text(markup) or summary
+        if depth <= 0 and "</details>" not in markup:
             prose.append(line)
             if line.strip():
                 last_prose = line.strip()
         elif prose and prose[-1]:
             prose.append("")  # a collapsed block ends the paragraph before it
-        depth = max(depth - line.count("</details>"), 0)
+        depth = max(depth - markup.count("</details>"), 0)
         if depth == 0:
             summary = ""
         index += 1
     return Layout(tuple(prose), tuple(fences))
+
+
+def outside_code(line: str) -> str:
+    """`line` with its code spans emptied, so that markup quoted in backticks (a Copilot
+    comment about a stray `</details>`) is not taken for the comment's own markup."""
+    if "`" not in line:
+        return line
+    return _CODE_SPAN.sub("``", line)
 
 
 def _fence_body(lines: Sequence[str], index: int, marker: str) -> tuple[str, int]:
@@ -248,6 +260,17 @@ def paragraphs(prose: Sequence[str]) -> Iterator[str]:
         yield " ".join(current)
 
 
+def body_text(prose: Sequence[str], *leave_out: str) -> str:
+    """The plain text of `prose`, paragraph by paragraph, without the paragraphs whose
+    plain text is one of `leave_out` (a title line), at most `BODY_LIMIT` characters."""
+    kept = (
+        text
+        for text in map(plain, paragraphs(prose))
+        if text and text not in leave_out and short_title(text) not in leave_out
+    )
+    return clamp("\n\n".join(kept), BODY_LIMIT)
+
+
 def suggestion(fences: Sequence[Fence], *fix_words: str) -> str:
     """The proposed change: a ```suggestion fence, else a fence introduced by a fix word."""
     for fence in fences:
@@ -260,23 +283,12 @@ def suggestion(fences: Sequence[Fence], *fix_words: str) -> str:
     return ""
 
 
-def line_span(
-    start: str | int | None, end: str | int | None = None
-) -> tuple[int | None, int | None]:
-    """A (line, end_line) pair from text or numbers; nonsense gives no line, not an error."""
-    first = _positive(start)
-    if first is None:
-        return None, None
-    last = _positive(end)
-    return first, last if last is not None and last > first else None
-
-
-def _positive(value: str | int | None) -> int | None:
-    if isinstance(value, str):
-        value = int(value) if _DIGITS.fullmatch(value) else None
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
-        return value
-    return None
+def diff_anchor(text: str) -> tuple[str, int | None, int | None] | None:
+    """A ``#diff-<sha256 of the path>Ra-Rb`` link target in `text`: (hash, line, end line)."""
+    anchor = _DIFF_ANCHOR.search(text)
+    if anchor is None:
+        return None
+    return (anchor.group(1), *line_span(anchor.group(2), anchor.group(3)))
 
 
 def bare_label(segment: str) -> str:

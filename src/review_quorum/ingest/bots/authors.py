@@ -1,0 +1,100 @@
+"""Who wrote a comment, and so which reader reads it under which bot name (or why none does).
+
+The decision is written top to bottom; the first rule that applies wins:
+
+1. A body with review-quorum's own marker is ours: never read.
+2. ``--bot NAME=FILE`` (`Attribution.bot`) attributes every comment of the file to NAME.
+3. The configuration's ``bot-logins`` table names the login's bot (so ``qodo-merge-pro``
+   and ``qodo-code-review`` can be one bot or two, and a person's account that a bot
+   posts through, as Kodus does, is read as that bot).
+4. A login GitHub marks as a person (``user.type == "User"``) is a person, whatever its
+   name, so a person called ``claude`` is not taken for the Claude app.
+5. A login with a dedicated reader (`PARSERS`) is that bot.
+6. Any other bot (``user.type == "Bot"`` or a ``[bot]`` login) is read by the generic
+   reader under its login.
+7. Everyone else is a person: read by the generic reader under the login only when
+   humans are included, else skipped (the reason mentions a Kodus signature, since a
+   signature alone proves nothing: anyone can paste it).
+
+Under rules 2 and 3 the reader is the one of the named bot if it has one, else the one
+of the login, else the generic reader.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from review_quorum.ingest.bots.base import BotParser
+from review_quorum.ingest.bots.generic import GenericParser
+from review_quorum.render.markers import find_markers
+
+HUMAN = "comment by a human/unknown author"
+OWN = "review-quorum's own comment"
+KODUS_HINT = (
+    " (it carries the Kodus signature; map this login to kodus under bot-logins "
+    "in the configuration to read it as Kodus)"
+)
+_KODUS_SIGNS = ("kody-codereview", "kody code-review")
+
+
+@dataclass(frozen=True, slots=True)
+class Attribution:
+    """What the user said about authors: a bot for every comment, logins to bot names,
+    and whether people's comments are read."""
+
+    bot: str | None = None
+    logins: Mapping[str, str] = field(default_factory=dict)
+    include_humans: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Author:
+    """The bot name a comment's findings carry and its reader; no reader means not read."""
+
+    bot: str
+    parser: BotParser | None
+    reason: str = ""
+
+
+def normalise_login(login: str) -> str:
+    """`login` lower-cased without the ``[bot]`` suffix the REST API adds."""
+    return login.strip().lower().removesuffix("[bot]")
+
+
+def resolve(
+    login: str,
+    user_type: str,
+    body: str,
+    attribution: Attribution,
+    parsers: Mapping[str, BotParser],
+    named: Mapping[str, BotParser],
+) -> Author:
+    """Who wrote a comment, by the rules in the module docstring (readers by login in
+    `parsers`, by bot name in `named`)."""
+    normal = normalise_login(login)
+    if find_markers(body):
+        return Author("", None, OWN)
+    bot = attribution.bot or _configured(attribution.logins, normal)
+    if bot:
+        reader = named.get(bot) or parsers.get(normal) or generic(bot)
+        return Author(bot, reader)
+    if user_type != "User" and normal in parsers:
+        return Author(parsers[normal].name, parsers[normal])
+    if user_type == "Bot" or login.strip().lower().endswith("[bot]"):
+        return Author(normal, generic(normal))
+    if attribution.include_humans:
+        return Author(normal or "ghost", generic(normal or "ghost"))
+    signed = any(sign in body for sign in _KODUS_SIGNS)
+    return Author("", None, HUMAN + (KODUS_HINT if signed else ""))
+
+
+def _configured(logins: Mapping[str, str], normal: str) -> str:
+    return next((bot for login, bot in logins.items() if normalise_login(login) == normal), "")
+
+
+@lru_cache(maxsize=256)
+def generic(name: str) -> GenericParser:
+    """The generic reader for bot `name` (one per name)."""
+    return GenericParser(name)
