@@ -81,7 +81,8 @@ NOTES = (
         "chatgpt-codex-connector[bot]",
         "src/shop/session.py",
         12,
-        "**Keep the session key out of the log line**\n\nThe debug message prints the whole "
+        "**<sub><sub>![P1 Badge](https://img.shields.io/badge/P1-orange?style=flat)</sub></sub> "
+        "Keep the session key out of the log line**\n\nThe debug message prints the whole "
         "session key, and the logs are shipped to a shared store.",
     ),
     BotNote(

@@ -13,14 +13,14 @@ from github.github_support import TOKEN, new_fake
 from github.pull_scene import NOTES, populate
 from review_quorum.cli import main
 
-KNOWN_TODAY = NOTES[:5]  # coderabbit, copilot, sourcery, gemini, code scanning
+FIVE_BOTS = NOTES[:5]  # five bots are enough for paging, faults and errors
 PAGES = 3
 
 
 def scene(monkeypatch: pytest.MonkeyPatch, **options: object):  # type: ignore[no-untyped-def]
     fake = new_fake(**options)
     fake.page_cap = PAGES
-    populate(fake, KNOWN_TODAY)
+    populate(fake, FIVE_BOTS)
     connect(fake, monkeypatch)
     return fake
 
@@ -66,7 +66,7 @@ def test_files_given_are_reviewed_together_with_the_pull_request(
     )
     bots = [member["bot"] for member in members(report)]
     assert {"bandit", "semgrep", "coderabbit", "copilot"} <= set(bots)
-    assert status in (0, 1) and report["input_findings"] == 5 + len(KNOWN_TODAY)
+    assert status in (0, 1) and report["input_findings"] == 5 + len(FIVE_BOTS)
 
 
 def test_a_pull_request_no_bot_has_commented_on_is_an_empty_review(
@@ -93,7 +93,7 @@ def test_the_pull_request_comes_from_the_actions_event_by_default(
     monkeypatch.setenv("GITHUB_REPOSITORY", "octo-org/widgets")
     monkeypatch.setenv("GITHUB_EVENT_PATH", str(event))
     status, report = review_json(tmp_path, "--github")
-    assert status == 0 and len(members(report)) == len(KNOWN_TODAY)
+    assert status == 0 and len(members(report)) == len(FIVE_BOTS)
     # GitHub's answer wins over a stale event: the head may have moved since it fired.
     assert report["github_review"]["commit_id"] == fake.head_sha
 
@@ -120,7 +120,7 @@ def test_rate_limits_and_server_errors_are_waited_out_as_when_posting(
     exhausted = {"x-ratelimit-remaining": "0", "x-ratelimit-reset": reset}
     fake.fail("issues/list-comments", 403, body={"message": "API rate limit"}, headers=exhausted)
     status, report = review_json(tmp_path, "--github", *TARGET)
-    assert status == 0 and len(members(report)) == len(KNOWN_TODAY)
+    assert status == 0 and len(members(report)) == len(FIVE_BOTS)
     # Retry-After 7 s; 1 s before retrying a 5xx; the primary limit's reset (20 s after the
     # start, 8 s of which were spent) plus a second.
     assert time.slept == [7.0, 1.0, 13.0]

@@ -2,12 +2,13 @@
 
 The pull request is named by ``--repo``/``--pr`` or the Actions environment (as for
 posting). Its review comments, reviews and issue comments are read through the GitHub
-client (which needs ``GITHUB_TOKEN`` and honours ``GITHUB_API_URL``) and handed, as one
-list of GitHub's own JSON objects, to the bot-comment reader, which decides what is a
-finding. ``--wait-for BOT,...`` first polls until those bots have reported on the head
-commit or said they skipped, for at most ``--wait-timeout`` seconds; a timeout is not an
-error: the review is made from what is there and says who is missing. The clock, the
-sleeper and the polling interval live in `TIMING`, so tests never sleep for real.
+client (which needs ``GITHUB_TOKEN`` and honours ``GITHUB_API_URL``) and handed, as
+GitHub's own JSON objects labelled with their collection, to the bot-comment readers
+(`ingest.comments.read_comments`), which decide what is a finding. ``--wait-for BOT,...``
+first polls until those bots have reported on the head commit or said they skipped, for
+at most ``--wait-timeout`` seconds; a timeout is not an error: the review is made from
+what is there and says who is missing. The clock, the sleeper and the polling interval
+live in `TIMING`, so tests never sleep for real.
 """
 
 from __future__ import annotations
@@ -21,12 +22,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import orjson
-
-from review_quorum import ingest
 from review_quorum.cli.common import warn
 from review_quorum.errors import ConfigError
-from review_quorum.ingest.base import Batch, ReadOptions, Source
+from review_quorum.ingest.base import Batch, ReadOptions
+from review_quorum.ingest.bots import CommentKind
+from review_quorum.ingest.comments import PullComment, read_comments
 from review_quorum.plan import AwaitedBots
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def read_github(
         raise ConfigError(
             "--github reads the pull request through the GitHub API: set GITHUB_TOKEN"
         )
-    bots = parse_bot_list(args.wait_for or "")
+    bots = parse_bot_list(args.wait_for or "", options.bot_logins)
     if args.wait_for is not None and not bots:
         raise ConfigError(
             f"--wait-for: expected bot names separated by commas, not {args.wait_for!r}"
@@ -112,15 +112,35 @@ def read_github(
         def read() -> PullSnapshot:
             return read_pull(client, target, commit_date=date)
 
-        snapshot, awaited = _wait(read, bots, args.wait_timeout) if bots else (read(), None)
+        if bots:
+            snapshot, awaited = _wait(read, bots, args.wait_timeout, options.bot_logins)
+        else:
+            snapshot, awaited = read(), None
     finally:
         http.close()
-    source = Source(snapshot.name, orjson.dumps(snapshot.records()), options)
-    return PullInput(ingest.read(source, "github-comments"), snapshot.head_sha, awaited)
+    batch = read_comments(_comments(snapshot), name=str(snapshot.target), options=options)
+    return PullInput(batch, snapshot.head_sha, awaited)
+
+
+def _comments(snapshot: PullSnapshot) -> list[PullComment]:
+    """Every comment with its collection, pointed at as ``/reviews/3`` in Skipped records."""
+    collections = (
+        ("review_comments", CommentKind.INLINE, snapshot.review_comments),
+        ("reviews", CommentKind.REVIEW, snapshot.reviews),
+        ("issue_comments", CommentKind.ISSUE, snapshot.issue_comments),
+    )
+    return [
+        PullComment(record, kind, f"/{name}/{index}")
+        for name, kind, records in collections
+        for index, record in enumerate(records)
+    ]
 
 
 def _wait(
-    read: Callable[[], PullSnapshot], bots: Sequence[str], timeout: float | None
+    read: Callable[[], PullSnapshot],
+    bots: Sequence[str],
+    timeout: float | None,
+    logins: Mapping[str, str],
 ) -> tuple[PullSnapshot, AwaitedBots]:
     from review_quorum.github.waiting import Report, wait_for_bots
 
@@ -128,6 +148,7 @@ def _wait(
     waited = wait_for_bots(
         read,
         bots,
+        logins=logins,
         timeout=timeout,
         interval=TIMING.interval,
         clock=TIMING.clock,

@@ -4,8 +4,7 @@
 request's review comments, reviews and issue comments through `GitHubClient.paginate`
 (every page, rate limits and server errors handled there). The comment objects are kept
 as GitHub's JSON, untouched, because the bot-comment readers in `ingest` decide what they
-mean; `PullSnapshot.records()` hands them over as one list, so that a bot's review body is
-read beside its own inline comments. The head commit's date, which tells whether an issue
+mean. The head commit's date, which tells whether an issue
 comment came after the latest push, is asked only when a caller needs it: REST has no
 operation for one commit in the set we use, so `head_commit_date` asks GraphQL.
 """
@@ -34,15 +33,6 @@ class PullSnapshot:
     reviews: tuple[dict[str, Any], ...] = ()
     issue_comments: tuple[dict[str, Any], ...] = ()
     head_committed_at: datetime | None = None
-
-    def records(self) -> list[dict[str, Any]]:
-        """Every comment: inline review comments, then review bodies, then issue comments."""
-        return [*self.review_comments, *self.reviews, *self.issue_comments]
-
-    @property
-    def name(self) -> str:
-        """How inputs and messages name this pull request's comments."""
-        return f"{self.target} (GitHub comments)"
 
 
 def read_pull(

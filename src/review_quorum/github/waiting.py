@@ -3,10 +3,12 @@
 A bot has reported when it submitted a review, or wrote an inline review comment, on the
 head commit (its ``commit_id`` is the head SHA), or wrote (or last edited) a conversation
 comment after the head commit was committed, unless that comment only says the review is
-under way. A bot has skipped when the latest thing it said is a notice that it will not
-review (skipped, paused, out of quota, too large). Bots are named as the readers name them
-(`ingest.bots`): a parser's bot name or the login without ``[bot]``, so ``coderabbit``,
-``coderabbitai`` and ``coderabbitai[bot]`` are the same bot.
+under way. A bot has skipped when the latest review or conversation comment it wrote says
+it will not review (skipped, paused, out of quota, too large): the readers' status notices
+(`ingest.bots.status`) and a few more phrasings. Bots are named as the readers name them
+(`ingest.bots.authors`, with the configuration's ``bot-logins``), so ``coderabbit``,
+``coderabbitai`` and ``coderabbitai[bot]`` are the same bot, and people or review-quorum
+itself never stand in for one.
 
 `wait_for_bots` polls through an injected reader, clock and sleeper until every named bot
 has reported or skipped, or the timeout passes; it never raises on a timeout, because a
@@ -22,18 +24,22 @@ from datetime import datetime
 from typing import Any
 
 from review_quorum.github.snapshot import PullSnapshot, parse_timestamp
-from review_quorum.ingest.bots import normalise_login, parser_for
+from review_quorum.ingest.bots import BY_NAME, PARSERS
+from review_quorum.ingest.bots.authors import Attribution, resolve
+from review_quorum.ingest.bots.status import notice
 
 DEFAULT_TIMEOUT = 600.0
 DEFAULT_INTERVAL = 30.0
 
-# Words a bot uses when it will not review this pull request (matched case-insensitively).
-SKIP_NOTICES = (
-    "review skipped",
+# The readers' status notices that mean "not this pull request, not now".
+SKIP_NOTICES = frozenset(
+    {"usage-limit notice", "rate-limit notice", "subscription notice", "review-skipped notice"}
+)
+UNDER_WAY_NOTICE = "review-started notice"
+# Further ways a bot says it will not review (matched case-insensitively).
+SKIP_WORDS = (
     "reviews paused",
     "review paused",
-    "rate limit exceeded",
-    "usage limit",
     "wasn't able to review",
     "was not able to review",
     "unable to review",
@@ -41,14 +47,8 @@ SKIP_NOTICES = (
     "too large to review",
     "reviews are disabled",
 )
-# Words of a placeholder a bot posts when it starts, before its findings exist.
-UNDER_WAY = (
-    "review in progress",
-    "currently reviewing",
-    "review started",
-    "started reviewing",
-    "is reviewing",
-)
+# (when, bot, body, a report on the head commit, a review or conversation comment)
+Activity = tuple[str, str, str, bool, bool]
 
 
 class Report(enum.Enum):
@@ -73,62 +73,78 @@ class Waited:
         return tuple(bot for bot, report in self.reports.items() if report is Report.PENDING)
 
 
-def bot_name(login: str) -> str:
-    """The name the readers give the author `login` (or a name the user typed)."""
-    parser = parser_for(login)
-    return parser.name if parser is not None else normalise_login(login)
+def bot_name(
+    login: str, user_type: str = "Bot", body: str = "", logins: Mapping[str, str] | None = None
+) -> str:
+    """The bot the readers would name the author `login` ("" for people and ourselves)."""
+    attribution = Attribution(logins=logins or {})
+    return resolve(login, user_type, body, attribution, PARSERS, BY_NAME).bot
 
 
-def parse_bot_list(text: str) -> tuple[str, ...]:
+def parse_bot_list(text: str, logins: Mapping[str, str] | None = None) -> tuple[str, ...]:
     """``a, b,c`` as bot names in order, without blanks or repeats."""
-    names = (bot_name(part) for part in text.split(","))
+    names = (bot_name(part, logins=logins) for part in text.split(",") if part.strip())
     return tuple(dict.fromkeys(name for name in names if name))
 
 
-def bot_reports(snapshot: PullSnapshot, bots: Iterable[str]) -> dict[str, Report]:
+def bot_reports(
+    snapshot: PullSnapshot, bots: Iterable[str], logins: Mapping[str, str] | None = None
+) -> dict[str, Report]:
     """Each of `bots` (bot names) as reported, skipped or pending on `snapshot`."""
     wanted = dict.fromkeys(bots, Report.PENDING)
     latest: dict[str, tuple[str, str]] = {}
-    for moment, bot, body, counts in _activity(snapshot, wanted.keys()):
-        if counts and not _says(body, UNDER_WAY):
-            skipped = _says(body, SKIP_NOTICES) and wanted[bot] is not Report.REPORTED
+    for moment, bot, body, counts, spoken in _activity(snapshot, set(wanted), logins or {}):
+        if counts and notice(body) != UNDER_WAY_NOTICE:
+            skipped = spoken and _skips(body) and wanted[bot] is not Report.REPORTED
             wanted[bot] = Report.SKIPPED if skipped else Report.REPORTED
-        if moment >= latest.get(bot, ("", ""))[0]:
+        if spoken and moment >= latest.get(bot, ("", ""))[0]:
             latest[bot] = (moment, body)
     for bot, (_, body) in latest.items():
         # A bot that said it will not review this pull request is not waited for.
-        if wanted[bot] is Report.PENDING and _says(body, SKIP_NOTICES):
+        if wanted[bot] is Report.PENDING and _skips(body):
             wanted[bot] = Report.SKIPPED
     return wanted
 
 
-def _activity(snapshot: PullSnapshot, bots: Iterable[str]) -> Iterable[tuple[str, str, str, bool]]:
-    """(when, bot, body, counts as a report on the head) for each comment by a named bot."""
-    named = set(bots)
+def _skips(body: str) -> bool:
+    text = body.casefold()
+    return notice(body) in SKIP_NOTICES or any(words in text for words in SKIP_WORDS)
+
+
+def _activity(
+    snapshot: PullSnapshot, named: set[str], logins: Mapping[str, str]
+) -> Iterable[Activity]:
+    """What each named bot said; inline comments hold findings, so they are never notices."""
     head = snapshot.head_sha
     for item in snapshot.reviews:
         if item.get("state") != "PENDING":
-            yield from _by(named, item, "submitted_at", item.get("commit_id") == head)
+            on_head = item.get("commit_id") == head
+            yield from _by(named, logins, item, "submitted_at", (on_head, True))
     for item in snapshot.review_comments:
         on_head = head in (item.get("commit_id"), item.get("original_commit_id"))
-        yield from _by(named, item, "updated_at", on_head)
+        yield from _by(named, logins, item, "updated_at", (on_head, False))
     for item in snapshot.issue_comments:
         after = _after(item, snapshot.head_committed_at)
-        yield from _by(named, item, "updated_at", after)
+        yield from _by(named, logins, item, "updated_at", (after, True))
 
 
 def _by(
-    named: set[str], item: Mapping[str, Any], time_field: str, counts: bool
-) -> Iterable[tuple[str, str, str, bool]]:
+    named: set[str],
+    logins: Mapping[str, str],
+    item: Mapping[str, Any],
+    time_field: str,
+    flags: tuple[bool, bool],
+) -> Iterable[Activity]:
     user = item.get("user")
-    login = user.get("login") if isinstance(user, dict) else None
-    if not isinstance(login, str):
+    if not isinstance(user, dict) or not isinstance(user.get("login"), str):
         return
-    bot = bot_name(login)
+    kind = user.get("type")
+    text = item.get("body")
+    body = text if isinstance(text, str) else ""
+    bot = bot_name(user["login"], kind if isinstance(kind, str) else "", body, logins)
     if bot in named:
         moment = item.get(time_field) or item.get("created_at") or ""
-        body = item.get("body")
-        yield str(moment), bot, body if isinstance(body, str) else "", counts
+        yield str(moment), bot, body, *flags
 
 
 def _after(item: Mapping[str, Any], committed: datetime | None) -> bool:
@@ -142,15 +158,11 @@ def _after(item: Mapping[str, Any], committed: datetime | None) -> bool:
     return False
 
 
-def _says(body: str, phrases: Sequence[str]) -> bool:
-    text = body.casefold()
-    return any(phrase in text for phrase in phrases)
-
-
 def wait_for_bots(
     read: Callable[[], PullSnapshot],
     bots: Sequence[str],
     *,
+    logins: Mapping[str, str] | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     interval: float = DEFAULT_INTERVAL,
     clock: Callable[[], float],
@@ -161,7 +173,7 @@ def wait_for_bots(
     started = clock()
     while True:
         snapshot = read()
-        reports = bot_reports(snapshot, bots)
+        reports = bot_reports(snapshot, bots, logins)
         waited = clock() - started
         result = Waited(snapshot, reports, waited)
         left = timeout - waited
