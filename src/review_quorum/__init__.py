@@ -5,19 +5,6 @@ The public API is what `__all__` lists; everything else is internal.
 
 from __future__ import annotations
 
-from review_quorum.confidence import (
-    FindingInput,
-    ScoreReport,
-    describe_threshold,
-    score_finding,
-    score_findings,
-)
-from review_quorum.consensus import (
-    QuorumWarning,
-    bucket_for_score,
-    compute_consensus,
-    must_address,
-)
 from review_quorum.errors import (
     ConfigError,
     FindingError,
@@ -41,9 +28,20 @@ from review_quorum.plan import PlannedFinding, ReviewPlan, Settings, review
 from review_quorum.render.consensus import render_consensus_markdown, render_provenance
 from review_quorum.render.review_body import render_review_body
 from review_quorum.scope import DiffScope, FilterMode
+from review_quorum.scoring import MODELS, compute_consensus
+from review_quorum.scoring.agreement import QuorumWarning, bucket_for_score, must_address
+from review_quorum.scoring.confidence import (
+    FindingInput,
+    ScoreReport,
+    describe_threshold,
+    score_finding,
+    score_findings,
+)
+from review_quorum.scoring.profile import Profile, SourceReliability, WitnessFamily
 
 __all__ = [
     "CATEGORIES",
+    "MODELS",
     "Batch",
     "CategoryMap",
     "CommentSource",
@@ -59,6 +57,7 @@ __all__ = [
     "InputError",
     "NormalizedFinding",
     "PlannedFinding",
+    "Profile",
     "QuorumError",
     "QuorumWarning",
     "ReadOptions",
@@ -68,6 +67,8 @@ __all__ = [
     "Severity",
     "Skipped",
     "Source",
+    "SourceReliability",
+    "WitnessFamily",
     "bucket_for_score",
     "build_category_map",
     "compute_consensus",

@@ -94,6 +94,8 @@ CHECKS: dict[str, Callable[[object], Any]] = {
     "categories": _categories,
     "history-db": _text,
     "bot-logins": _bot_logins,
+    "model": _choice("agreement", "reliability"),
+    "profile": _text,
 }
 
 

@@ -266,8 +266,30 @@ class NormalizedFinding:
 
 
 @dataclass(frozen=True, slots=True)
+class Contribution:
+    """What one member adds to a reliability-model score, in log-odds (natural log).
+
+    `source` is the bot, or `bot/rule` for an analyser rule; `family` the witness family
+    it counts in; `reliability` the estimated probability that a finding of this source is
+    real, and `origin` where that figure came from. Only the most reliable member of each
+    family counts (`counted`); its `weight` is `logit(reliability) - logit(prior)`.
+    """
+
+    source: str
+    family: str
+    reliability: float
+    origin: str
+    counted: bool
+    weight: float
+
+
+@dataclass(frozen=True, slots=True)
 class ConsensusFinding:
-    """One issue after clustering: who detected it, how much they agree, and its members."""
+    """One issue after clustering: who detected it, how much they agree, and its members.
+
+    `model` names the scoring model; the reliability model also reports each member's
+    `contributions` (in member order), so that every score can be explained.
+    """
 
     file: str
     line: int | None
@@ -281,6 +303,8 @@ class ConsensusFinding:
     consensus_score: float
     level: ConsensusLevel
     members: tuple[NormalizedFinding, ...]
+    model: str = "agreement"
+    contributions: tuple[Contribution, ...] = ()
 
     @property
     def detected_by_count(self) -> int:

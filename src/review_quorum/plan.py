@@ -16,7 +16,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from review_quorum.confidence import (
+from review_quorum.errors import Skipped
+from review_quorum.model import ConsensusFinding, ConsensusLevel, NormalizedFinding, Severity
+from review_quorum.scope import DiffScope, FilterMode
+from review_quorum.scoring import DEFAULT_MODEL, Model, compute_consensus
+from review_quorum.scoring.agreement import Order, title_tokens
+from review_quorum.scoring.confidence import (
     DEFAULT_COMMENT_CAP,
     DEFAULT_POST_THRESHOLD,
     ConfidenceResult,
@@ -25,11 +30,8 @@ from review_quorum.confidence import (
     assess,
     score_finding,
 )
-from review_quorum.confidence import Assessment as Assessment
-from review_quorum.consensus import Order, compute_consensus, title_tokens
-from review_quorum.errors import Skipped
-from review_quorum.model import ConsensusFinding, ConsensusLevel, NormalizedFinding, Severity
-from review_quorum.scope import DiffScope, FilterMode
+from review_quorum.scoring.confidence import Assessment as Assessment
+from review_quorum.scoring.profile import Profile
 from review_quorum.verdicts import (
     Category,
     ContextCompleteness,
@@ -56,9 +58,12 @@ class Settings:
     comment_cap: int = DEFAULT_COMMENT_CAP
     inline_level: ConsensusLevel = ConsensusLevel.CONFIRMED
     gate_level: ConsensusLevel | None = ConsensusLevel.CONFIRMED
+    model: Model = DEFAULT_MODEL
+    profile: Profile | None = None
 
     def as_data(self) -> dict[str, Any]:
         return {
+            "model": self.model,
             "bots_ran": self.bots_ran,
             "line_window": self.line_window,
             "title_overlap": self.title_overlap,
@@ -194,6 +199,8 @@ def review(
         line_window=settings.line_window,
         title_overlap=settings.title_overlap,
         order=settings.order,
+        model=settings.model,
+        profile=settings.profile,
     )
     attached, unmatched = attach_verdicts(consensus, verdicts, settings.line_window)
     planned = [

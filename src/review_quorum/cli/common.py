@@ -17,6 +17,12 @@ from review_quorum import ingest
 from review_quorum.errors import InputError
 from review_quorum.ingest.base import Batch, ReadOptions, Source
 from review_quorum.ingest.categories import CategoryMap
+from review_quorum.model import ConsensusLevel
+from review_quorum.render.escape import one_line
+from review_quorum.scoring import MODELS
+from review_quorum.scoring.profile import Profile
+
+GATE_LEVELS = ["confirmed", "needs-verification", "unverified", "none"]
 
 
 class ExitCode(enum.IntEnum):
@@ -151,3 +157,74 @@ def report_skipped(skipped: Sequence[object]) -> None:
     if skipped:
         count = len(skipped)
         warn(f"{count} input record{'s' if count != 1 else ''} skipped (listed in the output)")
+
+
+def non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, not {value}")
+    return value
+
+
+def finite_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"expected a finite number, not {text!r}")
+    return value
+
+
+def resolve_bots(value: str | None, seen: set[str]) -> int | None:
+    """`--bots` as a count; warns when it is absent or names fewer bots than were seen."""
+    if value is None:
+        if seen:
+            warn(
+                "--bots not given: agreement is measured against the "
+                f"{len(seen)} bot(s) with findings only, which over-states it"
+            )
+        return None
+    text = value.strip()
+    if text.isdigit():
+        count = int(text)
+        if count < 1:
+            raise InputError("--bots", "", "expected at least 1 bot")
+        return count
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise InputError("--bots", "", f"expected a number or a list of names, not {value!r}")
+    missing = sorted(seen - set(names))
+    if missing:
+        warn(f"--bots does not list {', '.join(one_line(name) for name in missing)}")
+    return max(len(set(names) | seen), 1)
+
+
+def gate_level(value: str) -> ConsensusLevel | None:
+    return None if value == "none" else ConsensusLevel.parse(value)
+
+
+def add_model_arguments(parser: argparse.ArgumentParser, *, default: str | None) -> None:
+    """`--model` and `--profile`, shared by every command that scores consensus."""
+    parser.add_argument(
+        "--model",
+        choices=MODELS,
+        default=default,
+        help="scoring model: reliability (probability from each source's reliability) "
+        "or agreement (seed 001: share of bots that agree)",
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="reliability profile (JSON) for the reliability model; default: the shipped one",
+    )
+
+
+def load_profile(path: str | None) -> Profile | None:
+    """The profile at `path`, or None for the shipped default."""
+    if path is None:
+        return None
+    return Profile.from_json(read_bytes(path), "<stdin>" if path == "-" else path)

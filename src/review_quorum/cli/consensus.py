@@ -8,21 +8,23 @@ from typing import Any
 import orjson
 
 from review_quorum.cli.common import (
+    GATE_LEVELS,
     ExitCode,
     add_input_arguments,
+    add_model_arguments,
+    finite_float,
+    gate_level,
     load_inputs,
+    load_profile,
+    non_negative_int,
     report_skipped,
-    warn,
+    resolve_bots,
     write_output,
 )
-from review_quorum.consensus import compute_consensus, must_address
-from review_quorum.errors import InputError
-from review_quorum.model import ConsensusLevel
 from review_quorum.render.consensus import render_consensus_markdown
-from review_quorum.render.escape import one_line
 from review_quorum.render.serialize import consensus_data, skipped_data
-
-GATE_LEVELS = ["confirmed", "needs-verification", "unverified", "none"]
+from review_quorum.scoring import DEFAULT_MODEL, compute_consensus
+from review_quorum.scoring.agreement import must_address
 
 
 def add_parser(subparsers: Any) -> None:
@@ -48,57 +50,11 @@ def add_consensus_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--title-overlap", type=finite_float, default=0.5, metavar="X")
     parser.add_argument("--order", choices=["input", "canonical"], default="input")
     parser.add_argument("--gate-level", choices=GATE_LEVELS, default="confirmed")
-
-
-def non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, not {value}")
-    return value
-
-
-def finite_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise argparse.ArgumentTypeError(f"expected a finite number, not {text!r}")
-    return value
-
-
-def resolve_bots(value: str | None, seen: set[str]) -> int | None:
-    """`--bots` as a count; warns when it is absent or names fewer bots than were seen."""
-    if value is None:
-        if seen:
-            warn(
-                "--bots not given: agreement is measured against the "
-                f"{len(seen)} bot(s) with findings only, which over-states it"
-            )
-        return None
-    text = value.strip()
-    if text.isdigit():
-        count = int(text)
-        if count < 1:
-            raise InputError("--bots", "", "expected at least 1 bot")
-        return count
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    if not names:
-        raise InputError("--bots", "", f"expected a number or a list of names, not {value!r}")
-    missing = sorted(seen - set(names))
-    if missing:
-        warn(f"--bots does not list {', '.join(one_line(name) for name in missing)}")
-    return max(len(set(names) | seen), 1)
-
-
-def gate_level(value: str) -> ConsensusLevel | None:
-    return None if value == "none" else ConsensusLevel.parse(value)
+    add_model_arguments(parser, default=DEFAULT_MODEL)
 
 
 def run(args: argparse.Namespace) -> int:
+    profile = load_profile(args.profile)
     batch = load_inputs(args)
     seen = {finding.bot for finding in batch.findings}
     bots_ran = resolve_bots(args.bots, seen)
@@ -108,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
         line_window=args.line_window,
         title_overlap=args.title_overlap,
         order=args.order,
+        model=args.model,
+        profile=profile,
     )
     if args.format == "json":
         document: dict[str, Any] = {

@@ -22,16 +22,20 @@ from review_quorum import config
 from review_quorum.cli.common import (
     ExitCode,
     add_input_arguments,
+    add_model_arguments,
+    finite_float,
+    gate_level,
     load_inputs,
+    load_profile,
+    non_negative_int,
     read_bytes,
+    resolve_bots,
     warn,
     write_output,
 )
-from review_quorum.cli.consensus import finite_float, gate_level, non_negative_int, resolve_bots
 from review_quorum.cli.github_input import add_github_arguments, read_github, wants_github
 from review_quorum.cli.post import add_post_arguments, post_from_args
 from review_quorum.cli.record import Recorder, add_record_arguments
-from review_quorum.confidence import describe_threshold
 from review_quorum.errors import InputError
 from review_quorum.ingest.base import ReadOptions, Source
 from review_quorum.ingest.categories import build_category_map
@@ -48,9 +52,12 @@ from review_quorum.render import terminal
 from review_quorum.render.formats import RENDERERS
 from review_quorum.render.json_report import report_data
 from review_quorum.scope import DiffScope, FilterMode
+from review_quorum.scoring import DEFAULT_MODEL
+from review_quorum.scoring.confidence import describe_threshold
 from review_quorum.verdicts import parse_verifier_output
 
 DEFAULTS: dict[str, Any] = {
+    "model": DEFAULT_MODEL,
     "line-window": 3,
     "title-overlap": 0.5,
     "order": "input",
@@ -87,6 +94,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--inline-level", choices=config.LEVELS)
     parser.add_argument("--gate-level", choices=[*config.LEVELS, "none"])
     parser.add_argument("--format", choices=sorted(RENDERERS))
+    add_model_arguments(parser, default=None)
     parser.add_argument("-o", "--output", help="write the result to this file")
     parser.add_argument("--config", metavar="FILE", help="configuration file to read")
     parser.add_argument("-v", "--verbose", action="store_true", help="print stage timings")
@@ -159,6 +167,8 @@ def build_settings(
         comment_cap=effective(args, file_settings, "cap"),
         inline_level=ConsensusLevel.parse(effective(args, file_settings, "inline-level")),
         gate_level=gate_level(gate),
+        model=effective(args, file_settings, "model"),
+        profile=load_profile(effective(args, file_settings, "profile")),
     )
 
 

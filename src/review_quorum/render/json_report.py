@@ -12,12 +12,12 @@ from typing import Any
 
 import orjson
 
-from review_quorum.confidence import Disposition
 from review_quorum.model import ConsensusLevel
 from review_quorum.plan import AttachedVerdict, AwaitedBots, PlannedFinding, ReviewPlan
 from review_quorum.render.github_review import payload
 from review_quorum.render.review import render as render_body
 from review_quorum.render.serialize import consensus_data, skipped_data
+from review_quorum.scoring.confidence import Disposition
 
 
 def finding_data(item: PlannedFinding) -> dict[str, Any]:

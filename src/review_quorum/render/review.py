@@ -8,7 +8,6 @@ not accept) are listed in their own section instead of being posted inline.
 
 from __future__ import annotations
 
-from review_quorum.confidence import Disposition
 from review_quorum.plan import AwaitedBots, PlannedFinding, ReviewPlan
 from review_quorum.render import escape
 from review_quorum.render.consensus import render_provenance
@@ -19,6 +18,7 @@ from review_quorum.render.review_body import (
     render_item_line,
     render_review_body,
 )
+from review_quorum.scoring.confidence import Disposition
 
 
 def body_item(item: PlannedFinding) -> BodyItem:

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from review_quorum.confidence import Assessment, ScoredFinding, ScoreReport, assess
 from review_quorum.model import ConsensusLevel
 from review_quorum.render import escape
 from review_quorum.render.consensus import LEVEL_HEADINGS, location
 from review_quorum.render.markers import FINDING, SUMMARY, marker
+from review_quorum.scoring.confidence import Assessment, ScoredFinding, ScoreReport, assess
 
 GITHUB_LIMIT = 65_536
 TITLE_LIMIT = 200

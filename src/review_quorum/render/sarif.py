@@ -15,9 +15,9 @@ from typing import Any
 
 import orjson
 
-from review_quorum.confidence import Disposition
 from review_quorum.model import Severity
 from review_quorum.plan import PlannedFinding, ReviewPlan
+from review_quorum.scoring.confidence import Disposition
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 MAX_RESULTS = 25_000

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from review_quorum.errors import Skipped
-from review_quorum.model import CommentSource, ConsensusFinding, NormalizedFinding
+from review_quorum.model import CommentSource, ConsensusFinding, Contribution, NormalizedFinding
 
 
 def finding_data(finding: NormalizedFinding) -> dict[str, Any]:
@@ -42,7 +42,8 @@ def _source_data(source: CommentSource | None) -> dict[str, Any] | None:
 
 
 def consensus_data(finding: ConsensusFinding) -> dict[str, Any]:
-    return {
+    """A consensus finding; the reliability model adds its model and each member's share."""
+    data = {
         "file": finding.file,
         "line": finding.line,
         "end_line": finding.end_line,
@@ -57,6 +58,21 @@ def consensus_data(finding: ConsensusFinding) -> dict[str, Any]:
         "consensus_score": finding.consensus_score,
         "level": finding.level.value,
         "members": [finding_data(member) for member in finding.members],
+    }
+    if finding.model != "agreement":
+        data["model"] = finding.model
+        data["contributions"] = [contribution_data(item) for item in finding.contributions]
+    return data
+
+
+def contribution_data(contribution: Contribution) -> dict[str, Any]:
+    return {
+        "source": contribution.source,
+        "family": contribution.family,
+        "reliability": round(contribution.reliability, 4),
+        "origin": contribution.origin,
+        "counted": contribution.counted,
+        "log_odds": round(contribution.weight, 4),
     }
 
 

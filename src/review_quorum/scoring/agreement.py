@@ -1,0 +1,381 @@
+"""The consensus engine (SPEC section 3, seed 001): cluster findings, score agreement, gate.
+
+The reference semantics are a greedy single pass in which every finding is compared with
+the anchor (first member) of every earlier group. This module computes exactly that result
+in near-linear time: groups are indexed by (file, category); lined anchors by line, so a
+lined finding probes only the `2 * line_window + 1` lines around it, and compares titles
+only when a lineless anchor is older than its best line match; and anchors' titles, which
+findings without a line need, are compared one by one while a bucket is small and through
+an inverted index over a prefix of their sorted tokens once it is large (the prefix filter
+of set-similarity joins: two token sets with Jaccard >= t always share one of their
+smallest tokens), so a title comparison only touches anchors that can possibly match.
+Among the candidates the earliest group wins, exactly as in the greedy pass.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+import warnings
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+from review_quorum._perf import paused_gc
+from review_quorum.model import ConsensusFinding, ConsensusLevel, NormalizedFinding
+
+CONFIRMED_FLOOR = 0.66
+NEEDS_VERIFICATION_FLOOR = 0.33
+
+STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "from",
+        "if",
+        "in",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "should",
+        "the",
+        "this",
+        "that",
+        "to",
+        "with",
+        "would",
+    ]
+)
+# Whole ASCII words of three or more characters that start with a letter or underscore.
+_WORD = re.compile(r"\b[a-z_][a-z0-9_]{2,}", re.ASCII)
+_NO_MATCH = sys.maxsize  # larger than any group index
+
+Order = Literal["input", "canonical"]
+
+
+class QuorumWarning(UserWarning):
+    """A result that is valid but likely not what the user meant (over-stated agreement)."""
+
+
+def title_tokens(title: str) -> frozenset[str]:
+    """The token set used for fuzzy title matching (SPEC 3.2)."""
+    return frozenset(_WORD.findall(title.lower())) - STOPWORDS
+
+
+def jaccard(left: frozenset[str], right: frozenset[str]) -> float:
+    """Token Jaccard similarity; two empty sets have similarity 0."""
+    shared = len(left & right)
+    union = len(left) + len(right) - shared
+    return shared / union if union else 0.0
+
+
+def bucket_for_score(score: float) -> ConsensusLevel:
+    """The consensus level of a score (lower edges inclusive)."""
+    if score >= CONFIRMED_FLOOR:
+        return ConsensusLevel.CONFIRMED
+    if score >= NEEDS_VERIFICATION_FLOOR:
+        return ConsensusLevel.NEEDS_VERIFICATION
+    return ConsensusLevel.UNVERIFIED
+
+
+def must_address(
+    consensus: Iterable[ConsensusFinding],
+    *,
+    min_level: ConsensusLevel = ConsensusLevel.CONFIRMED,
+) -> list[ConsensusFinding]:
+    """The findings at or above `min_level`, in order: what the CI gate blocks on."""
+    floor = min_level.rank
+    return [finding for finding in consensus if finding.level.rank >= floor]
+
+
+def canonical_key(finding: NormalizedFinding) -> tuple[object, ...]:
+    """A total order on findings, so canonical ordering does not depend on input order."""
+    evidence = finding.evidence
+    return (
+        evidence.file,
+        finding.category,
+        evidence.line is None,
+        evidence.line or 0,
+        finding.title,
+        -finding.severity,
+        finding.bot,
+        finding.finding_id,
+        finding.confidence,
+        evidence.end_line or 0,
+        evidence.snippet,
+        evidence.symbol,
+    )
+
+
+def compute_consensus(
+    findings: Iterable[NormalizedFinding],
+    *,
+    bots_ran: int | None = None,
+    line_window: int = 3,
+    title_overlap: float = 0.5,
+    order: Order = "input",
+) -> list[ConsensusFinding]:
+    """Cluster `findings` into consensus findings, scored and ordered per SPEC 3."""
+    if isinstance(line_window, bool) or not isinstance(line_window, int) or line_window < 0:
+        raise ValueError(f"line_window must be a non-negative integer, not {line_window!r}")
+    if not math.isfinite(title_overlap):
+        raise ValueError(f"title_overlap must be a finite number, not {title_overlap!r}")
+    if order not in ("input", "canonical"):
+        raise ValueError(f"order must be 'input' or 'canonical', not {order!r}")
+    with paused_gc():
+        items = list(findings)
+        if order == "canonical":
+            items.sort(key=canonical_key)
+        ran = resolve_bots_ran(items, bots_ran)
+        groups = _cluster(items, line_window, title_overlap)
+        consensus = [_summarise(members, ran) for members in groups]
+        consensus.sort(key=output_key)
+    return consensus
+
+
+def resolve_bots_ran(findings: Sequence[NormalizedFinding], bots_ran: int | None) -> int:
+    """The denominator of agreement: explicit, else the distinct bots seen; at least 1."""
+    seen = len({finding.bot for finding in findings})
+    if bots_ran is None:
+        return max(seen, 1)
+    if isinstance(bots_ran, bool) or not isinstance(bots_ran, int) or bots_ran < 0:
+        raise ValueError(f"bots_ran must be a non-negative integer, not {bots_ran!r}")
+    if bots_ran < seen:
+        warnings.warn(
+            f"bots_ran={bots_ran} is lower than the {seen} distinct bots in the input; "
+            "agreement is capped at 100%",
+            QuorumWarning,
+            stacklevel=3,
+        )
+    return max(bots_ran, 1)
+
+
+def output_key(finding: ConsensusFinding) -> tuple[float, int, str, bool, int]:
+    line = finding.line
+    return (-finding.consensus_score, -finding.severity, finding.file, line is None, line or 0)
+
+
+def _summarise(members: list[NormalizedFinding], bots_ran: int) -> ConsensusFinding:
+    anchor = members[0]
+    line = anchor.evidence.line
+    title = anchor.title
+    severity = anchor.severity
+    confidence = anchor.confidence
+    if len(members) == 1:
+        detected_by: tuple[str, ...] = (anchor.bot,)
+    else:
+        detected_by = tuple(sorted({member.bot for member in members}))
+        for member in members:
+            member_line = member.evidence.line
+            if member_line is not None and (line is None or member_line < line):
+                line = member_line
+            if len(member.title) > len(title):
+                title = member.title
+            if member.severity > severity:
+                severity = member.severity
+            if member.confidence > confidence:
+                confidence = member.confidence
+    confidence = 0.0 if confidence < 0.0 else 1.0 if confidence > 1.0 else confidence
+    ratio = len(detected_by) / bots_ran
+    ratio = 1.0 if ratio > 1.0 else ratio
+    score = ratio * confidence
+    # Positional on purpose: this runs once per group, and keywords cost a third more.
+    return ConsensusFinding(
+        anchor.evidence.file,
+        line,
+        anchor.category,
+        title,
+        severity,
+        detected_by,
+        bots_ran,
+        ratio,
+        confidence,
+        score,
+        bucket_for_score(score),
+        tuple(members),
+    )
+
+
+class _Titles:
+    """Token sets and prefix-filter keys of titles, each computed once per distinct title."""
+
+    __slots__ = ("_prefixes", "_threshold", "_tokens")
+
+    def __init__(self, threshold: float) -> None:
+        self._threshold = threshold
+        self._tokens: dict[str, frozenset[str]] = {}
+        self._prefixes: dict[str, tuple[str, ...]] = {}
+
+    def tokens(self, title: str) -> frozenset[str]:
+        tokens = self._tokens.get(title)
+        if tokens is None:
+            tokens = self._tokens[title] = title_tokens(title)
+        return tokens
+
+    def prefix(self, title: str) -> tuple[str, ...]:
+        """The smallest tokens, one of which any title matching this one must share.
+
+        A set of n tokens reaches Jaccard >= t only with >= ceil(t*n) shared tokens, so one
+        of its first n - ceil(t*n) + 1 tokens (in a fixed order) is shared. The epsilon
+        keeps the prefix conservative against float rounding.
+        """
+        prefix = self._prefixes.get(title)
+        if prefix is None:
+            tokens = self.tokens(title)
+            keep = len(tokens) - math.ceil(self._threshold * len(tokens) - 1e-9) + 1
+            prefix = self._prefixes[title] = tuple(sorted(tokens)[: max(keep, 0)])
+        return prefix
+
+
+class _Anchors:
+    """Anchors' titles in group order: scanned while few, indexed by prefix once many."""
+
+    __slots__ = ("entries", "postings", "tokens")
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[int, str]] = []
+        self.postings: dict[str, list[int]] | None = None
+        self.tokens: dict[int, frozenset[str]] = {}
+
+    def add(self, group: int, title: str, titles: _Titles) -> None:
+        self.entries.append((group, title))
+        if self.postings is not None:
+            self._index(group, title, titles)
+
+    def _index(self, group: int, title: str, titles: _Titles) -> None:
+        assert self.postings is not None
+        self.tokens[group] = titles.tokens(title)
+        for token in titles.prefix(title):
+            posting = self.postings.get(token)
+            if posting is None:
+                self.postings[token] = [group]
+            else:
+                posting.append(group)
+
+    def first_match(self, title: str, before: int, titles: _Titles, threshold: float) -> int:
+        """The earliest group before `before` whose anchor title matches, else `before`."""
+        tokens = titles.tokens(title)
+        if len(self.entries) <= _SCAN_LIMIT:
+            for group, anchor in self.entries:
+                if group >= before:
+                    break
+                if jaccard(tokens, titles.tokens(anchor)) >= threshold:
+                    return group
+            return before
+        if self.postings is None:
+            self.postings = {}
+            for group, anchor in self.entries:
+                self._index(group, anchor, titles)
+        candidates: set[int] = set()
+        for token in titles.prefix(title):
+            posting = self.postings.get(token)
+            if posting is not None:
+                candidates.update(posting)
+        for group in sorted(candidates):
+            if group >= before:
+                break
+            if jaccard(tokens, self.tokens[group]) >= threshold:
+                return group
+        return before
+
+
+# Up to this many anchors, comparing titles one by one beats building an index.
+_SCAN_LIMIT = 12
+
+
+class _Bucket:
+    """The groups of one (file, category): lined anchors by line, every anchor's title."""
+
+    __slots__ = ("anchors", "by_line", "first", "first_lineless", "lineless")
+
+    def __init__(self, first: int) -> None:
+        self.first = first
+        self.first_lineless = _NO_MATCH
+        self.by_line: dict[int, int] = {}
+        self.anchors = _Anchors()  # every anchor, for findings without a line
+        self.lineless = _Anchors()  # anchors without a line, for findings with one
+
+    def add(self, group: int, line: int | None, title: str, titles: _Titles) -> None:
+        self.anchors.add(group, title, titles)
+        if line is not None:
+            self.by_line.setdefault(line, group)
+            return
+        self.first_lineless = min(self.first_lineless, group)
+        self.lineless.add(group, title, titles)
+
+
+def _cluster(
+    findings: Sequence[NormalizedFinding], window: int, threshold: float
+) -> list[list[NormalizedFinding]]:
+    groups: list[list[NormalizedFinding]] = []
+    buckets: dict[tuple[str, str], _Bucket] = {}
+    titles = _Titles(threshold)
+    titles_always_match = threshold <= 0
+    span = 2 * window + 1
+    for finding in findings:
+        evidence = finding.evidence
+        line = evidence.line
+        key = (evidence.file, finding.category)
+        bucket = buckets.get(key)
+        target = _NO_MATCH
+        if bucket is None:
+            bucket = buckets[key] = _Bucket(len(groups))
+        elif titles_always_match:
+            target = _match_when_titles_always_match(bucket, line, window)
+        elif line is not None:
+            # The hot path (`_nearest_lined`, inlined): probe the lines around `line`...
+            by_line = bucket.by_line
+            if span <= len(by_line):
+                for candidate in range(line - window, line + window + 1):
+                    group = by_line.get(candidate)
+                    if group is not None and group < target:
+                        target = group
+            else:
+                for anchor_line, group in by_line.items():
+                    if group < target and -window <= anchor_line - line <= window:
+                        target = group
+            # ...then, only when one is older than the best line match, lineless anchors.
+            if bucket.first_lineless < target:
+                target = bucket.lineless.first_match(finding.title, target, titles, threshold)
+        else:
+            target = bucket.anchors.first_match(finding.title, _NO_MATCH, titles, threshold)
+        if target == _NO_MATCH:
+            target = len(groups)
+            groups.append([finding])
+            bucket.add(target, line, finding.title, titles)
+        else:
+            groups[target].append(finding)
+    return groups
+
+
+def _match_when_titles_always_match(bucket: _Bucket, line: int | None, window: int) -> int:
+    """With title_overlap <= 0 every title comparison succeeds (Jaccard is never negative)."""
+    if line is None:
+        return bucket.first
+    return min(_nearest_lined(bucket.by_line, line, window), bucket.first_lineless)
+
+
+def _nearest_lined(by_line: dict[int, int], line: int, window: int) -> int:
+    """The earliest group whose anchor line lies within `window` of `line`."""
+    best = _NO_MATCH
+    if 2 * window + 1 <= len(by_line):
+        for candidate in range(line - window, line + window + 1):
+            group = by_line.get(candidate)
+            if group is not None and group < best:
+                best = group
+    else:
+        for anchor_line, group in by_line.items():
+            if group < best and -window <= anchor_line - line <= window:
+                best = group
+    return best

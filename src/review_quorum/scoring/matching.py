@@ -1,0 +1,170 @@
+"""Matching by evidence (the reliability model, SPEC 3b): which findings are one issue.
+
+Within one file, findings with a line are swept in line order: a finding joins an open
+cluster when its range [line, end_line] overlaps the cluster's span widened by the line
+window (so a taint finding spanning source to sink meets a finding at the sink). Among
+open clusters it joins the one it overlaps most (earliest on ties). Two findings of one
+source (bot and rule) on different lines are different issues, so a cluster never takes a
+second one; the same source on the same line is a duplicate and joins.
+
+Findings without a line then join the cluster of their file whose members' text they
+resemble most (`text.TextIndex`, average TF-IDF cosine >= `TEXT_SIMILARITY`); a cluster
+that already holds the same bot needs a near-duplicate (`DUPLICATE_SIMILARITY`), since a
+bot states each issue once and repeats itself nearly verbatim.
+
+Categories: a category the tool stated (certainty 1.0) separates findings, as an analyser
+rule's category does; a category guessed from words (certainty < 1.0) never does, it only
+breaks ties between candidate clusters. The result depends only on the findings' order,
+which `order="canonical"` makes canonical.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from review_quorum.model import NormalizedFinding
+from review_quorum.scoring.text import Corpus, TextIndex, Vector
+
+TEXT_SIMILARITY = 0.4
+DUPLICATE_SIMILARITY = 0.7
+
+
+@dataclass(slots=True)
+class _Cluster:
+    number: int
+    members: list[int]
+    start: int
+    end: int
+    stated: str | None  # the category stated by a member, if any
+    sources: dict[tuple[str, str], int] = field(default_factory=dict)  # source -> its line
+    bots: set[str] = field(default_factory=set)
+
+
+def finding_text(finding: NormalizedFinding) -> str:
+    """The text compared for findings without a line: the title and the body beside it."""
+    title, body = finding.title, finding.body
+    if not body or body.startswith(title):
+        return body or title
+    return f"{title}\n{body}"
+
+
+def cluster(findings: Sequence[NormalizedFinding], window: int) -> list[list[int]]:
+    """Indices of `findings` grouped into issues, each group in input order."""
+    by_file: dict[str, list[int]] = {}
+    for index, finding in enumerate(findings):
+        by_file.setdefault(finding.evidence.file, []).append(index)
+    corpus = Corpus(
+        finding_text(findings[index])
+        for indices in by_file.values()
+        if any(findings[index].evidence.line is None for index in indices)
+        for index in indices
+    )
+    groups: list[list[int]] = []
+    for indices in by_file.values():
+        clusters = _sweep(
+            findings, [i for i in indices if findings[i].evidence.line is not None], window
+        )
+        lineless = [i for i in indices if findings[i].evidence.line is None]
+        if lineless:
+            _join_by_text(findings, clusters, lineless, corpus)
+        groups.extend(found.members for found in clusters)
+    groups.sort(key=lambda members: members[0])
+    return groups
+
+
+def _sweep(findings: Sequence[NormalizedFinding], lined: list[int], window: int) -> list[_Cluster]:
+    def start_and_end(index: int) -> tuple[int, int, int]:
+        evidence = findings[index].evidence
+        line = evidence.line or 0
+        return (line, evidence.end_line or line, index)
+
+    clusters: list[_Cluster] = []
+    open_clusters: list[_Cluster] = []
+    for index in sorted(lined, key=start_and_end):
+        start, end, _ = start_and_end(index)
+        finding = findings[index]
+        open_clusters = [found for found in open_clusters if found.end + window >= start]
+        target = _best_by_overlap(finding, start, end, open_clusters)
+        if target is None:
+            target = _Cluster(len(clusters), [], start, end, None)
+            clusters.append(target)
+            open_clusters.append(target)
+        _add(target, finding, index, start, end)
+    return clusters
+
+
+def _best_by_overlap(
+    finding: NormalizedFinding, start: int, end: int, candidates: list[_Cluster]
+) -> _Cluster | None:
+    best: _Cluster | None = None
+    best_key: tuple[bool, int, int] | None = None
+    source = (finding.bot, finding.rule_id)
+    for found in candidates:
+        if not _category_allows(found, finding):
+            continue
+        line = found.sources.get(source)
+        if line is not None and line != start:
+            continue
+        overlap = min(end, found.end) - max(start, found.start)
+        key = (found.stated == finding.category, overlap, -found.number)
+        if best_key is None or key > best_key:
+            best, best_key = found, key
+    return best
+
+
+def _category_allows(found: _Cluster, finding: NormalizedFinding) -> bool:
+    return finding.category_certainty < 1.0 or found.stated in (None, finding.category)
+
+
+def _add(found: _Cluster, finding: NormalizedFinding, index: int, start: int, end: int) -> None:
+    found.members.append(index)
+    found.start = min(found.start, start)
+    found.end = max(found.end, end)
+    found.sources.setdefault((finding.bot, finding.rule_id), start)
+    found.bots.add(finding.bot)
+    if found.stated is None and finding.category_certainty >= 1.0:
+        found.stated = finding.category
+
+
+def _join_by_text(
+    findings: Sequence[NormalizedFinding],
+    clusters: list[_Cluster],
+    lineless: list[int],
+    corpus: Corpus,
+) -> None:
+    index = TextIndex(corpus)
+    for found in clusters:
+        for member in found.members:
+            index.add(found.number, corpus.vector(finding_text(findings[member])))
+    for position in lineless:
+        finding = findings[position]
+        vector = corpus.vector(finding_text(finding))
+        target = _best_by_text(finding, vector, clusters, index)
+        if target is None:
+            target = _Cluster(len(clusters), [], 0, 0, None)
+            clusters.append(target)
+        target.members.append(position)
+        target.bots.add(finding.bot)
+        if target.stated is None and finding.category_certainty >= 1.0:
+            target.stated = finding.category
+        index.add(target.number, vector)
+
+
+def _best_by_text(
+    finding: NormalizedFinding, vector: Vector, clusters: list[_Cluster], index: TextIndex
+) -> _Cluster | None:
+    best: _Cluster | None = None
+    best_key: tuple[bool, float] | None = None
+    for number in index.candidates(vector):
+        found = clusters[number]
+        if not _category_allows(found, finding):
+            continue
+        similarity = index.similarity(number, vector)
+        needed = DUPLICATE_SIMILARITY if finding.bot in found.bots else TEXT_SIMILARITY
+        if similarity < needed:
+            continue
+        key = (found.stated == finding.category, similarity)
+        if best_key is None or key > best_key:
+            best, best_key = found, key
+    return best

@@ -1,0 +1,132 @@
+"""Text similarity for findings without a usable line: TF-IDF cosine over title and body.
+
+Bots word the same bug differently, so the seed's title Jaccard almost never merges two
+bots' reports of it. Here a finding's text (title and body) becomes a TF-IDF vector over
+its word and code-identifier tokens: lowercased `\\w\\w+` runs (so `cache_mu` and
+`BuildIndex` stay whole identifiers), English function words dropped, and a light suffix
+strip so that `locks`/`locked`/`lock` meet. Inverse document frequencies come from the
+input itself, so words every bot uses weigh little and the names of the code at issue
+weigh much. A finding joins the cluster whose members it resembles most on average
+(cosine to the sum of their unit vectors, divided by their number).
+
+Candidates come from an inverted index over the clusters of one file: a finding probes
+only its rarest tokens, and only posting lists that are not huge, so matching stays
+near-linear; there is no all-pairs comparison.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+_TOKEN = re.compile(r"\w\w+")
+_SUFFIXES = ("ing", "ed", "es", "s")
+STOPWORDS = frozenset(
+    [
+       "a", "about", "above", "after", "again", "against", "all", "also", "an", "and", "any",
+       "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both",
+       "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each", "few",
+       "for", "from", "further", "had", "has", "have", "having", "here", "how", "if", "in", "into",
+       "is", "it", "its", "itself", "just", "may", "might", "more", "most", "must", "no", "nor",
+       "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "out", "over", "own",
+       "same", "should", "so", "some", "such", "than", "that", "the", "their", "them", "then",
+       "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up",
+       "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "why",
+       "will", "with", "would", "you", "your",
+    ]
+)  # fmt: skip
+# A finding probes at most this many of its rarest tokens...
+PROBE_TOKENS = 8
+# ...and skips a token whose posting list in the file is longer than this.
+POSTING_CAP = 256
+
+Vector = dict[str, float]
+
+
+def tokens(text: str) -> list[str]:
+    """The word and identifier tokens of `text`, lowercased, stopwords dropped, stemmed."""
+    found = []
+    for token in _TOKEN.findall(text.lower()):
+        if token in STOPWORDS:
+            continue
+        for suffix in _SUFFIXES:
+            if len(token) > len(suffix) + 3 and token.endswith(suffix):
+                token = token[: -len(suffix)]
+                break
+        found.append(token)
+    return found
+
+
+class Corpus:
+    """Document frequencies over the texts that take part in text matching."""
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        self._tokens: dict[str, list[str]] = {}
+        self.frequency: Counter[str] = Counter()
+        self.size = 0
+        for text in texts:
+            self.size += 1
+            self.frequency.update(set(self.tokens(text)))
+
+    def tokens(self, text: str) -> list[str]:
+        found = self._tokens.get(text)
+        if found is None:
+            found = self._tokens[text] = tokens(text)
+        return found
+
+    def vector(self, text: str) -> Vector:
+        """The unit TF-IDF vector of `text` (idf = ln((1 + n) / (1 + df)) + 1)."""
+        counts = Counter(self.tokens(text))
+        size = self.size
+        weights = {
+            token: count * (math.log((1 + size) / (1 + self.frequency[token])) + 1)
+            for token, count in counts.items()
+        }
+        norm = math.sqrt(sum(weight * weight for weight in weights.values()))
+        return {token: weight / norm for token, weight in weights.items()} if norm else {}
+
+
+class TextIndex:
+    """The clusters of one file, by token, with each cluster's summed member vectors."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+        self.postings: dict[str, list[int]] = {}
+        self.sums: dict[int, Vector] = {}
+        self.sizes: dict[int, int] = {}
+
+    def add(self, cluster: int, vector: Vector) -> None:
+        total = self.sums.get(cluster)
+        if total is None:
+            total = self.sums[cluster] = {}
+            self.sizes[cluster] = 0
+        self.sizes[cluster] += 1
+        for token, weight in vector.items():
+            if token not in total:
+                self.postings.setdefault(token, []).append(cluster)
+                total[token] = weight
+            else:
+                total[token] += weight
+
+    def candidates(self, vector: Vector) -> list[int]:
+        """Clusters sharing one of the rarest tokens of `vector`, in cluster order."""
+        frequency = self.corpus.frequency
+        rare = sorted(vector, key=lambda token: (frequency[token], token))
+        found: set[int] = set()
+        for token in rare[:PROBE_TOKENS]:
+            posting = self.postings.get(token)
+            if posting is not None and len(posting) <= POSTING_CAP:
+                found.update(posting)
+        return sorted(found)
+
+    def similarity(self, cluster: int, vector: Vector) -> float:
+        """Average cosine between `vector` and the cluster's members."""
+        total = self.sums[cluster]
+        dot = sum(weight * total.get(token, 0.0) for token, weight in vector.items())
+        return dot / self.sizes[cluster]
+
+
+def texts_of(parts: Sequence[str]) -> str:
+    return "\n".join(part for part in parts if part)

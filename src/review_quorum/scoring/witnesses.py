@@ -1,0 +1,145 @@
+"""Witnesses (the reliability model, SPEC 3b): who counts as independent, and how reliable.
+
+Families. Some sources are not independent witnesses: Ruff's S rules are ports of
+Bandit's, qodo-v2 is a later qodo, greptile-v4 a later greptile, and a bot repeating its
+own comment says nothing new. Each bot belongs to one family: the known families below,
+those a profile names, and pairs detected in the input because they nearly always fire
+together (in at least `COFIRE_MIN` clusters, covering `COFIRE_SHARE` of the clusters of
+the rarer of the two); otherwise the bot is a family of its own.
+
+Reliability. A source is a bot, or a bot's rule for analysers. Its reliability, the
+probability that one of its findings is real, comes from the profile (rule entry, else
+bot entry), else from agreement in the input itself: a finding that another family also
+reported is right `AGREED` of the time, a lone one `LONE` (the cluster precisions measured
+on the public code-review benchmark the review-bots-dev corpus comes from: 2+ tools
+0.70-0.80, 1 tool 0.36). The mix of the two by the source's agreement rate is shrunk
+toward its bot's estimate, and the bot's toward `PRIOR`, by `PSEUDO_COUNT` findings, so
+a source seen a few times stays close to what is known about its bot.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from review_quorum.model import NormalizedFinding
+from review_quorum.scoring.profile import Profile, SourceReliability
+
+KNOWN_FAMILIES: dict[str, tuple[str, ...]] = {
+    "bandit-ruff": ("bandit", "ruff"),
+    "qodo": ("qodo", "qodo-v2"),
+    "greptile": ("greptile", "greptile-v4"),
+}
+COFIRE_MIN = 5
+COFIRE_SHARE = 0.9
+AGREED = 0.75
+LONE = 0.36
+PRIOR = 0.5
+PSEUDO_COUNT = 4.0
+
+Source = tuple[str, str]  # (bot, rule id or "")
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A source's reliability and where it came from."""
+
+    reliability: float
+    origin: str
+
+
+def source_name(source: Source) -> str:
+    bot, rule = source
+    return f"{bot}/{rule}" if rule else bot
+
+
+def families(
+    findings: Sequence[NormalizedFinding], groups: Sequence[Sequence[int]], profile: Profile
+) -> dict[str, str]:
+    """Each bot's family name: known, from the profile, or detected from co-firing."""
+    family: dict[str, str] = {}
+    for name, members in KNOWN_FAMILIES.items():
+        for bot in members:
+            family[bot] = name
+    for declared in profile.families:
+        for bot in declared.members:
+            family[bot] = declared.name
+    clusters_of: Counter[str] = Counter()
+    together: Counter[tuple[str, str]] = Counter()
+    for group in groups:
+        bots = sorted({findings[index].bot for index in group})
+        clusters_of.update(bots)
+        if 1 < len(bots) <= 16:  # a cluster of dozens of bots says nothing about a pair
+            together.update((a, b) for i, a in enumerate(bots) for b in bots[i + 1 :])
+    for (first, second), count in sorted(together.items()):
+        rarer = min(clusters_of[first], clusters_of[second])
+        if count >= COFIRE_MIN and count >= COFIRE_SHARE * rarer:
+            _merge(family, first, second)
+    return family
+
+
+def _merge(family: dict[str, str], first: str, second: str) -> None:
+    for bot in (first, second):
+        family.setdefault(bot, bot)
+    keep, drop = sorted((family[first], family[second]))
+    if keep != drop:
+        for bot, name in family.items():
+            if name == drop:
+                family[bot] = keep
+
+
+def reliabilities(
+    findings: Sequence[NormalizedFinding],
+    groups: Sequence[Sequence[int]],
+    family: dict[str, str],
+    profile: Profile,
+) -> dict[Source, Estimate]:
+    """Every source's reliability: from the profile, else estimated from agreement."""
+    agreed: Counter[Source] = Counter()
+    seen: Counter[Source] = Counter()
+    for group in groups:
+        witnesses = {family.get(findings[index].bot, findings[index].bot) for index in group}
+        shared = len(witnesses) > 1
+        for index in group:
+            source = (findings[index].bot, findings[index].rule_id)
+            seen[source] += 1
+            if shared:
+                agreed[source] += 1
+    known = profile.lookup()
+    bots = _bot_estimates(seen, agreed)
+    estimates: dict[Source, Estimate] = {}
+    for source, count in seen.items():
+        bot, rule = source
+        entry = known.get((bot, rule or None)) or known.get((bot, None))
+        if entry is not None:
+            estimates[source] = Estimate(entry.reliability, _profile_origin(entry, profile))
+            continue
+        mixed = _mix(agreed[source], count)
+        prior = bots[bot] if rule else PRIOR
+        value = (mixed * count + prior * PSEUDO_COUNT) / (count + PSEUDO_COUNT)
+        share = f"{agreed[source]}/{count}"
+        estimates[source] = Estimate(value, f"agreement in this input ({share} shared)")
+    return estimates
+
+
+def _bot_estimates(seen: Counter[Source], agreed: Counter[Source]) -> dict[str, float]:
+    total: Counter[str] = Counter()
+    shared: Counter[str] = Counter()
+    for (bot, _), count in seen.items():
+        total[bot] += count
+    for (bot, _), count in agreed.items():
+        shared[bot] += count
+    return {
+        bot: (_mix(shared[bot], count) * count + PRIOR * PSEUDO_COUNT) / (count + PSEUDO_COUNT)
+        for bot, count in total.items()
+    }
+
+
+def _mix(agreed: int, count: int) -> float:
+    return (agreed * AGREED + (count - agreed) * LONE) / count
+
+
+def _profile_origin(entry: SourceReliability, profile: Profile) -> str:
+    where = entry.origin or profile.origin or "profile"
+    return f"profile {profile.name}: {where}" if profile.name else where
