@@ -20,6 +20,7 @@ from review_quorum.errors import ConfigError
 LEVELS = ("confirmed", "needs-verification", "unverified")
 FILTER_MODES = ("added", "diff_context", "file", "nofilter")
 FORMATS = ("markdown", "github-review", "sarif", "json", "terminal")
+INLINE_MODES = ("post", "link")
 
 
 def _count(value: object) -> int:
@@ -89,6 +90,7 @@ CHECKS: dict[str, Callable[[object], Any]] = {
     "cap": _count,
     "inline-level": _choice(*LEVELS),
     "gate-level": _choice(*LEVELS, "none"),
+    "inline-mode": _choice(*INLINE_MODES),
     "format": _choice(*FORMATS),
     "root": _text,
     "categories": _categories,

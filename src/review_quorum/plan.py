@@ -6,7 +6,9 @@ window); verified findings are placed by the confidence policy (SPEC 4), the oth
 consensus: forced inline when security or high severity at needs-verification or above,
 inline when at or above the inline level, else the summary. One comment cap applies across
 both kinds. Out-of-scope findings are dropped with a reason, never silently. The CI gate
-counts in-scope findings at or above the gate level that no verifier dismissed.
+counts in-scope findings at or above the gate level that no verifier dismissed. Each
+finding also names the existing bot comment it links to (`link`), which the summary shows
+instead of an inline comment of ours when `inline_mode` is "link".
 """
 
 from __future__ import annotations
@@ -14,10 +16,17 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
+from review_quorum.comment_links import link_targets
 from review_quorum.errors import Skipped
-from review_quorum.model import ConsensusFinding, ConsensusLevel, NormalizedFinding, Severity
+from review_quorum.model import (
+    CommentSource,
+    ConsensusFinding,
+    ConsensusLevel,
+    NormalizedFinding,
+    Severity,
+)
 from review_quorum.scope import DiffScope, FilterMode
 from review_quorum.scoring import DEFAULT_MODEL, Model, compute_consensus
 from review_quorum.scoring.agreement import Order, title_tokens
@@ -42,6 +51,7 @@ from review_quorum.verdicts import (
 )
 
 _SEED_CATEGORIES = {category.value: category for category in Category}
+InlineMode = Literal["post", "link"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +70,7 @@ class Settings:
     gate_level: ConsensusLevel | None = ConsensusLevel.CONFIRMED
     model: Model = DEFAULT_MODEL
     profile: Profile | None = None
+    inline_mode: InlineMode = "post"
 
     def as_data(self) -> dict[str, Any]:
         return {
@@ -74,6 +85,7 @@ class Settings:
             "comment_cap": self.comment_cap,
             "inline_level": self.inline_level.value,
             "gate_level": self.gate_level.value if self.gate_level else "none",
+            "inline_mode": self.inline_mode,
         }
 
 
@@ -106,6 +118,7 @@ class PlannedFinding:
     confidence: ConfidenceResult | None = None
     verdict: AttachedVerdict | None = None
     span_end: int | None = None
+    link: CommentSource | None = None  # the bot comment the summary links to in link mode
 
     @property
     def believed(self) -> bool:
@@ -203,8 +216,10 @@ def review(
         profile=settings.profile,
     )
     attached, unmatched = attach_verdicts(consensus, verdicts, settings.line_window)
+    links = link_targets(consensus)
     planned = [
-        _place(item, attached.get(index), diff, settings) for index, item in enumerate(consensus)
+        _place(item, attached.get(index), diff, settings, links[index])
+        for index, item in enumerate(consensus)
     ]
     planned, inline = _apply_cap(planned, settings.comment_cap)
     assessment = assess(_assessment_inputs(inline))
@@ -271,6 +286,7 @@ def _place(
     verdict: AttachedVerdict | None,
     diff: DiffScope | None,
     settings: Settings,
+    link: CommentSource | None = None,
 ) -> PlannedFinding:
     in_diff: bool | None = None
     addressable = finding.line is not None and bool(finding.file)
@@ -301,6 +317,7 @@ def _place(
         confidence,
         verdict,
         _span_end(finding, diff),
+        link,
     )
 
 

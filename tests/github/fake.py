@@ -21,7 +21,7 @@ from urllib.parse import parse_qsl, urlencode
 import httpx
 import orjson
 
-from github import fake_graphql
+from github.fake_graphql import NOT_ALLOWED, GraphQLEndpoint, check_request, github_schema
 from github.fake_payloads import Payloads, error, json_response, unprocessable, validation
 from github.github_openapi import GitHubSpec, Route, SpecViolation
 from review_quorum.github import GitHubClient, RetryPolicy
@@ -74,10 +74,15 @@ class FakeGitHub(Payloads):
         author: str = "pr-author",
         head_sha: str = HEAD,
         api_url: str = API,
+        graphql_url: str | None = None,
     ) -> None:
         self.spec = spec
         self.owner, self.repo, self.number = owner, repo, number
         self.author, self.head_sha, self.api_url = author, head_sha, api_url.rstrip("/")
+        self.graphql_url = graphql_url or graphql_url_for(self.api_url)
+        self.graphql = GraphQLEndpoint(self)
+        self.access: dict[str, str] = {}  # token -> "write" (default), "comment" or "read"
+        self.time = FakeTime()
         self.tokens: dict[str, str] = {}
         self.installation_tokens: set[str] = set()
         self.user_ids: dict[str, int] = {}
@@ -94,14 +99,16 @@ class FakeGitHub(Payloads):
         self.bot_users: set[str] = set()
         self.page_cap: int | None = None
         self.head_committed_at = "2025-12-31T23:00:00Z"
-        self.graphql_url = graphql_url_for(self.api_url)
         self._ids = 1000
         self._tick = 0
 
     # --- setting the scene --------------------------------------------------------------
 
-    def add_token(self, token: str, login: str, *, installation: bool = False) -> None:
+    def add_token(
+        self, token: str, login: str, *, installation: bool = False, access: str = "write"
+    ) -> None:
         self.tokens[token] = login
+        self.access[token] = access
         if installation:
             self.installation_tokens.add(token)
 
@@ -164,12 +171,13 @@ class FakeGitHub(Payloads):
                 comment["commit_id"] = sha
 
     def client(self, token: str, time: FakeTime | None = None, **options: Any) -> GitHubClient:
-        time = time or FakeTime()
+        time = self.time = time or FakeTime()
         http = httpx.Client(transport=httpx.MockTransport(self.handle))
         return GitHubClient(
             http,
             token=token,
             api_url=self.api_url,
+            graphql_url=self.graphql_url,
             sleep=time.sleep,
             clock=time.clock,
             retry=options.pop("retry", RetryPolicy()),
@@ -192,7 +200,8 @@ class FakeGitHub(Payloads):
         return [c for c in self.issue_comments if c["user"]["login"] == login]
 
     def writes(self) -> list[tuple[str, str, int]]:
-        return [entry for entry in self.log if entry[0] != "GET"]
+        """Every request that changed (or tried to change) something, GraphQL mutations too."""
+        return [entry for entry in self.log if entry[0] not in ("GET", "QUERY")]
 
     # --- the transport ------------------------------------------------------------------
 
@@ -224,6 +233,8 @@ class FakeGitHub(Payloads):
             raise SpecViolation(f"no GitHub operation for {request.method} {path}")
         route, params = matched
         self.spec.check_request(route, params, query, body)
+        if request.method != "GET" and self.access.get(token) == "read":
+            return error(403, NOT_ALLOWED)
         if (params["owner"], params["repo"]) != (self.owner, self.repo):
             return error(404, "Not Found")
         if "pull_number" in params and int(params["pull_number"]) != self.number:
@@ -240,6 +251,22 @@ class FakeGitHub(Payloads):
             self.spec.check_response(route, response.status_code, data, nullable=OUTDATED_NULLS)
         if fault is not None:
             return json_response(fault.status, fault.body, fault.headers)
+        return response
+
+    def _graphql(self, request: httpx.Request) -> httpx.Response:
+        if request.method != "POST":
+            raise SpecViolation(f"GraphQL takes POST, not {request.method}")
+        checked = check_request(github_schema(), orjson.loads(request.content or b"null"))
+        token = request.headers.get("authorization", "").removeprefix("Bearer ")
+        login = self.tokens.get(token)
+        if login is None:
+            response = error(401, "This endpoint requires you to be authenticated.")
+        elif (fault := self._fault("graphql")) is not None:
+            response = json_response(fault.status, fault.body, fault.headers)
+        else:
+            response = self.graphql.handle(checked, login, self.access.get(token, "write"))
+        kind = "MUTATION" if checked.is_mutation else "QUERY"
+        self.log.append((kind, checked.name, response.status_code))
         return response
 
     def _fault(self, operation: str) -> Fault | None:
@@ -280,36 +307,6 @@ class FakeGitHub(Payloads):
         if handler is None:
             raise SpecViolation(f"the fake does not implement {route.operation_id}")
         return handler(login=login, params=params, query=query, body=body, path=path)
-
-    # --- GraphQL ------------------------------------------------------------------------
-
-    def _graphql(self, request: httpx.Request) -> httpx.Response:
-        assert request.method == "POST", f"GraphQL over {request.method}"
-        token = request.headers.get("authorization", "").removeprefix("Bearer ")
-        if token not in self.tokens:
-            response = error(401, "Bad credentials")
-        else:
-            fault = self._fault("graphql")
-            body = orjson.loads(request.content) if request.content else None
-            response = (
-                json_response(fault.status, fault.body, fault.headers)
-                if fault is not None
-                else fake_graphql.answer(body, {"repository": self._graphql_repository})
-            )
-        self.log.append(("POST", "/graphql", response.status_code))
-        return response
-
-    def _graphql_repository(
-        self, _: Any, owner: str, name: str, **__: Any
-    ) -> dict[str, Any] | None:
-        if (owner, name) != (self.owner, self.repo):
-            return None
-        return {"object": self._graphql_object}
-
-    def _graphql_object(self, _: Any, oid: str | None = None, **__: Any) -> dict[str, Any] | None:
-        if oid != self.head_sha:
-            return None
-        return {"__typename": "Commit", "oid": oid, "committedDate": self.head_committed_at}
 
     # --- endpoints ----------------------------------------------------------------------
 

@@ -46,7 +46,7 @@ def test_the_bots_comments_are_read_and_the_named_bots_waited_for(tmp_path: Path
         assert "not reported: greptile" in result.step("Review").stderr
         reads = {path for method, path, _ in job.fake.log if method == "GET"}
         assert "/repos/acme/stockroom/issues/42/comments" in reads
-        assert ("POST", "/graphql", 200) in job.fake.log  # the head commit's date
+        assert ("QUERY", "CommitDate", 200) in job.fake.log  # the head commit's date
         assert job.errors == []
 
 

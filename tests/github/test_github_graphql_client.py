@@ -33,7 +33,7 @@ def test_the_head_commit_date_comes_from_graphql() -> None:
     client = fake.client(TOKEN)
     head = PullRequest(TARGET.owner, TARGET.repo, TARGET.number, fake.head_sha)
     assert head_commit_date(client, head) == datetime(2026, 3, 4, 5, 6, 7, tzinfo=UTC)
-    assert fake.log == [("POST", "/graphql", 200)]
+    assert fake.log == [("QUERY", "CommitDate", 200)]
 
 
 def test_an_unknown_commit_is_an_error_naming_it() -> None:
@@ -52,7 +52,7 @@ def test_a_query_is_retried_after_a_server_error_and_not_paced_like_a_write() ->
     assert head_commit_date(client, head) is not None
     assert head_commit_date(client, head) is not None
     assert time.slept == [1.0]  # the retry's back-off only
-    assert fake.log == [("POST", "/graphql", 502)] + [("POST", "/graphql", 200)] * 2
+    assert fake.log == [("QUERY", "CommitDate", 502)] + [("QUERY", "CommitDate", 200)] * 2
 
 
 def test_graphql_errors_raise_without_the_token() -> None:

@@ -105,7 +105,7 @@ def test_an_enterprise_api_url_is_used_for_rest_and_graphql(
     assert fake.graphql_url == "http://127.0.0.1:8443/api/graphql"
     status, report = review_json(tmp_path, "--github", "--wait-for", "coderabbit", *TARGET)
     assert status == 0 and report["awaited"]["missing"] == []
-    assert ("POST", "/graphql", 200) in fake.log
+    assert ("QUERY", "CommitDate", 200) in fake.log
 
 
 def test_rate_limits_and_server_errors_are_waited_out_as_when_posting(

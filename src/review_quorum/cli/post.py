@@ -4,7 +4,10 @@
 `review_quorum.github.post_review`; `add_post_arguments` and `post_from_args` let
 `quorum review --post` do the same without a file. The review event is decided here: a
 COMMENT, or REQUEST_CHANGES when `--request-changes-on LEVEL` is given and the plan has
-findings at or above LEVEL; this command never approves. `--dry-run` performs the reads
+findings at or above LEVEL; this command never approves. `--hide-duplicates` minimizes the
+bots' comments that repeat a reported finding; `--inline-mode` must agree with the plan's
+(a plan made with `--inline-mode link` posts no inline comments of its own, its summary
+links to the bots' comments instead). `--dry-run` performs the reads
 (when a token is available) and prints every write request instead of sending it, with the
 Authorization header redacted. The printed requests go to standard output, the one-line
 result to standard error. GitHub failures raise `GitHubError` and exit 2. httpx and the
@@ -26,6 +29,7 @@ import orjson
 
 from review_quorum.cli.common import ExitCode, read_bytes, warn
 from review_quorum.cli.record import Recorder, add_record_arguments
+from review_quorum.config import INLINE_MODES
 from review_quorum.errors import ConfigError, InputError
 from review_quorum.model import ConsensusLevel
 
@@ -67,7 +71,20 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--resolve-fixed",
         action="store_true",
-        help="mark our earlier comments whose finding is gone as fixed",
+        help="mark our earlier comments whose finding is gone as fixed and resolve their threads",
+    )
+    group.add_argument(
+        "--hide-duplicates",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="minimize the bots' comments that repeat a finding quorum reports (shown again "
+        "when the finding changes; humans' comments and replied threads are never hidden)",
+    )
+    group.add_argument(
+        "--inline-mode",
+        choices=INLINE_MODES,
+        help="post: quorum's own inline comments (default); link: none, the summary links each "
+        "finding to the bot comment that raised it",
     )
     group.add_argument(
         "--dry-run",
@@ -115,6 +132,11 @@ def post_from_args(
     for skipped in draft.skipped:
         warn(f"not posted: {skipped.describe()}")
     draft = dataclasses.replace(draft, event=choose_event(draft, args.request_changes_on))
+    if args.inline_mode is not None and args.inline_mode != draft.inline_mode:
+        raise ConfigError(
+            f"--inline-mode {args.inline_mode}: the plan was made with --inline-mode "
+            f"{draft.inline_mode}; make it again with --inline-mode {args.inline_mode}"
+        )
     target = resolve_target(args.repo, args.pr, env)
     owned = http is None
     http_client = make_http_client() if http is None else http
@@ -125,6 +147,7 @@ def post_from_args(
             target,
             draft,
             resolve_fixed=args.resolve_fixed,
+            hide_duplicates=args.hide_duplicates,
             dry_run=args.dry_run,
             bot_login=args.bot_login,
             env=env,

@@ -67,6 +67,7 @@ DEFAULTS: dict[str, Any] = {
     "inline-level": "confirmed",
     "gate-level": "confirmed",
     "format": "markdown",
+    "inline-mode": "post",
 }
 
 
@@ -169,6 +170,7 @@ def build_settings(
         gate_level=gate_level(gate),
         model=effective(args, file_settings, "model"),
         profile=load_profile(effective(args, file_settings, "profile")),
+        inline_mode=effective(args, file_settings, "inline-mode"),
     )
 
 

@@ -5,13 +5,17 @@ API origin (https, or http on a loopback address), follows every `Link: rel="nex
 `per_page=100`, waits out rate limits (403 secondary limits, 429, an exhausted primary
 limit) and server errors honouring `Retry-After` and `x-ratelimit-reset`, backing off
 exponentially within a bounded total wait, and spaces writes a second apart as GitHub asks.
-`graphql()` sends a GraphQL document to `graphql_url` (``GITHUB_GRAPHQL_URL``, else derived
-from the REST root: ``/graphql`` beside api.github.com, ``/api/graphql`` for ``/api/v3``);
-a query is retried like a GET and not paced like a write, and GraphQL errors raise.
 A POST that fails with a server or transport error is not retried here: GitHub may have
 applied it, so the caller re-reads what exists before trying again. The token never
 appears in an error, a repr or dry-run output. In a dry run, writes are recorded in
 `unsent` instead of being sent; without a token a dry run also skips reads ("offline").
+GraphQL documents go through the same connection, retries and redaction to `graphql_url`
+(``GITHUB_GRAPHQL_URL``, else derived from the REST root: ``/graphql`` beside
+api.github.com, ``/api/graphql`` for ``/api/v3``): a query is retried like a GET and not
+paced, a mutation is paced and recorded in a dry run like a write, and the GraphQL budget
+is honoured (see `github.graphql`). `graphql()` returns the data of a query and raises on
+any error; `graphql_result()` keeps partial data beside its errors; `graphql_nodes()` walks
+a connection's pages by cursor.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import email.utils
 import ipaddress
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +32,8 @@ import httpx
 import orjson
 
 from review_quorum.errors import ConfigError, GitHubError
+from review_quorum.github import graphql
+from review_quorum.github.graphql import GraphQLResult
 from review_quorum.github.limits import PER_PAGE
 
 DEFAULT_API_URL = "https://api.github.com"
@@ -70,7 +76,9 @@ class GitHubClient:
         self._http = http
         self._token = token
         self.api_url = validate_api_url(api_url)
-        self.graphql_url = validate_api_url(graphql_url or graphql_url_for(self.api_url))
+        self.graphql_url = validate_api_url(
+            graphql_url or graphql_url_for(self.api_url), "GITHUB_GRAPHQL_URL"
+        )
         self._retry = retry or RetryPolicy()
         self._sleep = sleep
         self._clock = clock
@@ -78,12 +86,14 @@ class GitHubClient:
         self.unsent: list[httpx.Request] = []
         self.waited = 0.0
         self._last_write: float | None = None
+        self._budget: graphql.Budget | None = None
 
     @classmethod
     def from_env(
         cls, http: httpx.Client, env: Mapping[str, str] | None = None, **options: Any
     ) -> GitHubClient:
-        """A client for `GITHUB_TOKEN` and `GITHUB_API_URL` (default api.github.com)."""
+        """A client for `GITHUB_TOKEN`, `GITHUB_API_URL` (default api.github.com) and
+        `GITHUB_GRAPHQL_URL` (default: derived from the API URL)."""
         env = os.environ if env is None else env
         token = env.get("GITHUB_TOKEN", "").strip() or None
         api_url = env.get("GITHUB_API_URL", "").strip() or DEFAULT_API_URL
@@ -141,24 +151,62 @@ class GitHubClient:
         return _json(self._send(request))
 
     def graphql(self, query: str, variables: Mapping[str, Any] | None = None) -> Any:
-        """The ``data`` of a GraphQL query (None when offline); GraphQL errors raise."""
+        """The ``data`` of a GraphQL query (None when offline); any GraphQL error raises."""
         if self.offline:
             return None
-        body = {"query": query, "variables": dict(variables or {})}
+        result = self.graphql_result(query, variables)
+        if result.problems:
+            listed = "; ".join(problem.describe() for problem in result.problems)
+            text = f"{_describe(self._build('POST', self.graphql_url))} failed: {listed}"
+            raise GitHubError(self._redact(text))
+        return result.data
+
+    def graphql_result(
+        self,
+        document: str,
+        variables: Mapping[str, Any] | None = None,
+        *,
+        mutation: bool = False,
+        dry_run: bool = False,
+    ) -> GraphQLResult:
+        """Run one GraphQL document; partial errors come back in `problems`.
+
+        A mutation is a write: paced, and only recorded in a dry run. A query is a read:
+        sent in a dry run that has a token, answered with no data when offline.
+        """
+        body = {"query": document, "variables": dict(variables or {})}
         request = self._build("POST", self.graphql_url, body)
-        reading = query.lstrip().startswith(("query", "{"))
-        document = _json(self._send(request, reading=reading))
-        if not isinstance(document, dict):
-            raise GitHubError(f"{_describe(request)} returned no JSON object")
-        errors = document.get("errors")
-        if errors:
-            details = (
-                "; ".join(_error_detail(item) for item in errors)
-                if isinstance(errors, list)
-                else str(errors)
-            )
-            raise GitHubError(self._redact(f"{_describe(request)} failed: {details}"))
-        return document.get("data")
+        if mutation and (dry_run or self.dry_run):
+            self.unsent.append(request)
+            return GraphQLResult({})
+        if self.offline:
+            return GraphQLResult({})
+        attempt = 0
+        while True:
+            self._await_budget()
+            response = self._send(request, write=mutation, idempotent=True)
+            try:
+                result = graphql.decode(response, _describe(request))
+            except GitHubError as err:
+                raise GitHubError(self._redact(str(err)), status=err.status) from None
+            if not result.rate_limited:
+                self._budget = graphql.budget(result.data, response.headers) or self._budget
+                return result
+            failure = GitHubError(f"{_describe(request)}: GraphQL rate limit exceeded", status=403)
+            delay = graphql.reset_delay(response.headers, self._clock(), self._budget)
+            self.wait_before_retry(attempt, failure, delay)
+            attempt += 1
+
+    def graphql_nodes(
+        self, document: str, variables: Mapping[str, Any], path: Sequence[str]
+    ) -> list[Any]:
+        """Every node of the connection at `path`, page by page through `$cursor`."""
+        if self.offline:
+            return []
+        try:
+            return graphql.walk(self.graphql_result, document, variables, path)
+        except GitHubError as err:
+            raise GitHubError(self._redact(str(err)), status=err.status) from None
 
     def user_login(self) -> str | None:
         """The login the token acts as; None when GitHub will not say (403) or offline."""
@@ -202,33 +250,44 @@ class GitHubClient:
             content = orjson.dumps(body)
         return self._http.build_request(method, url, headers=headers, content=content)
 
-    def _send(self, request: httpx.Request, *, reading: bool = False) -> httpx.Response:
-        """Send `request`, retrying as the module says; `reading`: a POST that only reads."""
-        repeatable = reading or request.method in IDEMPOTENT
+    def _await_budget(self) -> None:
+        """Before a query the GraphQL budget cannot pay for, wait until it is refilled."""
+        if self._budget is None:
+            return
+        delay = self._budget.wait(self._clock())
+        if delay > 0:
+            failure = GitHubError("GitHub GraphQL rate limit exhausted", status=403)
+            self.wait_before_retry(0, failure, delay)
+            self._budget = None
+
+    def _send(
+        self, request: httpx.Request, *, write: bool | None = None, idempotent: bool = False
+    ) -> httpx.Response:
+        """Send `request`, retrying what may be retried; GraphQL says its own `write`."""
+        idempotent = idempotent or request.method in IDEMPOTENT
         attempt = 0
         while True:
-            if not reading:
-                self._pace(request.method)
+            self._pace(request.method != "GET" if write is None else write)
             try:
                 response = self._http.send(request)
             except httpx.TransportError as err:
                 what = f"{type(err).__name__}: {err}"
                 failure = GitHubError(self._redact(f"{_describe(request)} failed: {what}"))
-                if not repeatable:
+                if not idempotent:
                     raise failure from err
                 self.wait_before_retry(attempt, failure)
             else:
                 if response.is_success:
                     return response
                 failure = self._failure(request, response)
-                delay = self._retry_delay(request, response, attempt, reading=reading)
+                delay = self._retry_delay(response, attempt, idempotent)
                 if delay is None:
                     raise failure
                 self.wait_before_retry(attempt, failure, delay)
             attempt += 1
 
     def _retry_delay(
-        self, request: httpx.Request, response: httpx.Response, attempt: int, *, reading: bool
+        self, response: httpx.Response, attempt: int, idempotent: bool
     ) -> float | None:
         """How long to wait before resending, or None when resending cannot help."""
         headers = response.headers
@@ -236,7 +295,7 @@ class GitHubClient:
         status = response.status_code
         secondary = status == 403 and _mentions_secondary_limit(response)
         rate_limited = status == 429 or secondary or (status == 403 and exhausted)
-        server_error = status >= 500 and (reading or request.method in IDEMPOTENT)
+        server_error = status >= 500 and idempotent
         if not rate_limited and not server_error:
             return None
         asked = _retry_after(headers.get("retry-after"), self._clock())
@@ -248,8 +307,8 @@ class GitHubClient:
         floor = self._retry.secondary_delay if status in (403, 429) else self._retry.base_delay
         return min(floor * 2.0**attempt, max(self._retry.max_delay, floor))
 
-    def _pace(self, method: str) -> None:
-        if method == "GET":
+    def _pace(self, write: bool) -> None:
+        if not write:
             return
         if self._last_write is not None:
             gap = self._retry.write_interval - (self._clock() - self._last_write)
@@ -274,21 +333,21 @@ class GitHubClient:
         return text.replace(self._token, "[REDACTED]") if self._token else text
 
 
-def validate_api_url(url: str) -> str:
+def validate_api_url(url: str, name: str = "GITHUB_API_URL") -> str:
     """`url` without a trailing slash, if it is safe to send a token to; else ConfigError."""
     text = url.strip().rstrip("/")
     try:
         parsed = httpx.URL(text)
     except httpx.InvalidURL:
-        raise ConfigError("GITHUB_API_URL is not a valid URL") from None
+        raise ConfigError(f"{name} is not a valid URL") from None
     if parsed.userinfo:
-        raise ConfigError("GITHUB_API_URL must not contain credentials")
+        raise ConfigError(f"{name} must not contain credentials")
     if parsed.query or parsed.fragment or not parsed.host:
-        raise ConfigError("GITHUB_API_URL must be a plain https:// base URL")
+        raise ConfigError(f"{name} must be a plain https:// base URL")
     if parsed.scheme == "https" or (parsed.scheme == "http" and _loopback(parsed.host)):
         return text
     raise ConfigError(
-        f"GITHUB_API_URL must use https:// (http:// only on a loopback address), "
+        f"{name} must use https:// (http:// only on a loopback address), "
         f"not {parsed.scheme}://{parsed.host}"
     )
 

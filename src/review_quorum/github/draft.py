@@ -8,8 +8,10 @@
 (``{"level", "failed", "count"}``), optionally ``gate_findings_by_level`` (how many
 findings the gate would count stand at exactly each consensus level), which lets
 ``--request-changes-on`` pick any level rather than only the one the plan was gated at,
-and optionally ``findings[]`` (each with ``fingerprint`` and ``disposition``): a finding
-still reported in the summary is not "fixed" just because it is no longer inline. A
+and optionally ``findings[]`` (each with ``fingerprint`` and ``disposition``, and the bot
+comments it came from: see `draft_findings`): a finding still reported in the summary is
+not "fixed" just because it is no longer inline. ``settings.inline_mode`` says whether the
+plan posts inline comments ("post") or links to the bots' own ("link"). A
 structurally broken document raises `InputError` naming the JSON pointer; one unusable
 comment becomes a `Skipped` record on the draft, never a silent loss.
 """
@@ -20,7 +22,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from review_quorum.config import INLINE_MODES
 from review_quorum.errors import InputError, Skipped
+from review_quorum.github.draft_findings import DraftFinding, read_findings
 from review_quorum.model import ConsensusLevel
 from review_quorum.render.markers import FINDING, SUMMARY, find_markers, marker
 
@@ -98,6 +102,8 @@ class ReviewDraft:
     gate: Gate | None = None
     skipped: tuple[Skipped, ...] = field(default=())
     reported: frozenset[str] = frozenset()
+    findings: tuple[DraftFinding, ...] = ()
+    inline_mode: str = "post"
 
     @classmethod
     def from_plan_json(cls, document: object, *, source: str = "<plan>") -> ReviewDraft:
@@ -113,6 +119,7 @@ class ReviewDraft:
         commit_id = review.get("commit_id")
         if commit_id is not None and not isinstance(commit_id, str):
             raise InputError(source, "/github_review/commit_id", "expected a string")
+        findings = read_findings(root.get("findings"), source)
         return cls(
             body=_text(review.get("body", ""), source, "/github_review/body"),
             comments=comments,
@@ -121,7 +128,9 @@ class ReviewDraft:
             commit_id=commit_id or None,
             gate=_gate(root, source),
             skipped=skipped,
-            reported=_reported(root.get("findings", []), source),
+            reported=frozenset(f.fingerprint for f in findings if f.disposition != "dropped"),
+            findings=findings,
+            inline_mode=_inline_mode(root.get("settings"), source),
         )
 
     def fingerprints(self) -> frozenset[str]:
@@ -206,20 +215,12 @@ def _side(value: object, name: str) -> str:
     return str(value)
 
 
-def _reported(value: object, source: str) -> frozenset[str]:
-    """The fingerprints of every finding the plan still reports (anything not dropped)."""
-    if not isinstance(value, list):
-        raise InputError(source, "/findings", "expected an array")
-    reported: set[str] = set()
-    for index, item in enumerate(value):
-        finding = _mapping(item, source, f"/findings/{index}")
-        fingerprint, disposition = finding.get("fingerprint"), finding.get("disposition")
-        if not isinstance(fingerprint, str) or not isinstance(disposition, str):
-            reason = "expected a string fingerprint and disposition"
-            raise InputError(source, f"/findings/{index}", reason)
-        if disposition != "dropped":
-            reported.add(fingerprint)
-    return frozenset(reported)
+def _inline_mode(value: object, source: str) -> str:
+    settings = {} if value is None else _mapping(value, source, "/settings")
+    mode = settings.get("inline_mode", "post")
+    if mode not in INLINE_MODES:
+        raise InputError(source, "/settings/inline_mode", "expected post or link")
+    return str(mode)
 
 
 def _gate(root: Mapping[str, Any], source: str) -> Gate | None:

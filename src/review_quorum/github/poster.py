@@ -7,10 +7,14 @@ further reviews, so no finding is lost or pushed out of the diff); refreshes the
 comments whose finding is still reported; with `resolve_fixed`, rewrites the comments whose
 finding is gone into a struck-through "fixed" note; and dismisses our own earlier "changes
 requested" review once the run no longer requests changes. A thread someone else replied
-to is never edited. When GitHub refuses an anchor (422), pending reviews (which notify
-nobody and are deleted at once) find the refused comments by bisection, and those move to
-the review body. When a create request fails in a way that may still have been applied
-(5xx, lost connection), the run re-reads before retrying, so a retry never duplicates.
+to is never edited. With `resolve_fixed` the thread of a fixed finding's comment is also
+resolved (GraphQL), before its text changes, so an interrupted run still finishes it. With
+`hide_duplicates`, bot comments that repeat a reported finding are minimized once quorum's
+own review is up, and brought back when their finding changes (see `quieting`). When
+GitHub refuses an anchor (422), pending reviews (which notify nobody and are deleted at
+once) find the refused comments by bisection, and those move to the review body. When a
+create request fails in a way that may still have been applied (5xx, lost connection),
+the run re-reads before retrying, so a retry never duplicates.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from review_quorum.errors import GitHubError
-from review_quorum.github import remote
+from review_quorum.github import moderation, remote
 from review_quorum.github.bodies import (
     BATCH,
     PROBE,
@@ -34,6 +38,7 @@ from review_quorum.github.bodies import (
 from review_quorum.github.client import GitHubClient
 from review_quorum.github.draft import DraftComment, ReviewDraft
 from review_quorum.github.limits import MAX_COMMENTS_PER_REVIEW, fit_body
+from review_quorum.github.quieting import Quieting, QuietResult
 from review_quorum.github.reconcile import Existing, find_sticky, index, plan
 from review_quorum.github.remote import RemoteComment, RemoteIssueComment, RemoteReview
 from review_quorum.github.target import ACTIONS_BOT, PullRequest, in_actions
@@ -58,6 +63,8 @@ class PostResult:
     sticky_url: str | None
     dry_run: bool
     warnings: tuple[str, ...] = ()
+    threads_resolved: int = 0
+    quiet: QuietResult = QuietResult()
 
     def describe(self) -> str:
         """One line for a person reading the job log."""
@@ -71,9 +78,12 @@ class PostResult:
         ]
         if self.kept_replied:
             parts.append(f"{self.kept_replied} fixed but left alone (someone replied)")
+        if self.threads_resolved:
+            parts.append(f"{self.threads_resolved} review thread(s) resolved")
         if self.dismissed:
             parts.append(f"{self.dismissed} earlier 'changes requested' review(s) dismissed")
-        return f"{self.target}: {verb} {', '.join(parts)}; summary comment {self.sticky}"
+        quiet = f"; {self.quiet.describe()}" if self.quiet.enabled else ""
+        return f"{self.target}: {verb} {', '.join(parts)}; summary comment {self.sticky}{quiet}"
 
 
 def post_review(
@@ -82,6 +92,7 @@ def post_review(
     draft: ReviewDraft,
     *,
     resolve_fixed: bool = False,
+    hide_duplicates: bool = False,
     dry_run: bool = False,
     bot_login: str | None = None,
     env: Mapping[str, str] | None = None,
@@ -89,6 +100,7 @@ def post_review(
     """Post `draft` to `target`, completing (never repeating) any earlier run."""
     login = bot_login or _identity(client, os.environ if env is None else env)
     run = _Run(client, target, draft, login, dry_run=dry_run or client.dry_run)
+    run.quieting = Quieting(client, draft, login, enabled=hide_duplicates, dry_run=run.dry_run)
     return run.post(resolve_fixed=resolve_fixed)
 
 
@@ -125,6 +137,8 @@ class _Run:
         self.pull = f"{target.path}/pulls/{target.number}"
         self.commit = draft.commit_id or target.head_sha
         self.warnings: list[str] = []
+        self.quieting = Quieting(client, draft, login, enabled=False, dry_run=dry_run)
+        self.sticky_id: int | None = None
 
     def post(self, *, resolve_fixed: bool) -> PostResult:
         existing = self._read()
@@ -133,9 +147,13 @@ class _Run:
         sticky, sticky_url = self._sticky(existing.sticky)
         created, moved, reviews = self._post(work.to_post, existing)
         updated = self._edit(work.to_update)
+        threads = self._resolve_threads([comment for comment, _ in work.to_resolve])
         sha = self._head() if work.to_resolve else None
         fixed = [(comment, fixed_body(comment.body, fp, sha)) for comment, fp in work.to_resolve]
         resolved = self._edit(fixed)
+        if self.quieting.run():
+            self._rewrite_sticky()
+        self.warnings += self.quieting.warnings
         dismissed = self._dismiss(existing.changes_requested)
         return PostResult(
             target=str(self.target),
@@ -152,15 +170,17 @@ class _Run:
             sticky_url=sticky_url,
             dry_run=self.dry_run,
             warnings=tuple(self.warnings),
+            threads_resolved=threads,
+            quiet=self.quieting.result(),
         )
 
     def _read(self) -> Existing:
-        return index(
-            self.login,
-            self._reviews(),
-            remote.review_comments(self.client.paginate(f"{self.pull}/comments")),
-            self._issue_comments(),
-        )
+        reviews, issue_comments = self._reviews(), self._issue_comments()
+        comments = remote.review_comments(self.client.paginate(f"{self.pull}/comments"))
+        existing = index(self.login, reviews, comments, issue_comments)
+        sticky = existing.sticky.body if existing.sticky else None
+        self.quieting.prepare(reviews, comments, issue_comments, sticky)
+        return existing
 
     def _reviews(self) -> list[RemoteReview]:
         return remote.reviews(self.client.paginate(f"{self.pull}/reviews"))
@@ -170,13 +190,39 @@ class _Run:
         return remote.issue_comments(self.client.paginate(path))
 
     def _sticky(self, existing: RemoteIssueComment | None) -> tuple[str, str | None]:
-        body = {"body": fit_body(self.draft.summary)}
+        body = {"body": self.quieting.sticky_body(self.draft.summary)}
         if existing is not None:
+            self.sticky_id = existing.id
             self._write("PATCH", f"{self.target.path}/issues/comments/{existing.id}", body)
             return "updated", existing.html_url
         path = f"{self.target.path}/issues/{self.target.number}/comments"
         created = self._create(path, body, self._find_sticky)
+        self.sticky_id = _id(created)
         return "created", _url(created)
+
+    def _rewrite_sticky(self) -> None:
+        """The sticky again, with the record as it stands after hiding and restoring."""
+        body = {"body": self.quieting.sticky_body(self.draft.summary)}
+        if self.sticky_id is not None:
+            self._write("PATCH", f"{self.target.path}/issues/comments/{self.sticky_id}", body)
+
+    def _resolve_threads(self, comments: Sequence[RemoteComment]) -> int:
+        """Resolve the open review threads our fixed findings' comments start."""
+        if not comments:
+            return 0
+        try:
+            threads = moderation.review_threads(self.client, self.target)
+        except GitHubError as err:
+            self.warnings.append(f"could not read the review threads, none resolved: {err}")
+            return 0
+        open_threads = [
+            thread.id
+            for comment in comments
+            if (thread := threads.get(comment.id)) is not None and not thread.resolved
+        ]
+        outcome = moderation.resolve_threads(self.client, open_threads, dry_run=self.dry_run)
+        self.warnings += [f"could not resolve thread {tid}: {why}" for tid, why in outcome.failed]
+        return len(outcome.done)
 
     def _find_sticky(self) -> RemoteIssueComment | None:
         return find_sticky(self.login, self._issue_comments())
@@ -351,6 +397,13 @@ class _Run:
 
     def _write(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> Any:
         return self.client.write(method, path, body, dry_run=self.dry_run)
+
+
+def _id(created: object) -> int | None:
+    if isinstance(created, RemoteIssueComment):
+        return created.id
+    value = created.get("id") if isinstance(created, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _url(created: object) -> str | None:

@@ -2,7 +2,9 @@
 
 GitHub's JSON is decoded once, here, into small frozen values keeping only what the poster
 decides on. A deleted account's comments come back with ``user: null``; they get the
-author ``""``, which never equals a real login. Bodies are read with LF line ends (the web
+author ``""``, which never equals a real login (nor counts as a bot). Each item also keeps
+its GraphQL `node_id` and whether GitHub marks its author as a bot (``user.type``), which is
+what hiding duplicates decides on. Bodies are read with LF line ends (the web
 UI saves CRLF, and markers are matched per line). A response that is not the documented
 shape raises `GitHubError` naming the list and the index, rather than a KeyError later.
 """
@@ -24,6 +26,8 @@ class RemoteReview:
     author: str
     state: str
     body: str
+    node_id: str = ""
+    bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +41,8 @@ class RemoteComment:
     line: int | None
     review_id: int | None
     in_reply_to: int | None
+    node_id: str = ""
+    bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +51,8 @@ class RemoteIssueComment:
     author: str
     body: str
     html_url: str | None
+    node_id: str = ""
+    bot: bool = False
 
 
 def reviews(items: Iterable[Any]) -> list[RemoteReview]:
@@ -69,7 +77,8 @@ def _parse(items: Iterable[Any], what: str, parse: Callable[[dict[str, Any]], T]
 
 
 def _review(item: dict[str, Any]) -> RemoteReview:
-    return RemoteReview(item["id"], _author(item), str(item.get("state") or ""), _body(item))
+    state = str(item.get("state") or "")
+    return RemoteReview(item["id"], _author(item), state, _body(item), _node(item), _bot(item))
 
 
 def _comment(item: dict[str, Any]) -> RemoteComment:
@@ -81,13 +90,20 @@ def _comment(item: dict[str, Any]) -> RemoteComment:
         line=_optional_id(item.get("line")),
         review_id=_optional_id(item.get("pull_request_review_id")),
         in_reply_to=_optional_id(item.get("in_reply_to_id")),
+        node_id=_node(item),
+        bot=_bot(item),
     )
 
 
 def _issue_comment(item: dict[str, Any]) -> RemoteIssueComment:
     url = item.get("html_url")
     return RemoteIssueComment(
-        item["id"], _author(item), _body(item), url if isinstance(url, str) else None
+        item["id"],
+        _author(item),
+        _body(item),
+        url if isinstance(url, str) else None,
+        _node(item),
+        _bot(item),
     )
 
 
@@ -95,6 +111,16 @@ def _author(item: dict[str, Any]) -> str:
     user = item.get("user")
     login = user.get("login") if isinstance(user, dict) else None
     return login if isinstance(login, str) else ""
+
+
+def _bot(item: dict[str, Any]) -> bool:
+    user = item.get("user")
+    return isinstance(user, dict) and user.get("type") == "Bot"
+
+
+def _node(item: dict[str, Any]) -> str:
+    node_id = item.get("node_id")
+    return node_id if isinstance(node_id, str) else ""
 
 
 def _body(item: dict[str, Any]) -> str:

@@ -2,7 +2,9 @@
 
 Inline comments anchor only on RIGHT-side lines the diff makes addressable; a span becomes
 a multi-line comment (`start_line`/`start_side` .. `line`) only when every line of it can
-anchor. Findings that cannot anchor are listed in the review body instead.
+anchor. Findings that cannot anchor are listed in the review body instead. In link mode
+(`Settings.inline_mode == "link"`) the review carries no comments: the body links each
+finding to the bot comment that raised it.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from review_quorum.render.review import render as render_body
 
 def payload(plan: ReviewPlan, *, event: str = "COMMENT") -> dict[str, Any]:
     comments: list[dict[str, Any]] = []
-    for item in anchored(plan):
+    linking = plan.settings.inline_mode == "link"
+    for item in () if linking else anchored(plan):
         comment: dict[str, Any] = {
             "path": item.finding.file,
             "line": item.finding.line,

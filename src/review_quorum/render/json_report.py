@@ -1,7 +1,8 @@
 """The JSON report of a plan: everything, for machines (and for `quorum post PLAN.json`).
 
 Each finding has every ConsensusFinding field, its full members, its disposition and the
-reason for it, and its confidence (null when no verdict applied). Every input finding is a
+reason for it, its confidence (null when no verdict applied), and the bot comment it links
+to (`link`; each member names the comment it came from as `source`). Every input finding is a
 member of exactly one finding, or it is listed in `skipped`. The report also carries the
 exact GitHub review payload and the sticky summary, so a saved plan can be posted later.
 """
@@ -16,7 +17,7 @@ from review_quorum.model import ConsensusLevel
 from review_quorum.plan import AttachedVerdict, AwaitedBots, PlannedFinding, ReviewPlan
 from review_quorum.render.github_review import payload
 from review_quorum.render.review import render as render_body
-from review_quorum.render.serialize import consensus_data, skipped_data
+from review_quorum.render.serialize import consensus_data, skipped_data, source_data
 from review_quorum.scoring.confidence import Disposition
 
 
@@ -31,6 +32,7 @@ def finding_data(item: PlannedFinding) -> dict[str, Any]:
         addressable=item.addressable,
         confidence=_confidence(item),
         verdict=_verdict(item.verdict),
+        link=source_data(item.link),
     )
     return data
 

@@ -3,11 +3,14 @@
 A plan becomes the `ReviewBody` view model of `render.review_body`: every finding carries
 its provenance tag and detecting bots, verified ones also their confidence band and score.
 Inline findings that cannot anchor on a line of the diff (no line, or a line GitHub will
-not accept) are listed in their own section instead of being posted inline.
+not accept) are listed in their own section instead of being posted inline. In link mode
+nothing is posted inline: every finding links to the bot comment that raised it.
 """
 
 from __future__ import annotations
 
+from review_quorum.comment_links import web_url
+from review_quorum.model import CommentSource
 from review_quorum.plan import AwaitedBots, PlannedFinding, ReviewPlan
 from review_quorum.render import escape
 from review_quorum.render.consensus import render_provenance
@@ -21,10 +24,11 @@ from review_quorum.render.review_body import (
 from review_quorum.scoring.confidence import Disposition
 
 
-def body_item(item: PlannedFinding) -> BodyItem:
-    """One planned finding as the review shows it."""
+def body_item(item: PlannedFinding, *, linked: bool = False) -> BodyItem:
+    """One planned finding as the review shows it (with its link to a bot comment)."""
     finding = item.finding
     confidence = item.confidence
+    link = item.link if linked else None
     return BodyItem(
         file=finding.file,
         line=finding.line,
@@ -40,7 +44,13 @@ def body_item(item: PlannedFinding) -> BodyItem:
         level=finding.level,
         reason=item.reason,
         fingerprint=item.fingerprint,
+        link=(web_url(link.html_url) or "") if link else "",
+        link_bot=_bot_of(item, link) if link else "",
     )
+
+
+def _bot_of(item: PlannedFinding, link: CommentSource) -> str:
+    return next((m.bot for m in item.finding.members if m.source == link), link.author)
 
 
 def _details(item: PlannedFinding) -> str:
@@ -85,6 +95,8 @@ def _duration(seconds: float) -> str:
 
 
 def review_body(plan: ReviewPlan) -> ReviewBody:
+    if plan.settings.inline_mode == "link":
+        return _linked_body(plan)
     unanchored = [item for item in plan.inline if not item.addressable]
     notes = awaited_notes(plan.awaited)
     if notes and unanchored:
@@ -102,6 +114,24 @@ def review_body(plan: ReviewPlan) -> ReviewBody:
         dropped_count=len(plan.with_disposition(Disposition.DROPPED)),
         skipped_count=len(plan.skipped),
         notes=tuple(notes),
+    )
+
+
+def _linked_body(plan: ReviewPlan) -> ReviewBody:
+    """Link mode: no inline comments of ours, every finding links to a bot's comment."""
+
+    def items(findings: tuple[PlannedFinding, ...]) -> list[BodyItem]:
+        return [body_item(item, linked=True) for item in findings]
+
+    return ReviewBody(
+        assessment=plan.assessment,
+        inline=items(plan.inline),
+        summary=items(plan.with_disposition(Disposition.SUMMARY)),
+        audit=items(plan.with_disposition(Disposition.AUDIT)),
+        dropped_count=len(plan.with_disposition(Disposition.DROPPED)),
+        skipped_count=len(plan.skipped),
+        notes=tuple(awaited_notes(plan.awaited)),
+        linked=True,
     )
 
 

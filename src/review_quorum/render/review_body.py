@@ -54,6 +54,8 @@ class BodyItem:
     level: ConsensusLevel | None = None
     reason: str = ""
     fingerprint: str = ""
+    link: str = ""  # a checked https:// URL of the bot comment this finding links to
+    link_bot: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +69,7 @@ class ReviewBody:
     dropped_count: int = 0
     skipped_count: int = 0
     notes: tuple[str, ...] = ()
+    linked: bool = False  # the "inline" findings are linked to bot comments, not posted
 
 
 def utf16_size(text: str) -> int:
@@ -98,12 +101,14 @@ def render_item_line(item: BodyItem, *, audit: bool = False) -> str:
     ]
     parts.append("dismissed by the verifier" if audit else _confidence(item))
     parts.append(_provenance(item))
+    if item.link:
+        parts.append(f"[comment by {escape.inline(item.link_bot or 'a bot')}]({item.link})")
     return " — ".join(part for part in parts if part)
 
 
 def _counts(body: ReviewBody) -> str:
     counts = [
-        (len(body.inline), "posted inline"),
+        (len(body.inline), "linked" if body.linked else "posted inline"),
         (len(body.summary), "lower-confidence"),
         (len(body.audit), "dismissed security"),
         (body.dropped_count, "dropped"),
@@ -134,7 +139,8 @@ def _sections(body: ReviewBody) -> list[tuple[str, bool]]:
     """Every heading (False) and item line (True) of the lists, in reading order."""
     blocks: list[tuple[str, bool]] = []
     if body.inline:
-        blocks.append((f"\n### {_plural(len(body.inline), 'finding')} posted inline\n", False))
+        where = "linked, not posted inline" if body.linked else "posted inline"
+        blocks.append((f"\n### {_plural(len(body.inline), 'finding')} {where}\n", False))
         blocks.extend((render_item_line(item), True) for item in body.inline)
     if body.summary:
         heading = _plural(len(body.summary), "lower-confidence finding")

@@ -25,11 +25,12 @@ def finding_data(finding: NormalizedFinding) -> dict[str, Any]:
         },
         "confidence": finding.confidence,
         "rule_id": finding.rule_id,
-        "source": _source_data(finding.source),
+        "source": source_data(finding.source),
     }
 
 
-def _source_data(source: CommentSource | None) -> dict[str, Any] | None:
+def source_data(source: CommentSource | None) -> dict[str, Any] | None:
+    """The GitHub comment a finding came from (what hiding duplicates acts on), or None."""
     if source is None:
         return None
     return {

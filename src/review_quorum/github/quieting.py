@@ -1,0 +1,232 @@
+"""One run's hiding of duplicate bot comments: read, decide, claim, act, settle. `Quieting`.
+
+`prepare` reads what the decision needs: quorum's record in its sticky summary, and for
+every comment a finding names or the record holds, its author (REST `user.type` says
+whether GitHub counts it as a bot), whether a human replied after it in its thread, and
+its minimized state (GraphQL). A comment the plan attributes to another author than
+GitHub does is left alone: a plan is untrusted input. `sticky_body` is the summary with
+the note and the record; the poster writes it before any mutation, so claims come first.
+`run` then hides and restores (after quorum's own review is up, so that no finding is
+hidden before quorum says it) and reports whether the sticky must be written again with
+the settled record. With hiding off, the record is carried forward unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from review_quorum.comment_links import comment_key
+from review_quorum.github import moderation
+from review_quorum.github.client import GitHubClient
+from review_quorum.github.draft import ReviewDraft
+from review_quorum.github.duplicates import (
+    HIDDEN,
+    HIDING,
+    RECORD_KINDS,
+    Comment,
+    Hiding,
+    duplicates,
+    plan_hiding,
+    read_record,
+    record_markers,
+)
+from review_quorum.github.limits import fit_body
+from review_quorum.github.remote import RemoteComment, RemoteIssueComment, RemoteReview
+from review_quorum.render.markers import find_markers, marker
+
+REFUSED_NOTE = (
+    "_Duplicate bot comments were not hidden: this token may not hide comments "
+    "(a pull request from a fork gets a read-only token)._"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class QuietResult:
+    """What hiding did this run, and how many comments quorum keeps hidden in all."""
+
+    enabled: bool = False
+    hidden: int = 0
+    restored: int = 0
+    total: int = 0
+    spared: int = 0
+    refused: bool = False
+
+    def describe(self) -> str:
+        if not self.enabled:
+            return ""
+        if self.refused:
+            return "duplicates not hidden: the token may not hide comments"
+        text = f"{self.hidden} duplicate bot comment(s) hidden, {self.restored} restored"
+        return text + (f", {self.spared} left visible (a human replied)" if self.spared else "")
+
+
+class Quieting:
+    def __init__(
+        self, client: GitHubClient, draft: ReviewDraft, login: str, *, enabled: bool, dry_run: bool
+    ) -> None:
+        self.client = client
+        self.draft = draft
+        self.login = login
+        self.enabled = enabled
+        self.dry_run = dry_run
+        self.record: dict[str, str] = {}
+        self.hiding = Hiding((), (), {})
+        self.warnings: list[str] = []
+        self._done: tuple[int, int] = (0, 0)
+
+    def prepare(
+        self,
+        reviews: Sequence[RemoteReview],
+        comments: Sequence[RemoteComment],
+        issue_comments: Sequence[RemoteIssueComment],
+        sticky_body: str | None,
+    ) -> None:
+        """Read the record and the state of every comment it or the plan names; decide."""
+        self.record = read_record(sticky_body or "")
+        if not self.enabled:
+            return
+        known = _catalogue(reviews, comments, issue_comments)
+        named = {
+            comment_key(source): source.author
+            for finding in self.draft.findings
+            for _, source in finding.comments
+        }
+        wanted = duplicates(self.draft.findings, self.draft.inline_mode) | set(self.record)
+        found = {
+            key: known[key]
+            for key in sorted(wanted)
+            if key in known and _same_author(named.get(key, ""), known[key].author)
+        }
+        states = moderation.comment_states(
+            self.client, [comment.node_id for comment in found.values() if comment.node_id]
+        )
+        looked_up = {
+            key: _with_state(comment, states.get(comment.node_id))
+            for key, comment in found.items()
+            if comment.node_id in states or self.client.offline
+        }
+        self.hiding = plan_hiding(
+            self.draft.findings, self.draft.inline_mode, looked_up, self.record, self.login
+        )
+        self.record = dict(self.hiding.record)
+
+    def sticky_body(self, summary: str) -> str:
+        """The summary, a note on what is hidden, and the record, within GitHub's limit."""
+        text = without_record(summary)
+        note, markers = self._note(), record_markers(self.record)
+        if note or markers:
+            tail = "\n".join(markers)
+            text = "\n\n".join(part for part in (text.rstrip("\n"), note, tail) if part) + "\n"
+        return fit_body(text)
+
+    def run(self) -> bool:
+        """Hide and restore; True when the record changed and the sticky must say so."""
+        if not self.enabled or self.hiding.refused:
+            return False
+        hide = [comment.node_id for comment in self.hiding.hide]
+        restore = [comment.node_id for comment in self.hiding.restore]
+        hidden = moderation.minimize(self.client, hide, dry_run=self.dry_run)
+        restored = moderation.unminimize(self.client, restore, dry_run=self.dry_run)
+        self._warn("hide", hidden, self.hiding.hide)
+        self._warn("restore", restored, self.hiding.restore)
+        by_node = {c.node_id: c.key for c in (*self.hiding.hide, *self.hiding.restore)}
+        settled = self.hiding.settle(
+            (by_node[node] for node in hidden.done), (by_node[node] for node in restored.done)
+        )
+        refused = hidden.refused or restored.refused
+        if refused and not hidden.done:
+            self.hiding = Hiding((), (), settled, self.hiding.spared, refused=True)
+        self._done = (len(hidden.done), len(restored.done))
+        changed = settled != self.record or refused
+        self.record = settled
+        return changed
+
+    def result(self) -> QuietResult:
+        return QuietResult(
+            enabled=self.enabled,
+            hidden=self._done[0],
+            restored=self._done[1],
+            total=sum(1 for state in self.record.values() if state in (HIDDEN, HIDING)),
+            spared=self.hiding.spared,
+            refused=self.hiding.refused,
+        )
+
+    def _note(self) -> str:
+        if not self.enabled:
+            return ""
+        if self.hiding.refused:
+            return REFUSED_NOTE
+        count = sum(1 for state in self.record.values() if state in (HIDDEN, HIDING))
+        if not count:
+            return ""
+        return (
+            f"_review-quorum hid {count} bot comment(s) repeating findings listed here, as "
+            "duplicates; it shows them again when their finding changes._"
+        )
+
+    def _warn(self, verb: str, outcome: moderation.Outcome, comments: Iterable[Comment]) -> None:
+        keys = {comment.node_id: comment.key for comment in comments}
+        for node, why in outcome.failed:
+            self.warnings.append(f"could not {verb} comment {keys.get(node, node)}: {why}")
+
+
+def without_record(body: str) -> str:
+    """`body` minus any record marker lines (a plan's summary must not forge them)."""
+    kinds = set(RECORD_KINDS)
+    lines = {marker(kind, payload) for kind, payload in find_markers(body) if kind in kinds}
+    return "\n".join(line for line in body.split("\n") if line not in lines)
+
+
+def _catalogue(
+    reviews: Sequence[RemoteReview],
+    comments: Sequence[RemoteComment],
+    issue_comments: Sequence[RemoteIssueComment],
+) -> dict[str, Comment]:
+    replied = human_replied(comments)
+    known = {
+        f"review_comment:{c.id}": Comment(
+            f"review_comment:{c.id}", c.node_id, c.author, c.bot, c.id in replied
+        )
+        for c in comments
+    }
+    known |= {
+        f"issue_comment:{c.id}": Comment(f"issue_comment:{c.id}", c.node_id, c.author, c.bot)
+        for c in issue_comments
+    }
+    known |= {
+        f"review:{r.id}": Comment(f"review:{r.id}", r.node_id, r.author, r.bot) for r in reviews
+    }
+    return known
+
+
+def human_replied(comments: Sequence[RemoteComment]) -> set[int]:
+    """Review comments after which a human (not a bot) wrote in the same thread."""
+    last_human: dict[int, int] = {}
+    for comment in comments:
+        if not comment.bot:
+            thread = comment.in_reply_to or comment.id
+            last_human[thread] = max(last_human.get(thread, 0), comment.id)
+    return {
+        comment.id
+        for comment in comments
+        if last_human.get(comment.in_reply_to or comment.id, 0) > comment.id
+    }
+
+
+def _same_author(named: str, actual: str) -> bool:
+    return not named or named.casefold() == actual.casefold()
+
+
+def _with_state(comment: Comment, state: moderation.State | None) -> Comment:
+    if state is None:
+        return comment
+    return Comment(
+        comment.key,
+        comment.node_id,
+        comment.author,
+        comment.bot,
+        comment.human_reply,
+        state.minimized,
+        state.can_minimize,
+    )
