@@ -68,7 +68,9 @@ NOTES = (
         "src/shop/orders.py",
         57,
         "### Stock is checked after the order is saved\n\n**Medium Severity**\n\nThe order "
-        "row is written before stock is verified, so an order for missing stock stays.",
+        "row is written before stock is verified, so an order for missing stock stays.\n\n"
+        "<!-- LOCATIONS START\nsrc/shop/orders.py#L57-L59\nsrc/shop/stock.py#L12-L14\n"
+        "LOCATIONS END -->",
     ),
     BotNote(
         "greptile-apps[bot]",

@@ -66,3 +66,18 @@ def test_the_review_holds_one_member_per_bot_comment(
     places = sorted((m["evidence"]["file"], m["evidence"]["line"]) for m in members(report))
     assert places == sorted((note.path, note.line) for note in NOTES)
     assert len({m["bot"] for m in members(report)}) == len(NOTES)
+    by_id = {c["id"]: c for c in bot_comments(fake)}
+    for member in members(report):
+        comment = by_id[member["source"]["rest_id"]]
+        assert member["source"] == {
+            "kind": "review_comment",
+            "rest_id": comment["id"],
+            "node_id": comment["node_id"],
+            "html_url": comment["html_url"],
+            "author": comment["user"]["login"],
+        }
+    [copilot] = [m for m in members(report) if m["bot"] == "copilot"]
+    assert copilot["suggestion"] == "        attempts = 0"
+    [cursor] = [m for m in members(report) if m["bot"] == "cursor"]
+    assert cursor["evidence"]["line"] == 57
+    assert cursor["related"] == [{"file": "src/shop/stock.py", "line": 12, "end_line": 14}]

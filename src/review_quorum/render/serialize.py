@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from review_quorum.errors import Skipped
-from review_quorum.model import CommentSource, ConsensusFinding, Contribution, NormalizedFinding
+from review_quorum.model import (
+    CommentSource,
+    ConsensusFinding,
+    Contribution,
+    Evidence,
+    NormalizedFinding,
+)
 
 
 def finding_data(finding: NormalizedFinding) -> dict[str, Any]:
@@ -26,7 +32,13 @@ def finding_data(finding: NormalizedFinding) -> dict[str, Any]:
         "confidence": finding.confidence,
         "rule_id": finding.rule_id,
         "source": source_data(finding.source),
+        "suggestion": finding.suggestion,
+        "related": [_place(place) for place in finding.related],
     }
+
+
+def _place(evidence: Evidence) -> dict[str, Any]:
+    return {"file": evidence.file, "line": evidence.line, "end_line": evidence.end_line}
 
 
 def source_data(source: CommentSource | None) -> dict[str, Any] | None:
