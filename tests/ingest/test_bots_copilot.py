@@ -108,3 +108,22 @@ def test_empty_inline_comment_is_skipped() -> None:
     assert PARSER.parse(Comment(INLINE, "Copilot", "  \n", "a.py", 1)) == Parsed(
         skipped=("Copilot comment with no text",)
     )
+
+
+def test_markup_quoted_in_a_code_span_does_not_hide_the_comment() -> None:
+    parsed = parse("copilot.inline-details-code-span.md", INLINE, "templates/report.html", 3)
+    assert [(d.title, d.body) for d in parsed.findings] == [
+        (
+            "The template closes the collapsible block with </details> before the table ends, "
+            "so the last rows render outside the block",
+            "The template closes the collapsible block with </details> before the table ends, "
+            "so the last rows render outside the block.",
+        )
+    ]
+
+
+def test_a_hard_coded_index_is_a_maintainability_nit_not_security() -> None:
+    parsed = parse("copilot.inline-hard-coded-index.md", INLINE, "src/ledger/receipt.py", 3)
+    assert [(d.severity, d.category, d.category_certainty) for d in parsed.findings] == [
+        (Severity.LOW, "maintainability", 0.8)
+    ]

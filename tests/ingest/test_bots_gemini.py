@@ -85,3 +85,14 @@ def test_text_on_the_badge_line_starts_the_title() -> None:
     body = "![low](https://x/low-priority.svg) Rename `tmp` to something descriptive."
     (draft,) = PARSER.parse(Comment(INLINE, "gemini-code-assist", body, "a.py", 1)).findings
     assert (draft.severity, draft.title) == (Severity.LOW, "Rename tmp to something descriptive")
+
+
+def test_without_a_security_badge_the_category_is_a_guess_with_its_certainty() -> None:
+    body = (
+        "![medium](https://www.gstatic.com/codereviewagent/medium-priority.svg)\n\n"
+        "This loop can be simplified: the same helper is duplicated in two modules."
+    )
+    (draft,) = PARSER.parse(Comment(INLINE, "gemini-code-assist[bot]", body, "a.py", 2)).findings
+    assert (draft.category, draft.category_certainty) == ("maintainability", 0.6)
+    (security,) = parse("gemini.inline-security-badge.md").findings
+    assert security.category_certainty == 1.0

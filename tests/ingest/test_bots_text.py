@@ -12,7 +12,15 @@ from review_quorum.ingest.bots import (
     normalise_login,
     parser_for,
 )
-from review_quorum.ingest.bots.keywords import guess_category
+from review_quorum.ingest.bots.keywords import (
+    FAIR,
+    STRONG,
+    WEAK,
+    Guess,
+    guess,
+    guess_category,
+    refine,
+)
 from review_quorum.ingest.bots.text import (
     TITLE_LIMIT,
     bare_label,
@@ -224,6 +232,38 @@ def test_guess_category(text: str, expected: str) -> None:
     assert guess_category(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "category", "certainty"),
+    [
+        ("SQL injection in the query builder", "security", STRONG),
+        ("The hard-coded index breaks when a column is added", "maintainability", STRONG),
+        ("A hard-coded password in the settings", "security", WEAK),
+        ("Unused import, redundant and duplicated code", "maintainability", FAIR),
+        ("The test is wrong", "logic_error", WEAK),
+        ("Highlight the header", "other", 0.0),
+        ("write_atomic is called twice", "other", 0.0),
+    ],
+)
+def test_guess_carries_how_sure_it_is(text: str, category: str, certainty: float) -> None:
+    assert guess(text) == Guess(category, certainty)
+
+
+@pytest.mark.parametrize(
+    ("stated", "text", "expected"),
+    [
+        ("security", "a typo", Guess("security", 1.0)),
+        ("logic_error", "SQL injection through the id", Guess("security", STRONG)),
+        ("logic_error", "the credentials are loaded late", Guess("logic_error", 1.0)),
+        ("other", "a typo in the docstring", Guess("documentation", FAIR)),
+        ("other", "nothing to go on", Guess("other", 0.0)),
+    ],
+)
+def test_refine_keeps_a_stated_category_unless_the_words_are_sure(
+    stated: str, text: str, expected: Guess
+) -> None:
+    assert refine(stated, text) == expected
+
+
 def test_every_keyword_category_is_in_the_shared_vocabulary() -> None:
     from review_quorum.ingest.bots import keywords
 
@@ -281,3 +321,15 @@ def test_registry_keys_are_normalised_and_cover_every_bot_name() -> None:
     assert by_login | set(NAMED_ONLY) == set(BOT_NAMES) == set(BY_NAME)
     assert not by_login & set(NAMED_ONLY)  # Kodus has no login of its own
     assert all(BY_NAME[name].name == name for name in BOT_NAMES)
+
+
+def test_the_documented_bot_table_is_the_registry() -> None:
+    from conftest import REPO_ROOT
+
+    doc = (REPO_ROOT / "docs" / "bot-comments.md").read_text(encoding="utf-8")
+    table = doc[doc.index("| bot name in findings |") : doc.index("Logins match exactly")]
+    rows = [line.split("|") for line in table.splitlines()[2:] if line.startswith("|")]
+    documented = {row[1].strip().strip("`"): row[2] for row in rows}
+    assert set(documented) == set(BOT_NAMES)
+    for login, parser in PARSERS.items():
+        assert f"`{login}" in documented[parser.name].lower(), login

@@ -12,11 +12,12 @@ from conftest import FIXTURES
 from review_quorum import ingest
 from review_quorum.errors import InputError, Skipped
 from review_quorum.ingest.base import Batch, ReadOptions, Source
-from review_quorum.ingest.bots import PARSERS, Comment, Draft, Parsed
-from review_quorum.ingest.bots.authors import OWN
+from review_quorum.ingest.bots import PARSERS, Comment, CommentKind, Draft, Parsed
+from review_quorum.ingest.bots.authors import KODUS_HINT, OWN
 from review_quorum.ingest.bots.generic import NO_FINDINGS
+from review_quorum.ingest.comments import PullComment, read_comments
 from review_quorum.ingest.github_comments import HUMAN, READER, REPLY
-from review_quorum.model import Severity
+from review_quorum.model import CommentSource, Evidence, Severity
 
 COMMENTS = FIXTURES / "comments"
 BAD_USER = "field 'user' must be an object with a 'login' string"
@@ -340,3 +341,118 @@ def test_a_parser_bug_becomes_a_skipped_record(monkeypatch: pytest.MonkeyPatch) 
     batch = read([{"user": {"login": "Copilot"}, "body": "x", "path": "a.py", "line": 9}])
     assert batch.findings == []
     assert len(batch.skipped) == 1 and "end_line 3" in batch.skipped[0].reason
+
+
+def test_findings_keep_their_comment_body_suggestion_and_locations() -> None:
+    record = {
+        "id": 77, "node_id": "PRRC_x77", "html_url": "https://github.com/acme/ledger/pull/7#r77",
+        "user": {"login": "cursor[bot]", "type": "Bot"},
+        "body": (COMMENTS / "cursor.inline-severity-line.md").read_text(encoding="utf-8"),
+        "path": "/repo/src/ledger/refunds.py", "line": 46,
+    }  # fmt: skip
+    (finding,) = read([record], ReadOptions(root="/repo")).findings
+    assert finding.source == CommentSource(
+        "review_comment", 77, "PRRC_x77", "https://github.com/acme/ledger/pull/7#r77", "cursor[bot]"
+    )
+    assert (finding.file, finding.line, finding.evidence.end_line) == (
+        "src/ledger/refunds.py",
+        40,
+        46,
+    )
+    assert finding.related == (Evidence("src/ledger/report.py", 12, end_line=13),)
+    assert finding.body.startswith("The refund total sums only full refunds")
+    assert finding.category_certainty == 0.0
+
+
+def test_read_comments_takes_the_kind_from_the_caller() -> None:
+    body = (COMMENTS / "codex.review-with-findings.md").read_text(encoding="utf-8")
+    record = {"id": 5, "user": {"login": "chatgpt-codex-connector[bot]"}, "body": body}
+    batch = read_comments([PullComment(record, CommentKind.REVIEW)], name="pr")
+    assert [(f.finding_id, f.source.kind if f.source else None) for f in batch.findings] == [
+        ("review:5#1", "review"),
+        ("review:5#2", "review"),
+    ]
+    notice = {**record, "body": (COMMENTS / "codex.usage-limit.md").read_text(encoding="utf-8")}
+    assert read_comments([PullComment(notice, CommentKind.ISSUE, "/x")]).skipped == [
+        Skipped("github", "/x/body", "Codex usage-limit notice, not a finding")
+    ]
+
+
+def test_bot_option_reads_every_comment_of_the_file_as_that_bot() -> None:
+    records = [
+        {"id": 1, "user": {"login": "octocat", "type": "User"}, "body": "**High:** the lock "
+         "is never released.", "path": "src/a.py", "line": 3},
+        {"id": 2, "user": {"login": "coderabbitai[bot]"}, "body": "_🧹 Nitpick_ | _🔵 Trivial_"
+         "\n\n**Sort the imports.**", "path": "src/b.py", "line": 1},
+        {"id": 3, "user": {"login": "octocat"}, "body": "ours\n<!-- review-quorum:summary -->"},
+        {"id": 4, "user": {"login": "octocat"}, "body": "why?", "in_reply_to_id": 1},
+    ]  # fmt: skip
+    batch = read(records, ReadOptions(bot="team-review"))
+    assert rows(batch) == [
+        ("review-comment:1", "team-review", "high", "other", "src/a.py", 3, None),
+        ("review-comment:2", "team-review", "low", "maintainability", "src/b.py", 1, None),
+    ]
+    assert skips(batch) == [("/2", OWN), ("/3", REPLY)]
+
+
+def test_the_configuration_maps_logins_to_bots() -> None:
+    body = (COMMENTS / "kodus.inline-bug.md").read_text(encoding="utf-8")
+    records = [
+        {"id": 1, "user": {"login": "octo-dev", "type": "User"}, "body": body,
+         "path": "src/ledger/report.py", "line": 30},
+        {"id": 2, "user": {"login": "octo-dev", "type": "User"}, "body": "Fixed, thanks.",
+         "path": "src/ledger/report.py", "line": 30},
+    ]  # fmt: skip
+    unmapped = read(records)
+    mapped = read(records, ReadOptions(bot_logins={"octo-dev": "kodus"}))
+    assert skips(unmapped) == [("/0", HUMAN + KODUS_HINT), ("/1", HUMAN)]
+    assert rows(mapped) == [
+        ("review-comment:1", "kodus", "medium", "logic_error", "src/ledger/report.py", 30, None)
+    ]
+    assert skips(mapped) == [
+        ("/1/body", "comment without the Kodus signature (by the account's owner)")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("logins", "bots"),
+    [({}, ["qodo", "qodo"]), ({"qodo-merge-pro": "qodo-merge"}, ["qodo", "qodo-merge"])],
+)
+def test_qodo_logins_are_one_bot_or_two(logins: dict[str, str], bots: list[str]) -> None:
+    review = (COMMENTS / "qodo.code-review-open-findings.md").read_text(encoding="utf-8")
+    merge = (COMMENTS / "qodo.merge-code-suggestions.md").read_text(encoding="utf-8")
+    records = [
+        {"id": 1, "user": {"login": "qodo-code-review[bot]"}, "body": review},
+        {"id": 2, "user": {"login": "qodo-merge-pro[bot]"}, "body": merge},
+    ]
+    batch = read(records, ReadOptions(bot_logins=logins))
+    by_comment = {f.finding_id.split("#")[0]: f.bot for f in batch.findings}
+    assert list(by_comment.values()) == bots
+
+
+def test_diff_anchors_resolve_against_paths_other_comments_name() -> None:
+    nitpicks = (COMMENTS / "codeant.nitpicks.md").read_text(encoding="utf-8")
+    records = [
+        {"id": 1, "user": {"login": "codeant-ai[bot]"}, "body": nitpicks},
+        {"id": 2, "user": {"login": "octocat"}, "body": "?", "path": "src/ledger/export.py",
+         "line": 1},
+    ]  # fmt: skip
+    assert [(f.title, f.file, f.line) for f in read(records).findings] == [
+        ("Page loop bound", "src/ledger/export.py", 18),
+        ("Unused import", "", None),
+    ]
+
+
+def test_a_review_body_finding_repeated_inline_is_counted_once() -> None:
+    body = (COMMENTS / "codex.review-with-findings.md").read_text(encoding="utf-8")
+    inline = (COMMENTS / "codex.inline-badge.md").read_text(encoding="utf-8")
+    inline = inline.replace("Keep the currency when splitting a refund", "Name the refund ceiling")
+    records = [
+        {"id": 1, "user": {"login": "chatgpt-codex-connector[bot]"}, "body": body,
+         "state": "COMMENTED"},
+        {"id": 2, "user": {"login": "chatgpt-codex-connector[bot]"}, "body": inline,
+         "path": "src/ledger/limits.py", "line": 3},
+    ]  # fmt: skip
+    batch = read(records)
+    assert [f.finding_id for f in batch.findings] == ["review:1#1", "review-comment:2"]
+    assert skips(batch) == [("/0", "same finding as the inline comment at /1")]

@@ -112,10 +112,18 @@ def stated_span(comment: Comment, place: Place | None) -> tuple[int | None, int 
     if place is None or end_line is not None:
         return line, end_line
     path, start, end = place
-    if path.removeprefix("./") != comment.path.removeprefix("./") and comment.path:
+    if comment.path and not _same_file(path, comment.path):
         return line, end_line
     if line is None:
         return start, end
     if start is not None and start <= line <= (end or start):
         return start, end
     return line, end_line
+
+
+def _same_file(first: str, second: str) -> bool:
+    """Whether two spellings name one file: equal, or one a path suffix of the other
+    (``src/a.py`` and ``/repo/src/a.py``; ``tools/edit.ts`` for ``pkg/src/tools/edit.ts``)."""
+    first, second = first.removeprefix("./"), second.removeprefix("./")
+    shorter, longer = sorted((first, second), key=len)
+    return bool(shorter) and (longer == shorter or longer.endswith("/" + shorter))

@@ -15,7 +15,7 @@ import re
 
 from review_quorum.ingest.bots import generic
 from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, skip
-from review_quorum.ingest.bots.keywords import guess
+from review_quorum.ingest.bots.keywords import guess_finding
 from review_quorum.ingest.bots.text import BODY_LIMIT, clamp, diff_anchor, plain, short_title
 from review_quorum.model import Severity
 
@@ -50,7 +50,7 @@ def _nitpicks(body: str) -> Parsed:
         anchor = diff_anchor(item.group(1))
         title = short_title(plain(item.group(2)))
         text = clamp(plain(item.group(3)), BODY_LIMIT)
-        words = guess(f"{title}\n{text}")
+        words = guess_finding(title, text)
         findings.append(
             Draft(
                 severity=SEVERITY,

@@ -25,7 +25,7 @@ from review_quorum.ingest.bots.base import (
     comment_span,
     skip,
 )
-from review_quorum.ingest.bots.keywords import guess
+from review_quorum.ingest.bots.keywords import guess_finding
 from review_quorum.ingest.bots.labels import PRIORITIES
 from review_quorum.ingest.bots.text import body_text, layout, lines_of, plain, short_title
 from review_quorum.ingest.locations import line_span
@@ -73,7 +73,7 @@ def _finding(
         return None
     rest = [text for text in lines[start + 1 :] if not text.startswith(_USEFUL)]
     text = body_text(layout(rest).prose)
-    words = guess(f"{title}\n{text}")
+    words = guess_finding(title, text)
     return Draft(
         severity=PRIORITIES.get(badge.group(1).lower(), DEFAULT_SEVERITY),
         category=words.category,

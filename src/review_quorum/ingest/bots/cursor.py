@@ -23,7 +23,7 @@ from review_quorum.ingest.bots.base import (
     skip,
     stated_span,
 )
-from review_quorum.ingest.bots.keywords import guess
+from review_quorum.ingest.bots.keywords import guess_finding
 from review_quorum.ingest.bots.labels import level, severity_or
 from review_quorum.ingest.bots.text import body_text, layout, lines_of, plain, short_title
 from review_quorum.ingest.locations import line_span
@@ -53,7 +53,7 @@ class CursorParser:
         places = _places(body)
         line, end_line = stated_span(comment, places[0] if places else None)
         text = body_text(layout(lines_of(_description(body))).prose)
-        words = guess(f"{title}\n{text}")
+        words = guess_finding(title, text)
         severity = _SEVERITY.search(body[:4000])
         bug_id = _BUG_ID.search(body)
         draft = Draft(

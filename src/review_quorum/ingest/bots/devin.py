@@ -26,7 +26,7 @@ from review_quorum.ingest.bots.base import (
     skip,
     stated_span,
 )
-from review_quorum.ingest.bots.keywords import guess, refine
+from review_quorum.ingest.bots.keywords import guess_finding, refine
 from review_quorum.ingest.bots.text import (
     body_text,
     bold_title,
@@ -67,8 +67,8 @@ class DevinParser:
             return skip("Devin comment without an emoji and bold title")
         identifier = fields.get("id")
         kind = identifier.split("_")[0].split("-")[0].upper() if isinstance(identifier, str) else ""
-        text = body_text(shape.prose, title)
-        words = refine("logic_error", text) if kind == "BUG" else guess(f"{title}\n{text}")
+        text = body_text(shape.prose, title, f"{INFO_PREFIX} {title}")
+        words = refine("logic_error", text) if kind == "BUG" else guess_finding(title, text)
         line, end_line = stated_span(comment, _place(fields))
         draft = Draft(
             severity=severity,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, comment_span, skip
-from review_quorum.ingest.bots.keywords import Guess, guess
+from review_quorum.ingest.bots.keywords import Guess, guess_finding
 from review_quorum.ingest.bots.text import (
     body_text,
     layout,
@@ -67,7 +67,7 @@ def _inline(comment: Comment) -> Parsed:
     line, end_line = comment_span(comment)
     body = body_text(shape.prose, title)
     security = any(badge.startswith(SECURITY_PREFIX) for badge in badges)
-    words = Guess("security", 1.0) if security else guess(f"{title}\n{body}")
+    words = Guess("security", 1.0) if security else guess_finding(title, body)
     return Parsed(
         findings=(
             Draft(

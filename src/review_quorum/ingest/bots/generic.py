@@ -15,12 +15,13 @@ counted with what it looked like (`status.notice`).
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 
 from review_quorum.ingest import freetext
 from review_quorum.ingest.bots import sections, status
 from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, comment_span, skip
-from review_quorum.ingest.bots.keywords import guess
+from review_quorum.ingest.bots.keywords import guess_finding
 from review_quorum.ingest.bots.labels import (
     circle,
     first_of,
@@ -45,6 +46,7 @@ from review_quorum.ingest.bots.text import (
 from review_quorum.model import Severity
 
 DEFAULT_SEVERITY = Severity.MEDIUM
+_LEADING_TAGS = re.compile(r"(?:<[^<>\n]{0,600}>\s?)+")  # a badge image before the title
 NO_FINDINGS = "comment with no finding layout (no located or severity-tagged lines)"
 FIX_WORDS = ("fix", "suggest", "instead", "replace", "change", "should be")
 
@@ -76,8 +78,8 @@ def prose_draft(
     title, severity, own_line = _title(shape)
     if not title:
         return None
-    text = body_text(shape.prose, title) if own_line else body_text(shape.prose)
-    words = guess(f"{title}\n{text}")
+    text = _body(shape.prose, title if own_line else "")
+    words = guess_finding(title, text)
     return Draft(
         severity=severity_or(DEFAULT_SEVERITY, severity, stated_severity(body), default),
         category=words.category,
@@ -98,7 +100,7 @@ def _title(shape: Layout) -> tuple[str, Severity | None, bool]:
         stripped = raw.strip()
         if not stripped:
             continue
-        severity, rest = leading_label(stripped.lstrip("#").strip())
+        severity, rest = leading_label(_after_tags(stripped.lstrip("#").strip()))
         severity = first_of(severity, circle(stripped))
         if stripped.startswith("#"):
             return short_title(plain(rest)), severity, True
@@ -112,6 +114,23 @@ def _title(shape: Layout) -> tuple[str, Severity | None, bool]:
         if title and not _only_label(title):
             return title, first_of(severity, circle(paragraph)), False
     return "", None, False
+
+
+def _body(prose: Sequence[str], title: str) -> str:
+    """The text beside the title: without a title line, label-only lines, or the severity
+    tag the text opens with."""
+    kept = [line for line in prose if not _only_label(plain(line))]
+    for index, line in enumerate(kept):
+        if line.strip():
+            kept[index] = leading_label(line.strip().lstrip("#").strip())[1]
+            break
+    return body_text(kept, title) if title else body_text(kept)
+
+
+def _after_tags(text: str) -> str:
+    """`text` without the HTML tags it opens with (``<a href="#"><img alt="P1"></a> **T**``)."""
+    tags = _LEADING_TAGS.match(text)
+    return text[tags.end() :] if tags else text
 
 
 def _only_label(text: str) -> bool:

@@ -76,7 +76,17 @@ _WORDS: dict[str, str] = {
     for word in words.split()
 }
 
-# Two-word phrases: strong evidence, two votes each.
+_SECRETS = (
+    "password",
+    "passwords",
+    "secret",
+    "secrets",
+    "credential",
+    "credentials",
+    "key",
+    "token",
+)
+# Two-word phrases: strong evidence, two votes each ("hard-coded password" is two words).
 _PHRASES = {
     "sql injection": "security",
     "command injection": "security",
@@ -108,6 +118,20 @@ _PHRASES = {
     "code comment": "documentation",
     "doc comment": "documentation",
     "shell injection": "security",
+    **{
+        f"{hard} {secret}": "security"
+        for hard in ("hardcoded", "coded")
+        for secret in [
+            "password",
+            "passwords",
+            "secret",
+            "secrets",
+            "credential",
+            "credentials",
+            "key",
+            "token",
+        ]
+    },
 }
 
 _STEMS = (
@@ -185,3 +209,9 @@ def _votes(word: str, pair: str) -> list[tuple[str, int]]:
         found.append((_PHRASES[pair], 2))
     found.extend((category, 1) for stem, category in _STEMS if word.startswith(stem))
     return found
+
+
+def guess_finding(title: str, body: str) -> Guess:
+    """`guess` over a finding's title and body, counting the title once when the body
+    repeats it (a title taken from the body's first sentence)."""
+    return guess(body if title in body else f"{title}\n{body}")

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, comment_span, skip
-from review_quorum.ingest.bots.keywords import Guess, guess
+from review_quorum.ingest.bots.keywords import Guess, guess_finding
 from review_quorum.ingest.bots.text import (
     BODY_LIMIT,
     SNIPPET_LIMIT,
@@ -153,7 +153,7 @@ def _review_item(item: _Item, comment: Comment) -> Draft | str:
     if link is not None:
         path, (line, end_line) = link.group(1), line_span(link.group(2), link.group(3))
     body = _between(text, "<pre>", "</pre>")
-    words = Guess(category, 1.0) if category else guess(f"{title}\n{body}")
+    words = Guess(category, 1.0) if category else guess_finding(title, body)
     return Draft(
         severity=item.severity,
         category=words.category,
@@ -201,7 +201,7 @@ def _suggestion(row: str, category: str, key: str) -> Draft | None:
     path, line, end_line, anchor = _location(row)
     fences = [fence for fence in layout(lines).fences if fence.info == "diff"]
     body = _between(row[row.find("___") :], "**", "**") if "___" in row else ""
-    words = Guess(category, 1.0) if category != "other" else guess(f"{title}\n{body}")
+    words = Guess(category, 1.0) if category != "other" else guess_finding(title, body)
     return Draft(
         severity=_merge_severity(row),
         category=words.category,
@@ -255,7 +255,7 @@ def _focus_area(chunk: str) -> Draft | None:
     title = short_title(plain(focus.group(1)))
     path, line, end_line, anchor = _location(chunk[: focus.end()])
     body = clamp(plain(description), BODY_LIMIT)
-    words = guess(f"{title}\n{body}")
+    words = guess_finding(title, body)
     return Draft(
         severity=Severity.MEDIUM,
         category=words.category,

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from review_quorum.ingest.bots.base import Draft, Place
-from review_quorum.ingest.bots.keywords import guess
+from review_quorum.ingest.bots.keywords import guess_finding
 from review_quorum.ingest.bots.labels import circle, first_of, leading_label, level
 from review_quorum.ingest.bots.text import (
     body_text,
@@ -110,7 +110,7 @@ def section_draft(
     shape = layout(section.lines)
     place = heading.place or _first_place(shape.prose)
     text = body_text(shape.prose)
-    words = guess(f"{heading.title}\n{text}")
+    words = guess_finding(heading.title, text)
     file, line, end_line = place or ("", None, None)
     return Draft(
         severity=default if heading.severity is None else heading.severity,

@@ -93,7 +93,8 @@ def plain(text: str) -> str:
 def _prose(text: str) -> str:
     text = _IMAGE_OR_LINK.sub(lambda match: match.group(2), text)
     text = _TAG.sub(" ", text).replace("**", "")
-    return html.unescape(_EMPHASIS.sub(lambda match: match.group(2), text))
+    text = html.unescape(_EMPHASIS.sub(lambda match: match.group(2), text))
+    return text.replace("\u200b", "")  # zero-width spaces some bots end comments with
 
 
 def clamp(text: str, limit: int = TITLE_LIMIT) -> str:
@@ -265,7 +266,9 @@ def body_text(prose: Sequence[str], *leave_out: str) -> str:
     plain text is one of `leave_out` (a title line), at most `BODY_LIMIT` characters."""
     kept = (
         text
-        for text in map(plain, paragraphs(prose))
+        for text in (
+            plain(_HEADING_MARK.sub("", paragraph, count=1)) for paragraph in paragraphs(prose)
+        )
         if text and text not in leave_out and short_title(text) not in leave_out
     )
     return clamp("\n\n".join(kept), BODY_LIMIT)
