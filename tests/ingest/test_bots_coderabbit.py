@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import FIXTURES
+import comment_fixtures as fixtures
 from review_quorum.ingest.bots import Comment, CommentKind, Parsed
 from review_quorum.ingest.bots.coderabbit import CATEGORIES, PARSER, Header, parse_header
 from review_quorum.ingest.categories import CATEGORIES as VOCABULARY
@@ -21,8 +21,7 @@ def parse(
     line: int | None = None,
     start_line: int | None = None,
 ) -> Parsed:
-    body = (FIXTURES / "comments" / name).read_text(encoding="utf-8")
-    return PARSER.parse(Comment(kind, "coderabbitai[bot]", body, path, line, start_line))
+    return fixtures.parse(PARSER, name, kind, path, line, start_line)
 
 
 def summary(parsed: Parsed) -> list[tuple[object, ...]]:

@@ -118,20 +118,7 @@ _PHRASES = {
     "code comment": "documentation",
     "doc comment": "documentation",
     "shell injection": "security",
-    **{
-        f"{hard} {secret}": "security"
-        for hard in ("hardcoded", "coded")
-        for secret in [
-            "password",
-            "passwords",
-            "secret",
-            "secrets",
-            "credential",
-            "credentials",
-            "key",
-            "token",
-        ]
-    },
+    **{f"{hard} {secret}": "security" for hard in ("hardcoded", "coded") for secret in _SECRETS},
 }
 
 _STEMS = (
