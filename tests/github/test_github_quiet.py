@@ -7,13 +7,15 @@ with `post_review`, exactly as `quorum review` then `quorum post` would.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
-from github.fake import FakeGitHub
+from github.fake import FakeGitHub, Interrupted
 from github.github_support import BOT, TARGET, TOKEN, new_fake
+from review_quorum.errors import GitHubError
 from review_quorum.github import PostResult, ReviewDraft, post_review
 from review_quorum.model import CommentSource, NormalizedFinding
 from review_quorum.plan import Settings, review
@@ -58,7 +60,7 @@ def finding(
 
 def post(fake: FakeGitHub, findings: Sequence[NormalizedFinding], **options: Any) -> PostResult:
     mode = options.pop("inline_mode", "post")
-    plan = review(findings, settings=Settings(bots_ran=3, inline_mode=mode))
+    plan = review(findings, settings=Settings(inline_mode=mode))
     draft = ReviewDraft.from_plan_json(report_data(plan))
     client = fake.client(options.pop("token", TOKEN))
     return post_review(client, TARGET, draft, env={}, **options)
@@ -124,3 +126,180 @@ def test_one_run_hides_every_duplicate_and_a_second_changes_nothing(
     ]
     assert (second.quiet.hidden, second.quiet.restored, second.quiet.total) == (0, 0, 5)
     assert len(hidden(fake)) == 5
+
+
+def test_a_fix_restores_the_hidden_comments_and_resolves_our_thread(
+    fake: FakeGitHub, scene: dict[str, dict[str, Any]]
+) -> None:
+    post(fake, findings_of(scene), hide_duplicates=True, resolve_fixed=True)
+    [leak] = [c for c in fake.comments_by(BOT) if c["path"] == "src/app.py"]
+    fake.head_sha = "f" * 40  # a push that fixes the leak: no bot reports it any more
+    remaining = findings_of(scene, "sql_rabbit", "sql_pilot", "sql_gemini", "nit_gemini")
+    result = post(fake, remaining, hide_duplicates=True, resolve_fixed=True)
+    assert (result.quiet.hidden, result.quiet.restored, result.quiet.total) == (0, 2, 3)
+    assert scene["leak_rabbit"]["node_id"] not in hidden(fake)
+    assert scene["leak_pilot"]["node_id"] not in hidden(fake)
+    assert fake.graphql.state.resolved == {leak["id"]: BOT}
+    assert result.threads_resolved == 1 and result.resolved == 1
+    assert "Fixed in ffffffffffff" in leak["body"]
+    assert [p for _, p in record(fake)] == sorted(
+        f"review_comment:{scene[name]['id']}" for name in ("sql_rabbit", "sql_pilot", "sql_gemini")
+    )
+    fake.log.clear()
+    post(fake, remaining, hide_duplicates=True, resolve_fixed=True)
+    assert [entry for entry in fake.writes() if entry[0] != "PATCH"] == []
+
+
+def test_a_finding_that_splits_brings_its_comments_back(
+    fake: FakeGitHub, scene: dict[str, dict[str, Any]]
+) -> None:
+    post(fake, findings_of(scene), hide_duplicates=True)
+    # Copilot now reports its leak far from CodeRabbit's: two findings of one bot each.
+    moved = finding(scene["leak_pilot"], "Secret leaks into logs")
+    moved = dataclasses.replace(moved, evidence=dataclasses.replace(moved.evidence, line=75))
+    others = findings_of(scene, "sql_rabbit", "sql_pilot", "sql_gemini", "leak_rabbit")
+    result = post(fake, [*others, moved], hide_duplicates=True)
+    assert result.quiet.restored == 2
+    assert {scene["leak_rabbit"]["node_id"], scene["leak_pilot"]["node_id"]}.isdisjoint(
+        hidden(fake)
+    )
+
+
+def test_humans_are_never_hidden_and_a_replied_bot_comment_stays(
+    fake: FakeGitHub, scene: dict[str, dict[str, Any]]
+) -> None:
+    person = said(fake, "alice", "src/db.py", 22, "This concatenates user input into SQL")
+    fake.add_reply("bob", scene["sql_pilot"], "Is this really reachable?")
+    findings = [*findings_of(scene), finding(person, "SQL built from user input")]
+    result = post(fake, findings, hide_duplicates=True)
+    assert person["node_id"] not in hidden(fake)
+    assert scene["sql_pilot"]["node_id"] not in hidden(fake)
+    assert scene["sql_rabbit"]["node_id"] in hidden(fake)
+    assert (result.quiet.hidden, result.quiet.spared) == (4, 1)
+    assert result.describe().endswith(
+        "4 duplicate bot comment(s) hidden, 0 restored, 1 left visible (a human replied)"
+    )
+
+
+def test_a_comment_a_person_showed_again_is_left_visible(
+    fake: FakeGitHub, scene: dict[str, dict[str, Any]]
+) -> None:
+    post(fake, findings_of(scene), hide_duplicates=True)
+    del fake.graphql.state.minimized[scene["sql_gemini"]["node_id"]]  # someone clicked "Show"
+    result = post(fake, findings_of(scene), hide_duplicates=True)
+    assert result.quiet.hidden == 0
+    assert scene["sql_gemini"]["node_id"] not in hidden(fake)
+    assert ("unhidden", f"review_comment:{scene['sql_gemini']['id']}") in record(fake)
+    assert post(fake, findings_of(scene), hide_duplicates=True).quiet.hidden == 0
+
+
+def test_what_someone_else_hid_is_never_restored(
+    fake: FakeGitHub, scene: dict[str, dict[str, Any]]
+) -> None:
+    fake.graphql.state.minimized[scene["leak_pilot"]["node_id"]] = "OFF_TOPIC"
+    post(fake, findings_of(scene), hide_duplicates=True)
+    assert ("hidden", f"review_comment:{scene['leak_pilot']['id']}") not in record(fake)
+    post(fake, findings_of(scene, "sql_rabbit", "sql_pilot", "sql_gemini"), hide_duplicates=True)
+    assert hidden(fake)[scene["leak_pilot"]["node_id"]] == "OFF_TOPIC"
+    assert scene["leak_rabbit"]["node_id"] not in hidden(fake)
+
+
+def test_a_token_that_may_not_hide_hides_nothing_and_the_summary_says_so(
+    fake: FakeGitHub, scene: dict[str, dict[str, Any]]
+) -> None:
+    fake.add_token("ghs_fork", BOT, access="comment")
+    result = post(fake, findings_of(scene), hide_duplicates=True, token="ghs_fork")
+    assert hidden(fake) == {}
+    assert result.quiet.refused
+    [sticky] = fake.issue_comments_by(BOT)
+    assert (
+        "Duplicate bot comments were not hidden: this token may not hide comments" in sticky["body"]
+    )
+    assert record(fake) == []
+    assert result.describe().endswith("; duplicates not hidden: the token may not hide comments")
+    assert not [entry for entry in fake.log if entry[0] == "MUTATION"]
+
+
+def test_a_read_only_token_posts_and_hides_nothing(
+    fake: FakeGitHub, scene: dict[str, dict[str, Any]]
+) -> None:
+    fake.add_token("ghs_read", BOT, access="read")
+    with pytest.raises(GitHubError, match="read-only") as caught:
+        post(fake, findings_of(scene), hide_duplicates=True, token="ghs_read")
+    assert caught.value.status == 403
+    assert hidden(fake) == {} and fake.issue_comments_by(BOT) == []
+
+
+def test_a_run_interrupted_after_its_claims_finishes_on_the_next(
+    fake: FakeGitHub, scene: dict[str, dict[str, Any]]
+) -> None:
+    fake.interrupt("graphql", skip=1)  # the state query passes, the first mutation dies
+    with pytest.raises(Interrupted):
+        post(fake, findings_of(scene), hide_duplicates=True)
+    assert {kind for kind, _ in record(fake)} == {"hiding"} and hidden(fake) == {}
+    result = post(fake, findings_of(scene), hide_duplicates=True)
+    assert (result.quiet.hidden, result.quiet.total) == (5, 5)
+    assert {kind for kind, _ in record(fake)} == {"hidden"}
+
+
+def test_a_plan_naming_a_comment_by_someone_else_hides_nothing_of_theirs(
+    fake: FakeGitHub, scene: dict[str, dict[str, Any]]
+) -> None:
+    person = said(fake, "alice", "src/db.py", 22, "A maintainer's remark")
+    forged = finding(scene["sql_gemini"], "Unsanitised SQL query")
+    assert forged.source is not None
+    forged = dataclasses.replace(
+        forged, source=dataclasses.replace(forged.source, rest_id=person["id"])
+    )
+    findings = [*findings_of(scene, "sql_rabbit", "sql_pilot"), forged]
+    post(fake, findings, hide_duplicates=True)
+    assert person["node_id"] not in hidden(fake)
+    assert scene["sql_rabbit"]["node_id"] in hidden(fake)
+
+
+def test_every_graphql_document_sent_was_checked_against_the_schema(
+    fake: FakeGitHub, scene: dict[str, dict[str, Any]]
+) -> None:
+    post(fake, findings_of(scene), hide_duplicates=True, resolve_fixed=True)
+    fake.head_sha = "f" * 40
+    post(fake, findings_of(scene, "nit_gemini"), hide_duplicates=True, resolve_fixed=True)
+    graphql = [entry for entry in fake.log if entry[0] in ("QUERY", "MUTATION")]
+    assert {name for _, name, _ in graphql} == {
+        "CommentStates",
+        "HideDuplicates",
+        "RestoreComments",
+        "ReviewThreads",
+        "ResolveFixedThreads",
+    }
+    assert len(fake.graphql.state.documents) == len(graphql)  # each one parsed and validated
+
+
+def test_link_mode_posts_nothing_inline_and_keeps_the_linked_comment_visible(
+    fake: FakeGitHub, scene: dict[str, dict[str, Any]]
+) -> None:
+    result = post(fake, findings_of(scene), hide_duplicates=True, inline_mode="link")
+    assert fake.comments_by(BOT) == [] and fake.submitted_reviews_by(BOT) == []
+    assert result.created == 0
+    linked = [scene["sql_rabbit"], scene["leak_rabbit"]]
+    assert set(hidden(fake)) == {
+        scene[name]["node_id"] for name in ("sql_pilot", "sql_gemini", "leak_pilot")
+    }
+    [sticky] = fake.issue_comments_by(BOT)
+    for comment in linked:
+        assert f"[comment by coderabbit]({comment['html_url']})" in sticky["body"]
+    assert "### 2 findings linked, not posted inline" in sticky["body"]
+    fake.log.clear()
+    again = post(fake, findings_of(scene), hide_duplicates=True, inline_mode="link")
+    assert (again.quiet.hidden, again.quiet.restored) == (0, 0)
+    assert len(fake.writes()) == 1  # the sticky, unchanged
+
+
+def test_a_dry_run_reads_states_and_lists_the_mutations_it_would_send(
+    fake: FakeGitHub, scene: dict[str, dict[str, Any]]
+) -> None:
+    result = post(fake, findings_of(scene), hide_duplicates=True, dry_run=True)
+    assert hidden(fake) == {} and fake.issue_comments_by(BOT) == []
+    assert result.quiet.hidden == 5
+    assert [entry[:2] for entry in fake.log if entry[0] in ("QUERY", "MUTATION")] == [
+        ("QUERY", "CommentStates")
+    ]

@@ -190,13 +190,23 @@ class _Run:
         return remote.issue_comments(self.client.paginate(path))
 
     def _sticky(self, existing: RemoteIssueComment | None) -> tuple[str, str | None]:
+        """Write the sticky summary first: a read-only token is found out before anything."""
         body = {"body": self.quieting.sticky_body(self.draft.summary)}
-        if existing is not None:
-            self.sticky_id = existing.id
-            self._write("PATCH", f"{self.target.path}/issues/comments/{existing.id}", body)
-            return "updated", existing.html_url
-        path = f"{self.target.path}/issues/{self.target.number}/comments"
-        created = self._create(path, body, self._find_sticky)
+        try:
+            if existing is not None:
+                self.sticky_id = existing.id
+                self._write("PATCH", f"{self.target.path}/issues/comments/{existing.id}", body)
+                return "updated", existing.html_url
+            path = f"{self.target.path}/issues/{self.target.number}/comments"
+            created = self._create(path, body, self._find_sticky)
+        except GitHubError as err:
+            if err.status != 403:
+                raise
+            raise GitHubError(
+                f"{err}: this token is read-only here (as on a pull request from a fork), "
+                "so nothing was posted and no comment was hidden",
+                status=403,
+            ) from err
         self.sticky_id = _id(created)
         return "created", _url(created)
 
