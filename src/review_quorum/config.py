@@ -79,6 +79,12 @@ def _categories(value: object) -> dict[str, str]:
     return dict(value)
 
 
+def _outcome_rule(value: object) -> Any:
+    from review_quorum.history.outcomes import OutcomeRule
+
+    return OutcomeRule.parse(value)
+
+
 CHECKS: dict[str, Callable[[object], Any]] = {
     "bots": _bots,
     "line-window": _count,
@@ -98,6 +104,7 @@ CHECKS: dict[str, Callable[[object], Any]] = {
     "bot-logins": _bot_logins,
     "model": _choice("agreement", "reliability"),
     "profile": _text,
+    "outcome-rule": _outcome_rule,
 }
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from history.history_support import HEAD, SQL_FINDINGS, counts, finding, plan_report
 from review_quorum.errors import InputError
-from review_quorum.history import RunRecord, open_history, record_run
+from review_quorum.history import MIGRATIONS, RunRecord, open_history, record_run
 
 
 def record(report: dict[str, object], *, number: int = 1, head: str = HEAD) -> RunRecord:
@@ -146,4 +146,4 @@ def test_two_first_runs_migrate_a_new_database_once(db_target: str) -> None:
             database.close()
 
     with ThreadPoolExecutor(2) as pool:
-        assert list(pool.map(opener, [0, 1])) == [1, 1]
+        assert list(pool.map(opener, [0, 1])) == [len(MIGRATIONS)] * 2

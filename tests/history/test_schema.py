@@ -14,7 +14,17 @@ from review_quorum.history import (
 )
 from review_quorum.history.schema import Migration
 
-TABLES = ["findings", "members", "pull_requests", "repositories", "runs", "schema_version"]
+TABLES = [
+    "comment_findings",
+    "comments",
+    "findings",
+    "members",
+    "pull_requests",
+    "repositories",
+    "runs",
+    "schema_version",
+    "sync_progress",
+]
 
 
 def tables(target: str) -> list[str]:

@@ -13,7 +13,7 @@ import warnings
 from collections.abc import Sequence
 from types import ModuleType
 
-from review_quorum.cli import consensus, post, review, score, threshold
+from review_quorum.cli import consensus, history, post, review, score, threshold
 from review_quorum.cli.common import ExitCode
 from review_quorum.errors import QuorumError
 
@@ -23,6 +23,7 @@ COMMANDS: dict[str, ModuleType] = {
     "post": post,
     "score": score,
     "threshold": threshold,
+    "history": history,
 }
 
 

@@ -102,8 +102,53 @@ _RECORDING = (
     "CREATE INDEX findings_by_fingerprint ON findings (fingerprint)",
 )
 
+_OUTCOMES = (
+    """CREATE TABLE comments (
+        id {id},
+        pull_request_id BIGINT NOT NULL REFERENCES pull_requests (id),
+        kind TEXT NOT NULL,
+        rest_id BIGINT NOT NULL,
+        node_id TEXT NOT NULL,
+        author TEXT NOT NULL,
+        bot TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        html_url TEXT NOT NULL,
+        path TEXT NOT NULL,
+        line INTEGER,
+        thread_resolved SMALLINT,
+        resolved_by TEXT NOT NULL,
+        author_reply TEXT NOT NULL,
+        reactions_up INTEGER NOT NULL,
+        reactions_down INTEGER NOT NULL,
+        minimized_reason TEXT,
+        minimized_by_quorum SMALLINT NOT NULL,
+        UNIQUE (pull_request_id, kind, rest_id))""",
+    """CREATE TABLE comment_findings (
+        id {id},
+        comment_id BIGINT NOT NULL REFERENCES comments (id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        finding_key TEXT NOT NULL,
+        rule_id TEXT NOT NULL,
+        category TEXT NOT NULL,
+        title TEXT NOT NULL,
+        severity TEXT NOT NULL,
+        file TEXT NOT NULL,
+        line INTEGER,
+        end_line INTEGER,
+        lines_changed SMALLINT,
+        changed_by TEXT NOT NULL,
+        cluster INTEGER NOT NULL,
+        cluster_bots INTEGER NOT NULL,
+        UNIQUE (comment_id, position))""",
+    """CREATE TABLE sync_progress (
+        pull_request_id BIGINT PRIMARY KEY REFERENCES pull_requests (id),
+        updated_at TEXT NOT NULL)""",
+    "CREATE INDEX comments_by_bot ON comments (bot, created_at)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "repositories, pull requests, recorded runs, findings, members", _RECORDING),
+    Migration(2, "bot comments, their findings and outcome signals; sync progress", _OUTCOMES),
 )
 
 _VERSION_TABLE = """CREATE TABLE IF NOT EXISTS schema_version (

@@ -1,0 +1,169 @@
+"""`quorum history sync|show|rule`: read past pull requests' outcomes, and look at them.
+
+``sync`` reads a repository's pull requests from GitHub (``GITHUB_TOKEN``, honouring
+``GITHUB_API_URL``) into the history database; ``show`` lists each stored bot finding with
+its signals, its outcome and the clause of the outcome rule that decided it; ``rule``
+prints the rule in effect (``outcome-rule`` in the configuration, else the default) and
+what each condition means. Bot text is printed on one line, control characters removed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import sys
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from review_quorum import config
+from review_quorum.cli.common import ExitCode, write_output
+from review_quorum.cli.record import add_db_argument, db_target
+from review_quorum.history import open_history
+from review_quorum.history.outcomes import CONDITIONS, DEFAULT_RULE, OutcomeRule
+from review_quorum.history.show import Filters, FindingOutcome, finding_outcomes
+from review_quorum.render.escape import one_line
+
+
+def add_parser(subparsers: Any) -> None:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "history",
+        help="read what happened to past bot comments, and show it",
+        description="The history of bot comments and their outcomes (see docs/history.md).",
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    sync = actions.add_parser("sync", help="read past pull requests from GitHub")
+    sync.add_argument("--repo", required=True, metavar="OWNER/NAME")
+    sync.add_argument("--since", type=date, metavar="DATE", help="pull requests updated since")
+    sync.add_argument("--last", type=positive, metavar="N", help="the N most recent")
+    show = actions.add_parser("show", help="each stored bot finding and its outcome")
+    show.add_argument("--repo", metavar="OWNER/NAME")
+    show.add_argument("--pr", type=positive, metavar="N")
+    show.add_argument("--bot", metavar="NAME")
+    show.add_argument("--since", type=date, metavar="DATE", help="comments made since")
+    show.add_argument("--format", choices=["text", "json"], default="text")
+    show.add_argument("-o", "--output", help="write to this file")
+    rule = actions.add_parser("rule", help="the outcome rule in effect, clause by clause")
+    for action in (sync, show, rule):
+        add_db_argument(action, optional=False)
+        action.add_argument("--config", metavar="FILE", help="configuration file to read")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = config.load(Path(args.config) if args.config else None)
+    outcome_rule: OutcomeRule = settings.get("outcome-rule", DEFAULT_RULE)
+    if args.action == "rule":
+        write_output(describe_rule(outcome_rule), None)
+        return ExitCode.OK
+    database = open_history(str(db_target(args.db, settings)))
+    try:
+        if args.action == "sync":
+            return _sync(args, database)
+        rows = finding_outcomes(database, outcome_rule, _filters(args))
+    finally:
+        database.close()
+    text = render_json(rows) if args.format == "json" else render_text(rows)
+    write_output(text, args.output)
+    return ExitCode.OK
+
+
+def _sync(args: argparse.Namespace, database: Any) -> int:
+    from review_quorum.cli.post import make_http_client
+    from review_quorum.github import GitHubClient, PullRequest
+    from review_quorum.history.sync import sync
+
+    target = PullRequest.create(args.repo, 1)
+    http = make_http_client()
+    try:
+        client = GitHubClient.from_env(http)
+        report = sync(
+            database,
+            client,
+            target.owner,
+            target.repo,
+            since=args.since,
+            last=args.last,
+            progress=_progress if sys.stderr.isatty() else None,
+        )
+    finally:
+        http.close()
+    print(f"quorum: {report.describe(f'{target.owner}/{target.repo}')}", file=sys.stderr)
+    return ExitCode.OK
+
+
+def _progress(index: int, total: int, info: Any) -> None:
+    end = "\n" if index + 1 == total else ""
+    print(
+        f"\rquorum: reading pull request {index + 1}/{total} (#{info.number})",
+        end=end,
+        file=sys.stderr,
+    )
+
+
+def _filters(args: argparse.Namespace) -> Filters:
+    return Filters(repository=args.repo, number=args.pr, bot=args.bot, since=args.since)
+
+
+def render_text(rows: list[FindingOutcome]) -> str:
+    if not rows:
+        return "No bot findings stored (run quorum history sync first).\n"
+    lines = []
+    for row in rows:
+        where = f"{row.file}:{row.line}" if row.line else row.file or "(no file)"
+        rule = f" [{one_line(row.rule_id)}]" if row.rule_id else ""
+        lines.append(
+            f"{row.repository}#{row.number} {row.bot}{rule} {one_line(where)}: "
+            f"{row.outcome.value.upper()} ({row.reason})"
+        )
+        lines.append(f"    {one_line(row.title)}")
+        lines.append(f"    signals: {'; '.join(row.signals)}")
+    return "\n".join(lines) + "\n"
+
+
+def render_json(rows: list[FindingOutcome]) -> str:
+    data = [
+        {
+            "repository": row.repository,
+            "pull_request": row.number,
+            "bot": row.bot,
+            "rule_id": row.rule_id,
+            "file": row.file,
+            "line": row.line,
+            "title": row.title,
+            "url": row.url,
+            "created_at": row.created_at,
+            "signals": list(row.signals),
+            "outcome": row.outcome.value,
+            "reason": row.reason,
+        }
+        for row in rows
+    ]
+    return orjson.dumps(data, option=orjson.OPT_INDENT_2).decode() + "\n"
+
+
+def describe_rule(rule: OutcomeRule) -> str:
+    lines = ["Outcome rule (the first clause whose conditions all hold decides):"]
+    lines += [f"  {line}" for line in rule.describe()]
+    lines.append("  otherwise -> unknown")
+    lines.append("Conditions (prefix one with 'not ' to negate it):")
+    lines += [f"  {name:<20} {condition.meaning}" for name, condition in CONDITIONS.items()]
+    return "\n".join(lines) + "\n"
+
+
+def date(text: str) -> str:
+    """A date or timestamp as GitHub's ISO 8601 form (``2026-01-31T00:00:00Z``)."""
+    try:
+        moment = datetime.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a date like 2026-01-31, not {text!r}") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=datetime.UTC)
+    return moment.astimezone(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, not {text!r}")
+    return int(text)

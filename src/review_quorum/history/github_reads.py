@@ -1,0 +1,214 @@
+"""Reading past pull requests from GitHub for `quorum history sync` (REST and GraphQL).
+
+REST: the repository's pull requests (``GET /repos/{o}/{r}/pulls``, newest first, paged
+until `--since` or `--last` is satisfied), each one's comments (as `quorum review --github`
+reads them), its commits (``pulls/{n}/commits``), the files and patches of the commits made
+after the first bot comment (``commits/{sha}``), and the reactions of bot comments that have
+any (``pulls/comments/{id}/reactions``, ``issues/comments/{id}/reactions``). GraphQL: the
+review threads (resolved, and by whom) and whether each bot comment is minimized, and why.
+Quorum's own record of the comments it hid (markers in its sticky summary) says which
+minimizations were quorum's. Every page is read; rate limits are the client's business.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from review_quorum.errors import GitHubError
+from review_quorum.github.client import GitHubClient
+from review_quorum.github.limits import PER_PAGE
+from review_quorum.github.snapshot import read_pull
+from review_quorum.github.target import PullRequest
+from review_quorum.history.changes import Commit, FileChange
+from review_quorum.history.pulls import BotComment, PullInfo, PullReading, Thread, anchor_index
+from review_quorum.render.markers import SUMMARY, find_markers
+
+QUORUM_HIDDEN = ("hidden", "hiding")
+REACTIONS = {"review_comment": "pulls/comments", "issue_comment": "issues/comments"}
+
+THREADS = """query PullThreads($owner: String!, $name: String!, $number: Int!, $cursor: String) {
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      reviewThreads(first: 100, after: $cursor) {
+        pageInfo { hasNextPage endCursor }
+        nodes {
+          isResolved
+          resolvedBy { login }
+          comments(first: 1) { nodes { databaseId } }
+        }
+      }
+    }
+  }
+}"""
+
+MINIMIZED = """query MinimizedComments($ids: [ID!]!) {
+  nodes(ids: $ids) {
+    id
+    ... on Minimizable { isMinimized minimizedReason }
+  }
+}"""
+
+
+def list_pulls(
+    client: GitHubClient, owner: str, repo: str, *, since: str | None, last: int | None
+) -> list[PullInfo]:
+    """Pull requests updated since `since` and/or the `last` most recent, newest first."""
+    sort = "created" if since is None else "updated"
+    path = f"/repos/{owner}/{repo}/pulls?state=all&sort={sort}&direction=desc"
+    pulls: list[PullInfo] = []
+    for item in _items(client, path):
+        info = PullInfo.from_rest(item)
+        if since is not None and info.updated_at < since:
+            break
+        pulls.append(info)
+        if last is not None and len(pulls) >= last:
+            break
+    return pulls
+
+
+def read_comments(client: GitHubClient, owner: str, repo: str, number: int) -> list[Any]:
+    """The pull request's review comments, reviews and issue comments, as GitHub sends them."""
+    return read_pull(client, PullRequest(owner, repo, number)).records()
+
+
+def read_reading(
+    client: GitHubClient,
+    owner: str,
+    repo: str,
+    info: PullInfo,
+    records: Sequence[dict[str, Any]],
+    comments: Sequence[BotComment],
+) -> PullReading:
+    """Everything `label` needs about a pull request whose bot comments are `comments`."""
+    base = f"/repos/{owner}/{repo}"
+    commits = [_commit(item) for item in client.paginate(f"{base}/pulls/{info.number}/commits")]
+    if comments:
+        first = min(anchor_index(comment, commits) for comment in comments)
+        commits = [
+            _with_files(client, base, commit) if index > first else commit
+            for index, commit in enumerate(commits)
+        ]
+    return PullReading(
+        info=info,
+        records=tuple(records),
+        commits=tuple(commits),
+        reactions={c.key: _reactions(client, base, c) for c in comments if _has_reactions(c)},
+        threads=_threads(client, owner, repo, info.number) if _inline(comments) else {},
+        minimized=_minimized(client, comments),
+        quorum_hidden=_quorum_hidden(records),
+    )
+
+
+def _items(client: GitHubClient, path: str) -> Iterator[Any]:
+    """The items of a list, page by page, so that a caller may stop early."""
+    page = 1
+    while True:
+        items = client.get(f"{path}&per_page={PER_PAGE}&page={page}")
+        if not isinstance(items, list):
+            raise GitHubError(f"GitHub API GET {path} did not return a list")
+        yield from items
+        if len(items) < PER_PAGE:
+            return
+        page += 1
+
+
+def _commit(item: Mapping[str, Any]) -> Commit:
+    details = item.get("commit") or {}
+    committer = details.get("committer") or {}
+    return Commit(
+        sha=str(item["sha"]),
+        committed_at=str(committer.get("date") or ""),
+        parents=len(item.get("parents") or ()) or 1,
+    )
+
+
+def _with_files(client: GitHubClient, base: str, commit: Commit) -> Commit:
+    files: list[FileChange] = []
+    page = 1
+    while True:
+        data = client.get(f"{base}/commits/{commit.sha}?per_page={PER_PAGE}&page={page}")
+        listed = data.get("files") if isinstance(data, dict) else None
+        if not isinstance(listed, list):
+            raise GitHubError(f"GitHub API gave no files for commit {commit.sha}")
+        files.extend(_file(item) for item in listed)
+        if len(listed) < PER_PAGE:
+            break
+        page += 1
+    return Commit(commit.sha, commit.committed_at, commit.parents, tuple(files))
+
+
+def _file(item: Mapping[str, Any]) -> FileChange:
+    patch = item.get("patch")
+    return FileChange(
+        path=str(item.get("filename") or ""),
+        status=str(item.get("status") or "modified"),
+        patch=patch if isinstance(patch, str) else None,
+        previous_path=str(item.get("previous_filename") or ""),
+    )
+
+
+def _has_reactions(comment: BotComment) -> bool:
+    if comment.kind not in REACTIONS:
+        return False  # REST lists no reactions of review bodies
+    rollup = comment.record.get("reactions")
+    return not isinstance(rollup, Mapping) or bool(rollup.get("total_count"))
+
+
+def _reactions(client: GitHubClient, base: str, comment: BotComment) -> list[Any]:
+    return client.paginate(f"{base}/{REACTIONS[comment.kind]}/{comment.rest_id}/reactions")
+
+
+def _inline(comments: Sequence[BotComment]) -> bool:
+    return any(comment.kind == "review_comment" for comment in comments)
+
+
+def _threads(client: GitHubClient, owner: str, repo: str, number: int) -> dict[int, Thread]:
+    """Each review thread's state, by the REST id of its first comment."""
+    variables: dict[str, Any] = {"owner": owner, "name": repo, "number": number, "cursor": None}
+    threads: dict[int, Thread] = {}
+    while True:
+        data = client.graphql(THREADS, variables)
+        connection = _dig(data, "repository", "pullRequest", "reviewThreads")
+        for node in connection.get("nodes") or ():
+            first = (_dig(node, "comments").get("nodes") or [None])[0]
+            if isinstance(first, Mapping) and isinstance(first.get("databaseId"), int):
+                resolver = node.get("resolvedBy") or {}
+                thread = Thread(bool(node.get("isResolved")), str(resolver.get("login") or ""))
+                threads[first["databaseId"]] = thread
+        page = connection.get("pageInfo") or {}
+        if not page.get("hasNextPage"):
+            return threads
+        variables["cursor"] = page.get("endCursor")
+
+
+def _minimized(client: GitHubClient, comments: Sequence[BotComment]) -> dict[str, str]:
+    """The minimized bot comments' reasons (``off-topic``, ``duplicate``, ...), by key."""
+    keys = {str(c.record.get("node_id")): c.key for c in comments if c.record.get("node_id")}
+    ids = sorted(keys)
+    reasons: dict[str, str] = {}
+    for start in range(0, len(ids), PER_PAGE):
+        data = client.graphql(MINIMIZED, {"ids": ids[start : start + PER_PAGE]})
+        for node in (data or {}).get("nodes") or ():
+            if isinstance(node, Mapping) and node.get("isMinimized") and node.get("id") in keys:
+                reason = str(node.get("minimizedReason") or "unknown")
+                reasons[keys[node["id"]]] = reason.lower().replace("_", "-")
+    return reasons
+
+
+def _quorum_hidden(records: Sequence[Mapping[str, Any]]) -> frozenset[str]:
+    """The comments quorum's sticky summary records as hidden by quorum."""
+    hidden: set[str] = set()
+    for record in records:
+        markers = find_markers(str(record.get("body") or ""))
+        if any(kind == SUMMARY for kind, _ in markers):
+            hidden.update(payload for kind, payload in markers if kind in QUORUM_HIDDEN)
+    return frozenset(hidden)
+
+
+def _dig(data: Any, *keys: str) -> Mapping[str, Any]:
+    for key in keys:
+        data = data.get(key) if isinstance(data, Mapping) else None
+    if not isinstance(data, Mapping):
+        raise GitHubError(f"GitHub GraphQL API answered without {'.'.join(keys)}")
+    return data
