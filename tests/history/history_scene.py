@@ -64,7 +64,7 @@ def _t(pr: int, hour: int = 11) -> str:
 
 def _first(pull: Pull) -> None:
     pull.commit("1" * 40, "2026-01-05T10:00:00Z", {"app/cart.py": "@@ -0,0 +1,50 @@\n+..."})
-    twice = "The coupon name is echoed into the page without escaping, an XSS hole."
+    twice = "The coupon name is passed to a shell unquoted, a command injection."
     pull.inline(CODERABBIT, "app/cart.py", 14, rabbit(twice), at=_t(1))
     pull.inline(COPILOT, "app/cart.py", 15, twice, at=_t(1))
     sourcery = pull.inline(
@@ -76,8 +76,8 @@ def _first(pull: Pull) -> None:
     pull.resolve(sourcery, "alice")
     pull.react(gemini, "renovate[bot]", "+1")
     fix = "\n".join(
-        ["@@ -13,4 +13,3 @@", " ctx", "-    html = '<b>'", "-    html += coupon.name"]
-        + ["+    html = escape(coupon.name)", " ctx"]
+        ["@@ -13,4 +13,3 @@", " ctx", "-    cmd = 'zip '", "-    cmd += coupon.name"]
+        + ["+    cmd = ['zip', coupon.name]", " ctx"]
     )
     pull.commit("2" * 40, "2026-01-05T12:00:00Z", {"app/cart.py": fix})
 

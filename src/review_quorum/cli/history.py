@@ -23,6 +23,8 @@ from review_quorum.cli.record import add_db_argument, db_target
 from review_quorum.history import open_history
 from review_quorum.history.outcomes import CONDITIONS, DEFAULT_RULE, OutcomeRule
 from review_quorum.history.show import Filters, FindingOutcome, finding_outcomes
+from review_quorum.ingest.base import ReadOptions
+from review_quorum.ingest.categories import build_category_map
 from review_quorum.render.escape import one_line
 
 
@@ -60,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     database = open_history(str(db_target(args.db, settings)))
     try:
         if args.action == "sync":
-            return _sync(args, database)
+            return _sync(args, database, settings)
         rows = finding_outcomes(database, outcome_rule, _filters(args))
     finally:
         database.close()
@@ -69,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _sync(args: argparse.Namespace, database: Any) -> int:
+def _sync(args: argparse.Namespace, database: Any, settings: dict[str, Any]) -> int:
     from review_quorum.cli.post import make_http_client
     from review_quorum.github import GitHubClient, PullRequest
     from review_quorum.history.sync import sync
@@ -86,11 +88,21 @@ def _sync(args: argparse.Namespace, database: Any) -> int:
             since=args.since,
             last=args.last,
             progress=_progress if sys.stderr.isatty() else None,
+            options=reading_options(settings),
         )
     finally:
         http.close()
     print(f"quorum: {report.describe(f'{target.owner}/{target.repo}')}", file=sys.stderr)
     return ExitCode.OK
+
+
+def reading_options(settings: dict[str, Any]) -> ReadOptions:
+    """Bot comments are read as `quorum review` reads them: same bot logins and categories."""
+    categories = settings.get("categories")
+    return ReadOptions(
+        categories=build_category_map(categories) if categories else None,
+        bot_logins=settings.get("bot-logins") or {},
+    )
 
 
 def _progress(index: int, total: int, info: Any) -> None:

@@ -22,7 +22,7 @@ from review_quorum.consensus import compute_consensus
 from review_quorum.history.changes import Change, Commit, Span, follow
 from review_quorum.history.outcomes import author_reply, count_reactions
 from review_quorum.ingest import github_comments
-from review_quorum.ingest.base import Source
+from review_quorum.ingest.base import ReadOptions, Source
 from review_quorum.model import NormalizedFinding
 
 # The readers name comments as the REST collection they came from, with dashes.
@@ -128,9 +128,11 @@ class PullHistory:
     comments: tuple[LabelledComment, ...]
 
 
-def bot_comments(records: Sequence[Mapping[str, Any]], name: str) -> list[BotComment]:
+def bot_comments(
+    records: Sequence[Mapping[str, Any]], name: str, options: ReadOptions | None = None
+) -> list[BotComment]:
     """The bot comments among `records`, each with its findings, in the records' order."""
-    batch = github_comments.READER.read(Source(name, orjson.dumps(list(records))))
+    batch = github_comments.READER.read(Source(name, orjson.dumps(list(records)), options))
     by_key: dict[str, list[NormalizedFinding]] = defaultdict(list)
     for finding in batch.findings:
         by_key[_comment_key(finding)].append(finding)

@@ -21,6 +21,7 @@ from review_quorum.history.database import Database
 from review_quorum.history.github_reads import list_pulls, read_comments, read_reading
 from review_quorum.history.pulls import LabelledComment, PullHistory, PullInfo, bot_comments, label
 from review_quorum.history.recording import ensure_pull_request
+from review_quorum.ingest.base import ReadOptions
 
 Progress = Callable[[int, int, PullInfo], None]
 
@@ -50,8 +51,12 @@ def sync(
     since: str | None = None,
     last: int | None = None,
     progress: Progress | None = None,
+    options: ReadOptions | None = None,
 ) -> SyncReport:
-    """Bring the stored history of `owner/repo` up to date with GitHub."""
+    """Bring the stored history of `owner/repo` up to date with GitHub.
+
+    `options` are the reading options bot comments are read with (bot logins, categories).
+    """
     pulls = list_pulls(client, owner, repo, since=since, last=last)
     read = comments = findings = 0
     for index, info in enumerate(pulls):
@@ -59,7 +64,7 @@ def sync(
             progress(index, len(pulls), info)
         if is_stored(database, owner, repo, info):
             continue
-        history = read_pull_history(client, owner, repo, info)
+        history = read_pull_history(client, owner, repo, info, options)
         save_pull(database, owner, repo, history)
         read += 1
         comments += len(history.comments)
@@ -67,10 +72,17 @@ def sync(
     return SyncReport(len(pulls), read, len(pulls) - read, comments, findings)
 
 
-def read_pull_history(client: GitHubClient, owner: str, repo: str, info: PullInfo) -> PullHistory:
+def read_pull_history(
+    client: GitHubClient,
+    owner: str,
+    repo: str,
+    info: PullInfo,
+    options: ReadOptions | None = None,
+) -> PullHistory:
     """One pull request read from GitHub and labelled."""
     records = read_comments(client, owner, repo, info.number)
-    comments = bot_comments(records, f"{owner}/{repo}#{info.number} (GitHub comments)")
+    name = f"{owner}/{repo}#{info.number} (GitHub comments)"
+    comments = bot_comments(records, name, options)
     reading = read_reading(client, owner, repo, info, records, comments)
     return label(reading, comments)
 
