@@ -22,6 +22,8 @@ from review_quorum.github.snapshot import read_pull
 from review_quorum.github.target import PullRequest
 from review_quorum.history.changes import Commit, FileChange
 from review_quorum.history.pulls import BotComment, PullInfo, PullReading, Thread, anchor_index
+from review_quorum.ingest.bots import CommentKind
+from review_quorum.ingest.comments import PullComment
 from review_quorum.render.markers import SUMMARY, find_markers
 
 QUORUM_HIDDEN = ("hidden", "hiding")
@@ -67,9 +69,16 @@ def list_pulls(
     return pulls
 
 
-def read_comments(client: GitHubClient, owner: str, repo: str, number: int) -> list[Any]:
-    """The pull request's review comments, reviews and issue comments, as GitHub sends them."""
-    return read_pull(client, PullRequest(owner, repo, number)).records()
+def read_pull_comments(
+    client: GitHubClient, owner: str, repo: str, number: int
+) -> list[PullComment]:
+    """The pull request's review comments, reviews and issue comments, with their kinds."""
+    snapshot = read_pull(client, PullRequest(owner, repo, number))
+    return [
+        *(PullComment(item, CommentKind.INLINE) for item in snapshot.review_comments),
+        *(PullComment(item, CommentKind.REVIEW) for item in snapshot.reviews),
+        *(PullComment(item, CommentKind.ISSUE) for item in snapshot.issue_comments),
+    ]
 
 
 def read_reading(
@@ -77,7 +86,7 @@ def read_reading(
     owner: str,
     repo: str,
     info: PullInfo,
-    records: Sequence[dict[str, Any]],
+    records: Sequence[Mapping[str, Any]],
     comments: Sequence[BotComment],
 ) -> PullReading:
     """Everything `label` needs about a pull request whose bot comments are `comments`."""

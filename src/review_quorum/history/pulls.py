@@ -16,21 +16,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
 from review_quorum.consensus import compute_consensus
 from review_quorum.history.changes import Change, Commit, Span, follow
 from review_quorum.history.outcomes import author_reply, count_reactions
-from review_quorum.ingest import github_comments
-from review_quorum.ingest.base import ReadOptions, Source
+from review_quorum.ingest.base import ReadOptions
+from review_quorum.ingest.comments import SOURCE_KINDS, PullComment, read_comments
 from review_quorum.model import NormalizedFinding
-
-# The readers name comments as the REST collection they came from, with dashes.
-_READER_KINDS = {
-    "review-comment": "review_comment",
-    "review": "review",
-    "issue-comment": "issue_comment",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +65,7 @@ class PullReading:
     """Everything read from GitHub about one pull request."""
 
     info: PullInfo
-    records: tuple[dict[str, Any], ...]
+    records: tuple[Mapping[str, Any], ...]
     commits: tuple[Commit, ...] = ()
     reactions: Mapping[str, Sequence[Mapping[str, Any]]] = field(default_factory=dict)
     threads: Mapping[int, Thread] = field(default_factory=dict)
@@ -129,37 +120,23 @@ class PullHistory:
 
 
 def bot_comments(
-    records: Sequence[Mapping[str, Any]], name: str, options: ReadOptions | None = None
+    comments: Sequence[PullComment], name: str, options: ReadOptions | None = None
 ) -> list[BotComment]:
-    """The bot comments among `records`, each with its findings, in the records' order."""
-    batch = github_comments.READER.read(Source(name, orjson.dumps(list(records)), options))
+    """The bot comments among `comments`, each with its findings, in the same order."""
+    batch = read_comments(comments, name=name, options=options)
     by_key: dict[str, list[NormalizedFinding]] = defaultdict(list)
     for finding in batch.findings:
-        by_key[_comment_key(finding)].append(finding)
-    comments = []
-    for record in records:
-        key = _record_key(record)
+        if finding.source is not None:
+            by_key[f"{finding.source.kind}:{finding.source.rest_id}"].append(finding)
+    found = []
+    for comment in comments:
+        record = comment.record
+        if comment.kind is None or not isinstance(record, Mapping):
+            continue
+        key = f"{SOURCE_KINDS[comment.kind]}:{record.get('id')}"
         if key in by_key:
-            bot = by_key[key][0].bot
-            comments.append(BotComment(key, record, bot, tuple(by_key[key])))
-    return comments
-
-
-def _comment_key(finding: NormalizedFinding) -> str:
-    if finding.source is not None:
-        return f"{finding.source.kind}:{finding.source.rest_id}"
-    kind, _, rest = finding.finding_id.partition(":")
-    return f"{_READER_KINDS.get(kind, kind)}:{rest.partition('#')[0]}"
-
-
-def _record_key(record: Mapping[str, Any]) -> str:
-    if "pull_request_review_id" in record or "diff_hunk" in record or "path" in record:
-        kind = "review_comment"
-    elif "state" in record or "submitted_at" in record:
-        kind = "review"
-    else:
-        kind = "issue_comment"
-    return f"{kind}:{record.get('id')}"
+            found.append(BotComment(key, record, by_key[key][0].bot, tuple(by_key[key])))
+    return found
 
 
 def anchor_index(comment: BotComment, commits: Sequence[Commit]) -> int:

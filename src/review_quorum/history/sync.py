@@ -12,13 +12,13 @@ on every sync, since its outcomes are still being decided.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from review_quorum.github.client import GitHubClient
 from review_quorum.history.database import Database
-from review_quorum.history.github_reads import list_pulls, read_comments, read_reading
+from review_quorum.history.github_reads import list_pulls, read_pull_comments, read_reading
 from review_quorum.history.pulls import LabelledComment, PullHistory, PullInfo, bot_comments, label
 from review_quorum.history.recording import ensure_pull_request
 from review_quorum.ingest.base import ReadOptions
@@ -80,9 +80,10 @@ def read_pull_history(
     options: ReadOptions | None = None,
 ) -> PullHistory:
     """One pull request read from GitHub and labelled."""
-    records = read_comments(client, owner, repo, info.number)
+    pulled = read_pull_comments(client, owner, repo, info.number)
     name = f"{owner}/{repo}#{info.number} (GitHub comments)"
-    comments = bot_comments(records, name, options)
+    comments = bot_comments(pulled, name, options)
+    records = [item.record for item in pulled if isinstance(item.record, Mapping)]
     reading = read_reading(client, owner, repo, info, records, comments)
     return label(reading, comments)
 
