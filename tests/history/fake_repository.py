@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
+import graphql
 import httpx
 import orjson
 
@@ -353,25 +354,36 @@ class FakeRepository:
         if fault is not None:
             return json_response(fault.status, fault.body, fault.headers)
         body = orjson.loads(request.content) if request.content else None
-        return fake_graphql.answer(body, {"repository": self._repository, "nodes": self._nodes})
+        checked = fake_graphql.check_request(fake_graphql.github_schema(), body)
+        limit = {"cost": 1, "remaining": 4999, "resetAt": "2030-01-01T00:00:00Z"}
+        root = {"repository": self._repository, "nodes": self._nodes, "rateLimit": limit}
+        result = graphql.execute(
+            fake_graphql.github_schema(),
+            checked.document,
+            root_value=root,
+            variable_values=checked.variables,
+            field_resolver=fake_graphql._resolve,
+        )
+        assert isinstance(result, graphql.ExecutionResult) and not result.errors, result
+        return json_response(200, {"data": result.data})
 
-    def _repository(self, _: Any, owner: str, name: str, **__: Any) -> dict[str, Any] | None:
+    def _repository(self, owner: str, name: str, **_: Any) -> dict[str, Any] | None:
         if (owner, name) != (self.owner, self.repo):
             return None
         return {"pullRequest": self._pull_request}
 
-    def _pull_request(self, _: Any, number: int, **__: Any) -> dict[str, Any] | None:
+    def _pull_request(self, number: int, **_: Any) -> dict[str, Any] | None:
         pull = self.pulls.get(number)
         if pull is None:
             return None
 
-        def threads(_: Any, first: int, after: str | None = None, **__: Any) -> dict[str, Any]:
+        def threads(first: int, after: str | None = None, **_: Any) -> dict[str, Any]:
             assert first <= 100, "GraphQL connections give at most 100 nodes"
             nodes = [
                 {
                     "isResolved": state["isResolved"],
                     "resolvedBy": state["resolvedBy"],
-                    "comments": lambda *_, root=root, **__: {"nodes": [{"databaseId": root}]},
+                    "comments": lambda root=root, **_: {"nodes": [{"databaseId": root}]},
                 }
                 for root, state in pull.threads.items()
             ]
@@ -379,7 +391,7 @@ class FakeRepository:
 
         return {"reviewThreads": threads}
 
-    def _nodes(self, _: Any, ids: list[str]) -> list[dict[str, Any] | None]:
+    def _nodes(self, ids: list[str]) -> list[dict[str, Any] | None]:
         assert len(ids) <= 100, "GraphQL nodes() takes at most 100 ids"
         found: dict[str, dict[str, Any]] = {}
         for pull in self.pulls.values():

@@ -17,39 +17,45 @@ from typing import Any
 
 from review_quorum.errors import GitHubError
 from review_quorum.github.client import GitHubClient
+from review_quorum.github.duplicates import HIDDEN, HIDING, read_record
+from review_quorum.github.graphql import RATE_LIMIT_FIELDS
 from review_quorum.github.limits import PER_PAGE
 from review_quorum.github.snapshot import read_pull
 from review_quorum.github.target import PullRequest
 from review_quorum.history.changes import Commit, FileChange
+from review_quorum.history.outcomes import is_bot
 from review_quorum.history.pulls import BotComment, PullInfo, PullReading, Thread, anchor_index
 from review_quorum.ingest.bots import CommentKind
 from review_quorum.ingest.comments import PullComment
 from review_quorum.render.markers import SUMMARY, find_markers
 
-QUORUM_HIDDEN = ("hidden", "hiding")
+QUORUM_HIDDEN = (HIDDEN, HIDING)
 REACTIONS = {"review_comment": "pulls/comments", "issue_comment": "issues/comments"}
 
-THREADS = """query PullThreads($owner: String!, $name: String!, $number: Int!, $cursor: String) {
-  repository(owner: $owner, name: $name) {
-    pullRequest(number: $number) {
-      reviewThreads(first: 100, after: $cursor) {
-        pageInfo { hasNextPage endCursor }
-        nodes {
+THREADS = f"""query PullThreads($owner: String!, $name: String!, $number: Int!, $cursor: String) {{
+  {RATE_LIMIT_FIELDS}
+  repository(owner: $owner, name: $name) {{
+    pullRequest(number: $number) {{
+      reviewThreads(first: 100, after: $cursor) {{
+        pageInfo {{ hasNextPage endCursor }}
+        nodes {{
           isResolved
-          resolvedBy { login }
-          comments(first: 1) { nodes { databaseId } }
-        }
-      }
-    }
-  }
-}"""
+          resolvedBy {{ login }}
+          comments(first: 1) {{ nodes {{ databaseId }} }}
+        }}
+      }}
+    }}
+  }}
+}}"""
+THREADS_PATH = ("repository", "pullRequest", "reviewThreads")
 
-MINIMIZED = """query MinimizedComments($ids: [ID!]!) {
-  nodes(ids: $ids) {
+MINIMIZED = f"""query MinimizedComments($ids: [ID!]!) {{
+  {RATE_LIMIT_FIELDS}
+  nodes(ids: $ids) {{
     id
-    ... on Minimizable { isMinimized minimizedReason }
-  }
-}"""
+    ... on Minimizable {{ isMinimized minimizedReason }}
+  }}
+}}"""
 
 
 def list_pulls(
@@ -174,21 +180,15 @@ def _inline(comments: Sequence[BotComment]) -> bool:
 
 def _threads(client: GitHubClient, owner: str, repo: str, number: int) -> dict[int, Thread]:
     """Each review thread's state, by the REST id of its first comment."""
-    variables: dict[str, Any] = {"owner": owner, "name": repo, "number": number, "cursor": None}
+    variables = {"owner": owner, "name": repo, "number": number}
     threads: dict[int, Thread] = {}
-    while True:
-        data = client.graphql(THREADS, variables)
-        connection = _dig(data, "repository", "pullRequest", "reviewThreads")
-        for node in connection.get("nodes") or ():
-            first = (_dig(node, "comments").get("nodes") or [None])[0]
-            if isinstance(first, Mapping) and isinstance(first.get("databaseId"), int):
-                resolver = node.get("resolvedBy") or {}
-                thread = Thread(bool(node.get("isResolved")), str(resolver.get("login") or ""))
-                threads[first["databaseId"]] = thread
-        page = connection.get("pageInfo") or {}
-        if not page.get("hasNextPage"):
-            return threads
-        variables["cursor"] = page.get("endCursor")
+    for node in client.graphql_nodes(THREADS, variables, THREADS_PATH):
+        first = (_dig(node, "comments").get("nodes") or [None])[0]
+        if isinstance(first, Mapping) and isinstance(first.get("databaseId"), int):
+            resolver = node.get("resolvedBy") or {}
+            thread = Thread(bool(node.get("isResolved")), str(resolver.get("login") or ""))
+            threads[first["databaseId"]] = thread
+    return threads
 
 
 def _minimized(client: GitHubClient, comments: Sequence[BotComment]) -> dict[str, str]:
@@ -206,12 +206,15 @@ def _minimized(client: GitHubClient, comments: Sequence[BotComment]) -> dict[str
 
 
 def _quorum_hidden(records: Sequence[Mapping[str, Any]]) -> frozenset[str]:
-    """The comments quorum's sticky summary records as hidden by quorum."""
+    """The comments quorum's sticky summary (posted by a bot) records as hidden by quorum."""
     hidden: set[str] = set()
     for record in records:
-        markers = find_markers(str(record.get("body") or ""))
-        if any(kind == SUMMARY for kind, _ in markers):
-            hidden.update(payload for kind, payload in markers if kind in QUORUM_HIDDEN)
+        body = str(record.get("body") or "")
+        user = record.get("user")
+        if not isinstance(user, Mapping) or not is_bot(user):
+            continue
+        if any(kind == SUMMARY for kind, _ in find_markers(body)):
+            hidden.update(key for key, kind in read_record(body).items() if kind in QUORUM_HIDDEN)
     return frozenset(hidden)
 
 
