@@ -221,18 +221,43 @@ def review(
         _place(item, attached.get(index), diff, settings, links[index])
         for index, item in enumerate(consensus)
     ]
-    planned, inline = _apply_cap(planned, settings.comment_cap)
-    assessment = assess(_assessment_inputs(inline))
     bots_ran = consensus[0].bots_ran if consensus else max(settings.bots_ran or 1, 1)
+    return assemble(
+        planned,
+        settings,
+        bots_ran=bots_ran,
+        skipped=(*skipped, *unmatched),
+        input_count=len(findings),
+    )
+
+
+def assemble(
+    findings: Sequence[PlannedFinding],
+    settings: Settings,
+    *,
+    bots_ran: int,
+    skipped: Sequence[Skipped] = (),
+    input_count: int = 0,
+    awaited: AwaitedBots | None = None,
+    commit_id: str | None = None,
+) -> ReviewPlan:
+    """The plan of placed findings: the comment cap, the inline order, assessment and gate.
+
+    `review` ends here, and a saved plan read back (`review_quorum.saved_plan`) comes here
+    again, so both derive the same plan from the same findings.
+    """
+    planned, inline = _apply_cap(list(findings), settings.comment_cap)
     return ReviewPlan(
-        assessment=assessment,
+        assessment=assess(_assessment_inputs(inline)),
         bots_ran=bots_ran,
         findings=tuple(planned),
         inline=inline,
-        skipped=(*skipped, *unmatched),
+        skipped=tuple(skipped),
         settings=settings,
         gate=_gate(planned, settings.gate_level),
-        input_count=len(findings),
+        input_count=input_count,
+        awaited=awaited,
+        commit_id=commit_id,
     )
 
 
@@ -301,8 +326,8 @@ def _place(
         disposition, forced = Disposition.DROPPED, False
         reason = f"out of the diff scope ({mode}): {judged.reason}"
     elif verdict is not None:
-        scoring = _scoring_input(finding, verdict, in_diff)
-        confidence = score_finding(scoring, post_threshold=settings.post_threshold)
+        confidence = confidence_of(finding, verdict, in_diff, settings)
+        assert confidence is not None  # verified and in scope
         disposition, forced, reason = confidence.disposition, confidence.forced, confidence.reason
     else:
         disposition, forced, reason = _consensus_placement(finding, settings.inline_level)
@@ -319,6 +344,19 @@ def _place(
         _span_end(finding, diff),
         link,
     )
+
+
+def confidence_of(
+    finding: ConsensusFinding,
+    verdict: AttachedVerdict | None,
+    in_diff: bool | None,
+    settings: Settings,
+) -> ConfidenceResult | None:
+    """The confidence of a verified finding in scope; None without a verdict or out of scope."""
+    if verdict is None or in_diff is False:
+        return None
+    scoring = _scoring_input(finding, verdict, in_diff)
+    return score_finding(scoring, post_threshold=settings.post_threshold)
 
 
 def _span_end(finding: ConsensusFinding, diff: DiffScope | None) -> int | None:

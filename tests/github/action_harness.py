@@ -89,6 +89,30 @@ def pull_request_event(action: str = "synchronize") -> dict[str, Any]:
     }
 
 
+def workflow_run_event(conclusion: str = "failure") -> dict[str, Any]:
+    """A `workflow_run` event: the pull_request run of a fork's head commit has completed."""
+    fork = _repository("octo-dev", REPO) | {"id": 5151, "fork": True}
+    return {
+        "action": "completed",
+        "workflow_run": {
+            "id": 30433642,
+            "name": "review-quorum",
+            "event": "pull_request",
+            "status": "completed",
+            "conclusion": conclusion,
+            "head_branch": "report",
+            "head_sha": HEAD_SHA,
+            "run_attempt": 1,
+            "pull_requests": [],  # GitHub lists none for a pull request from a fork
+            "head_repository": fork,
+            "repository": _repository(OWNER, REPO),
+        },
+        "workflow": {"id": 161335, "name": "review-quorum", "path": ".github/workflows/r.yml"},
+        "repository": _repository(OWNER, REPO),
+        "sender": {"login": "octo-dev", "id": 1001, "type": "User"},
+    }
+
+
 def python_only(directory: Path) -> Path:
     """A folder holding only `python`, as setup-python leaves on PATH (no quorum on it)."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -108,14 +132,19 @@ class ActionJob:
         self.runs = 0
 
     def run(
-        self, inputs: Mapping[str, str], *, path: str | None = None, event: Mapping[str, Any] = {}
+        self,
+        inputs: Mapping[str, str],
+        *,
+        path: str | None = None,
+        event_name: str = "pull_request",
+        event: Mapping[str, Any] = {},
     ) -> ActionResult:
         """Run the action with these `with:` inputs (PATH: python only, unless given)."""
         self.runs += 1
         runner = Runner(
             workspace=self.workspace,
             temp=self.root / f"runner-temp-{self.runs}",
-            event_name="pull_request",
+            event_name=event_name,
             event=event or pull_request_event(),
             repository=f"{OWNER}/{REPO}",
             api_url=self.fake.api_url,

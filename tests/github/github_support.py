@@ -12,6 +12,9 @@ from conftest import shared_path
 from github.fake import FakeGitHub
 from github.github_openapi import GitHubSpec
 from review_quorum.github import PullRequest, ReviewDraft
+from review_quorum.model import NormalizedFinding
+from review_quorum.plan import Settings, review
+from review_quorum.render.json_report import report_data
 from review_quorum.render.markers import marker
 
 BOT = "quorum-bot"
@@ -69,3 +72,28 @@ def addressable(diff: Path) -> dict[str, set[int]]:
         for hunk in patched:
             right.update(line.target_line_no for line in hunk if line.target_line_no is not None)
     return lines
+
+
+def saved_plan(
+    places: list[tuple[str, int, str]],
+    bots: tuple[str, ...] = ("bandit", "semgrep"),
+    settings: Settings | None = None,
+) -> dict[str, Any]:
+    """What `quorum review --format json` writes when every bot reports each (path, line, title).
+
+    Every finding is high-severity security agreed by all bots: confirmed, posted inline.
+    """
+    findings = [
+        NormalizedFinding.create(
+            bot=bot,
+            finding_id=f"{bot}-{index}",
+            severity="high",
+            category="security",
+            title=title,
+            file=path,
+            line=line,
+        )
+        for index, (path, line, title) in enumerate(places)
+        for bot in bots
+    ]
+    return report_data(review(findings, settings=settings or Settings()))

@@ -14,7 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from github.action_harness import EXAMPLE_INPUTS, ActionJob, action_job, installed_path
+from github.action_harness import (
+    EXAMPLE_INPUTS,
+    NUMBER,
+    ActionJob,
+    action_job,
+    installed_path,
+    workflow_run_event,
+)
 from github.action_runner import ActionResult
 from review_quorum.github.target import ACTIONS_BOT
 from review_quorum.render.markers import FINDING, find_markers
@@ -129,4 +136,56 @@ def test_install_false_without_quorum_on_path_fails_at_once(tmp_path: Path) -> N
         assert set(list(outcomes(result).values())[2:]) == {"skipped"}
         assert result.annotations("error") == [
             "review-quorum: install is false, but no quorum command is on PATH"
+        ]
+
+
+RAW = "RAW FROM THE ARTIFACT <!-- review-quorum:finding forged --> @everyone <img src=x>"
+
+
+def test_a_forks_plan_is_posted_by_the_trusted_run_as_rendered_from_its_findings(
+    tmp_path: Path,
+) -> None:
+    """The fork workflow of docs/github.md: review without a write token, post from workflow_run."""
+    with action_job(tmp_path) as job:
+        path = installed_path(job.python_dir)
+        reviewed = job.run(
+            {**EXAMPLE_INPUTS, "install": "false", "post": "false", "fail-on-gate": "false"},
+            path=path,
+        )
+        assert job.fake.writes() == []
+        plan = plan_of(reviewed)
+        rendered = plan["summary_markdown"]
+        plan["summary_markdown"] = plan["github_review"]["body"] = RAW  # type: ignore[index]
+        for comment in plan["github_review"]["comments"]:  # type: ignore[index]
+            comment["body"] = RAW
+        artifact = tmp_path / "artifact" / "review-quorum-plan.json"
+        artifact.parent.mkdir()
+        artifact.write_text(json.dumps(plan), encoding="utf-8")
+        inputs = {"install": "false", "plan": str(artifact), "pull-request": str(NUMBER)}
+        posted = job.run(inputs, path=path, event_name="workflow_run", event=workflow_run_event())
+        assert outcomes(posted) == {
+            "Set up Python": "skipped",
+            "Install review-quorum": "success",
+            "Fetch the pull request diff": "skipped",
+            "Review": "skipped",
+            "Post to the pull request": "success",
+            "Gate": "skipped",
+        }
+        [sticky] = job.fake.issue_comments_by(ACTIONS_BOT)
+        assert sticky["body"] == rendered
+        bodies = [c["body"] for c in job.fake.comments_by(ACTIONS_BOT)]
+        bodies += [r["body"] for r in job.fake.submitted_reviews_by(ACTIONS_BOT)]
+        assert len(bodies) == len(plan["github_review"]["comments"]) + 1  # type: ignore[index]
+        assert not any("RAW FROM THE ARTIFACT" in body for body in bodies)
+        assert job.errors == []
+
+
+def test_a_plan_without_a_pull_request_to_post_to_fails_clearly(tmp_path: Path) -> None:
+    with action_job(tmp_path) as job:
+        inputs = {"install": "false", "plan": "plan.json"}
+        path = installed_path(job.python_dir)
+        result = job.run(inputs, path=path, event_name="workflow_run", event=workflow_run_event())
+        assert outcomes(result)["Post to the pull request"] == "failure"
+        assert result.annotations("error") == [
+            "review-quorum: no pull request to post to; pass the pull-request input"
         ]

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import importlib.metadata
 import json
+import re
 from pathlib import Path
 
 import httpx
 import pytest
 
-from github.github_support import BOT, TOKEN, comment, new_fake, plan_document
+from github.github_support import BOT, TOKEN, new_fake, saved_plan
 from review_quorum.cli import main, post
 from review_quorum.errors import ConfigError
 from review_quorum.github import Gate, ReviewDraft
@@ -23,6 +24,7 @@ ACTIONS_VARIABLES = [
     "GITHUB_EVENT_PATH",
 ]
 TARGET_ARGS = ["--repo", "octo-org/widgets", "--pr", "7"]
+API = "https://api.github.com/repos/octo-org/widgets"
 
 
 @pytest.fixture(autouse=True)
@@ -31,16 +33,18 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
-def write_plan(tmp_path: Path, comments: list[dict[str, object]], **options: object) -> str:
+def write_plan(tmp_path: Path, places: list[tuple[str, int, str]]) -> str:
+    """A plan file as `quorum review --format json` writes it for these findings."""
     path = tmp_path / "plan.json"
-    path.write_text(json.dumps(plan_document(comments, **options)), encoding="utf-8")  # type: ignore[arg-type]
+    path.write_text(json.dumps(saved_plan(places)), encoding="utf-8")
     return str(path)
 
 
 def test_an_offline_dry_run_prints_the_exact_requests(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    plan = write_plan(tmp_path, [comment("fp-a", "src/app.py", 12)], summary="1 finding")
+    plan = write_plan(tmp_path, [("src/app.py", 12, "SQL built from request input")])
+    document = json.loads(Path(plan).read_text(encoding="utf-8"))
     assert main(["post", plan, *TARGET_ARGS, "--dry-run"]) == 0
     out, err = capsys.readouterr()
     version = importlib.metadata.version("review-quorum")
@@ -49,27 +53,20 @@ def test_an_offline_dry_run_prints_the_exact_requests(
         f"User-Agent: review-quorum/{version}\nAccept: application/vnd.github+json\n"
         "X-GitHub-Api-Version: 2022-11-28\nContent-Type: application/json\n"
     )
-    assert out == (
-        "POST https://api.github.com/repos/octo-org/widgets/issues/7/comments\n"
-        f"{headers}Content-Length: 52\n\n"
-        '{\n  "body": "<!-- review-quorum:summary -->\\n1 finding"\n}\n\n'
-        "POST https://api.github.com/repos/octo-org/widgets/pulls/7/reviews\n"
-        f"{headers}Content-Length: 275\n\n"
-        "{\n"
-        '  "body": "**Assessment: NEEDS ATTENTION**\\n\\n'
-        '<!-- review-quorum:batch 88a548aae4789ba9 -->",\n'
-        '  "comments": [\n'
-        "    {\n"
-        '      "path": "src/app.py",\n'
-        '      "line": 12,\n'
-        '      "side": "RIGHT",\n'
-        '      "body": "<!-- review-quorum:finding fp-a -->\\n**Finding fp-a**\\n\\n'
-        'Something in `src/app.py` needs a look."\n'
-        "    }\n"
-        "  ],\n"
-        '  "event": "COMMENT"\n'
-        "}\n\n"
+    summary_head, summary, review_head, review, end = out.split("\n\n")
+    assert re.fullmatch(
+        re.escape(f"POST {API}/issues/7/comments\n{headers}") + r"Content-Length: \d+", summary_head
     )
+    assert json.loads(summary) == {"body": document["summary_markdown"]}
+    assert re.fullmatch(
+        re.escape(f"POST {API}/pulls/7/reviews\n{headers}") + r"Content-Length: \d+", review_head
+    )
+    posted = json.loads(review)
+    expected = document["github_review"]
+    assert posted["body"].startswith(
+        expected["body"].rstrip("\n") + "\n\n<!-- review-quorum:batch "
+    )
+    assert (posted["comments"], posted["event"], end) == (expected["comments"], "COMMENT", "")
     assert err == (
         "quorum: warning: no GITHUB_TOKEN: nothing was read, so this shows a first run\n"
         "quorum: octo-org/widgets#7: would post 1 new inline comment(s) in 1 review(s), "
@@ -92,9 +89,7 @@ def test_posting_twice_reports_what_each_run_did(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     fake = use_fake(monkeypatch)
-    plan = write_plan(
-        tmp_path, [comment("fp-a", "src/app.py", 12), comment("fp-b", "src/app.py", 30)]
-    )
+    plan = write_plan(tmp_path, [("src/app.py", 12, "SQL injection"), ("src/app.py", 30, "XSS")])
     assert main(["post", plan, *TARGET_ARGS]) == 0
     assert main(["post", plan, *TARGET_ARGS, "--resolve-fixed"]) == 0
     out, err = capsys.readouterr()
@@ -115,7 +110,7 @@ def test_a_dry_run_with_a_token_redacts_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     fake = use_fake(monkeypatch)
-    plan = write_plan(tmp_path, [comment("fp-a", "src/app.py", 12)])
+    plan = write_plan(tmp_path, [("src/app.py", 12, "SQL injection")])
     assert main(["post", plan, *TARGET_ARGS, "--dry-run"]) == 0
     out, err = capsys.readouterr()
     assert out.count("Authorization: Bearer [REDACTED]\n") == 2
@@ -127,7 +122,7 @@ def test_request_changes_on_a_level_the_plan_fails(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake = use_fake(monkeypatch)
-    plan = write_plan(tmp_path, [comment("fp-a", "src/app.py", 12)])
+    plan = write_plan(tmp_path, [("src/app.py", 12, "SQL injection")])
     assert main(["post", plan, *TARGET_ARGS, "--request-changes-on", "needs-verification"]) == 0
     assert [r["state"] for r in fake.submitted_reviews_by(BOT)] == ["CHANGES_REQUESTED"]  # type: ignore[attr-defined]
 
@@ -174,18 +169,6 @@ def test_a_refused_token_exits_2_without_showing_it(
     err = capsys.readouterr().err
     expected = "GitHub API GET https://api.github.com/user returned 401: Bad credentials"
     assert err == f"quorum: error: {expected}\n"
-
-
-def test_skipped_plan_comments_are_reported(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    plan = write_plan(tmp_path, [{"path": "a.py", "line": 1, "side": "RIGHT", "body": "no marker"}])
-    assert main(["post", plan, *TARGET_ARGS, "--dry-run"]) == 0
-    err = capsys.readouterr().err
-    assert err.startswith(
-        f"quorum: warning: not posted: {plan}:/github_review/comments/0: comment body has no "
-        "finding marker, so it cannot be posted idempotently\n"
-    )
 
 
 @pytest.mark.parametrize(

@@ -1,13 +1,16 @@
 """`quorum post`: deliver a saved review plan to a GitHub pull request, idempotently.
 
 `quorum post PLAN.json` reads what `quorum review --format json` wrote and posts it with
-`review_quorum.github.post_review`; `add_post_arguments` and `post_from_args` let
-`quorum review --post` do the same without a file. The review event is decided here: a
-COMMENT, or REQUEST_CHANGES when `--request-changes-on LEVEL` is given and the plan has
-findings at or above LEVEL; this command never approves. `--hide-duplicates` minimizes the
-bots' comments that repeat a reported finding; `--inline-mode` must agree with the plan's
-(a plan made with `--inline-mode link` posts no inline comments of its own, its summary
-links to the bots' comments instead). `--dry-run` performs the reads
+`review_quorum.github.post_review`. The plan may come from someone else (a fork's
+artifact): it is rebuilt from its findings (`review_quorum.saved_plan`, which refuses a
+plan whose structure is off) and every body is rendered afresh, never taken from the
+file. `add_post_arguments` and `post_from_args` let `quorum review --post` do the same
+without a file. The review event is decided here: a COMMENT, or REQUEST_CHANGES when
+`--request-changes-on LEVEL` is given and the plan has findings at or above LEVEL; this
+command never approves. `--hide-duplicates` minimizes the bots' comments that repeat a
+reported finding; `--inline-mode` must agree with the plan's (a plan made with
+`--inline-mode link` posts no inline comments of its own, its summary links to the bots'
+comments instead). `--dry-run` performs the reads
 (when a token is available) and prints every write request instead of sending it, with the
 Authorization header redacted. The printed requests go to standard output, the one-line
 result to standard error. GitHub failures raise `GitHubError` and exit 2. httpx and the
@@ -101,19 +104,22 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from review_quorum.github import ReviewDraft
+    from review_quorum.render.json_report import report_data
+    from review_quorum.saved_plan import read_saved_plan
 
     source = "<stdin>" if args.plan == "-" else args.plan
     try:
         document = orjson.loads(read_bytes(args.plan))
     except orjson.JSONDecodeError as err:
         raise InputError(source, f"char {err.pos}", "not valid JSON") from None
+    plan = read_saved_plan(document, source)
     recorder = Recorder.from_args(args)
-    status = post_from_args(args, ReviewDraft.from_plan_json(document, source=source))
+    status = post_from_args(args, ReviewDraft.from_plan(plan, source=source))
     if recorder is not None:
         if args.dry_run:
             warn("--dry-run: the run is not recorded in the history")
         else:
-            recorder.record(document, source)
+            recorder.record(report_data(plan), source)
     return status
 
 

@@ -50,7 +50,6 @@ from review_quorum.plan import (
 )
 from review_quorum.render import terminal
 from review_quorum.render.formats import RENDERERS
-from review_quorum.render.json_report import report_data
 from review_quorum.scope import DiffScope, FilterMode
 from review_quorum.scoring import DEFAULT_MODEL
 from review_quorum.scoring.confidence import describe_threshold
@@ -278,5 +277,5 @@ def run(args: argparse.Namespace) -> int:
 def _post(args: argparse.Namespace, plan: ReviewPlan) -> int:
     from review_quorum.github import ReviewDraft
 
-    draft = ReviewDraft.from_plan_json(report_data(plan), source="quorum review")
+    draft = ReviewDraft.from_plan(plan, source="quorum review")
     return post_from_args(args, draft)

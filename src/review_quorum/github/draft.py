@@ -14,6 +14,11 @@ not "fixed" just because it is no longer inline. ``settings.inline_mode`` says w
 plan posts inline comments ("post") or links to the bots' own ("link"). A
 structurally broken document raises `InputError` naming the JSON pointer; one unusable
 comment becomes a `Skipped` record on the draft, never a silent loss.
+
+`from_plan_json` posts the bodies it is given as they are, so it only ever gets bodies
+just rendered: `ReviewDraft.from_plan(plan)` renders them from a `ReviewPlan`, and
+`quorum post PLAN.json` reads the file with `review_quorum.saved_plan`, which rebuilds the
+plan from its findings and never uses the file's own bodies.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ from review_quorum.config import INLINE_MODES
 from review_quorum.errors import InputError, Skipped
 from review_quorum.github.draft_findings import DraftFinding, read_findings
 from review_quorum.model import ConsensusLevel
+from review_quorum.plan import ReviewPlan
+from review_quorum.render.json_report import report_data
 from review_quorum.render.markers import FINDING, SUMMARY, find_markers, marker
 
 EVENTS = ("COMMENT", "REQUEST_CHANGES", "APPROVE")
@@ -132,6 +139,11 @@ class ReviewDraft:
             findings=findings,
             inline_mode=_inline_mode(root.get("settings"), source),
         )
+
+    @classmethod
+    def from_plan(cls, plan: ReviewPlan, *, source: str = "<plan>") -> ReviewDraft:
+        """The draft of a plan, every body rendered (and escaped) from its findings."""
+        return cls.from_plan_json(report_data(plan), source=source)
 
     def fingerprints(self) -> frozenset[str]:
         """Every finding this draft still reports: inline, in the review body or summary."""

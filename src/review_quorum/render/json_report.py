@@ -30,6 +30,7 @@ def finding_data(item: PlannedFinding) -> dict[str, Any]:
         fingerprint=item.fingerprint,
         in_diff=item.in_diff,
         addressable=item.addressable,
+        span_end=item.span_end,
         confidence=_confidence(item),
         verdict=_verdict(item.verdict),
         link=source_data(item.link),

@@ -1,0 +1,284 @@
+"""A plan saved by `quorum review --format json`, read back into a `ReviewPlan`.
+
+`quorum post PLAN.json` may be handed a plan that someone else wrote or edited (a fork's
+workflow artifact), so it posts nothing the file says in words: it reads the findings,
+settings and counts, rebuilds the plan through `plan.assemble` (inline order, assessment,
+gate), and every body it then posts is rendered afresh by the same escaping renderers that
+wrote the file. The rendered texts in the file (`github_review` bodies, `summary_markdown`)
+are never used. Everything else must be exactly what `report_data` writes for the rebuilt
+plan: derived values (fingerprints, confidence scores, counts, the gate, the review's
+anchors) are recomputed, and a value of the wrong type or vocabulary, a missing or unknown
+key, or a derived value that differs raises `InputError` naming the file and the JSON
+pointer. A plan written by another version of quorum is refused the same way.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from typing import NoReturn, TypeVar
+
+from review_quorum.confidence import Disposition
+from review_quorum.errors import FindingError, InputError, Skipped
+from review_quorum.model import ConsensusFinding, ConsensusLevel, NormalizedFinding, Severity
+from review_quorum.plan import (
+    AttachedVerdict,
+    AwaitedBots,
+    PlannedFinding,
+    ReviewPlan,
+    Settings,
+    assemble,
+    confidence_of,
+    fingerprint,
+)
+from review_quorum.render.json_report import report_data
+from review_quorum.scope import FilterMode
+from review_quorum.verdicts import ContextCompleteness, EvidenceStrength, Verdict, VerifierSeverity
+
+_E = TypeVar("_E", bound=enum.Enum)
+_MISSING = object()
+_SHA = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+_RENDERED = re.compile(r"/summary_markdown|/github_review/body|/github_review/comments/\d+/body")
+_ORDERS = ("input", "canonical")
+
+
+class _At:
+    """A JSON value and where it stands, read through typed accessors that name it."""
+
+    __slots__ = ("pointer", "source", "value")
+
+    def __init__(self, source: str, pointer: str, value: object) -> None:
+        self.source, self.pointer, self.value = source, pointer, value
+
+    def fail(self, message: str) -> NoReturn:
+        raise InputError(self.source, self.pointer or "/", message)
+
+    def key(self, name: str) -> _At:
+        if not isinstance(self.value, dict):
+            self.fail("expected a JSON object")
+        value = self.value.get(name, _MISSING)
+        child = _At(self.source, f"{self.pointer}/{name}", value)
+        if value is _MISSING:
+            child.fail("missing")
+        return child
+
+    def items(self) -> list[_At]:
+        if not isinstance(self.value, list):
+            self.fail("expected an array")
+        return [_At(self.source, f"{self.pointer}/{i}", v) for i, v in enumerate(self.value)]
+
+    def text(self) -> str:
+        if not isinstance(self.value, str):
+            self.fail("expected a string")
+        return self.value
+
+    def texts(self) -> tuple[str, ...]:
+        return tuple(item.text() for item in self.items())
+
+    def integer(self, minimum: int) -> int:
+        value = self.value
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            self.fail(f"expected a whole number >= {minimum}")
+        return value
+
+    def optional_integer(self, minimum: int) -> int | None:
+        return None if self.value is None else self.integer(minimum)
+
+    def number(self) -> float:
+        if isinstance(self.value, bool) or not isinstance(self.value, int | float):
+            self.fail("expected a number")
+        return self.value
+
+    def flag(self) -> bool:
+        if not isinstance(self.value, bool):
+            self.fail("expected true or false")
+        return self.value
+
+    def optional_flag(self) -> bool | None:
+        return None if self.value is None else self.flag()
+
+    def choice(self, kind: type[_E]) -> _E:
+        try:
+            return kind(self.value)
+        except (ValueError, TypeError):
+            allowed = ", ".join(str(member.value) for member in kind)
+            self.fail(f"expected one of {allowed}")
+
+
+def read_saved_plan(document: object, source: str) -> ReviewPlan:
+    """The plan a saved `quorum review --format json` document holds, rebuilt and checked."""
+    root = _At(source, "", document)
+    settings = _settings(root.key("settings"))
+    plan = assemble(
+        [_planned(item, settings) for item in root.key("findings").items()],
+        settings,
+        bots_ran=root.key("bots_ran").integer(1),
+        skipped=[_skipped(item) for item in root.key("skipped").items()],
+        input_count=root.key("input_findings").integer(0),
+        awaited=_awaited(root.key("awaited")),
+        commit_id=_commit_id(root.key("github_review")),
+    )
+    _compare(report_data(plan), root)
+    return plan
+
+
+def _settings(at: _At) -> Settings:
+    order = at.key("order")
+    if order.value not in _ORDERS:
+        order.fail(f"expected one of {', '.join(_ORDERS)}")
+    gate = at.key("gate_level")
+    return Settings(
+        bots_ran=at.key("bots_ran").optional_integer(1),
+        line_window=at.key("line_window").integer(0),
+        title_overlap=at.key("title_overlap").number(),
+        order=order.text(),  # type: ignore[arg-type]  # checked against _ORDERS above
+        filter_mode=at.key("filter_mode").choice(FilterMode),
+        context_lines=at.key("context_lines").integer(0),
+        post_threshold=at.key("post_threshold").integer(0),
+        comment_cap=at.key("comment_cap").integer(0),
+        inline_level=at.key("inline_level").choice(ConsensusLevel),
+        gate_level=None if gate.value == "none" else gate.choice(ConsensusLevel),
+    )
+
+
+def _planned(at: _At, settings: Settings) -> PlannedFinding:
+    finding = _consensus(at)
+    verdict = _verdict(at.key("verdict"))
+    in_diff = at.key("in_diff").optional_flag()
+    return PlannedFinding(
+        finding=finding,
+        disposition=at.key("disposition").choice(Disposition),
+        forced=at.key("forced").flag(),
+        reason=at.key("reason").text(),
+        fingerprint=fingerprint(finding),
+        in_diff=in_diff,
+        addressable=at.key("addressable").flag(),
+        confidence=confidence_of(finding, verdict, in_diff, settings),
+        verdict=verdict,
+        span_end=at.key("span_end").optional_integer(1),
+    )
+
+
+def _consensus(at: _At) -> ConsensusFinding:
+    members = at.key("members")
+    if not members.items():
+        members.fail("a finding has at least one member")
+    return ConsensusFinding(
+        file=at.key("file").text(),
+        line=at.key("line").optional_integer(1),
+        category=at.key("category").text(),
+        title=at.key("title").text(),
+        severity=_severity(at.key("severity")),
+        detected_by=at.key("detected_by").texts(),
+        bots_ran=at.key("bots_ran").integer(1),
+        agreement_ratio=at.key("agreement_ratio").number(),
+        max_confidence=at.key("max_confidence").number(),
+        consensus_score=at.key("consensus_score").number(),
+        level=at.key("level").choice(ConsensusLevel),
+        members=tuple(_member(member) for member in members.items()),
+    )
+
+
+def _member(at: _At) -> NormalizedFinding:
+    evidence = at.key("evidence")
+    try:
+        return NormalizedFinding.create(
+            bot=at.key("bot").text(),
+            finding_id=at.key("finding_id").text(),
+            severity=_severity(at.key("severity")),
+            category=at.key("category").text(),
+            title=at.key("title").text(),
+            file=evidence.key("file").text(),
+            line=evidence.key("line").optional_integer(1),
+            end_line=evidence.key("end_line").optional_integer(1),
+            snippet=evidence.key("snippet").text(),
+            symbol=evidence.key("symbol").text(),
+            confidence=at.key("confidence").number(),
+        )
+    except FindingError as err:
+        at.fail(str(err))
+
+
+def _severity(at: _At) -> Severity:
+    try:
+        return Severity.parse(at.text())
+    except ValueError as err:
+        at.fail(str(err))
+
+
+def _verdict(at: _At) -> AttachedVerdict | None:
+    if at.value is None:
+        return None
+    return AttachedVerdict(
+        verdict=at.key("verdict").choice(Verdict),
+        severity=at.key("severity").choice(VerifierSeverity),
+        evidence_strength=at.key("evidence_strength").choice(EvidenceStrength),
+        context_completeness=at.key("context_completeness").choice(ContextCompleteness),
+        in_changed_code=at.key("in_changed_code").flag(),
+        issue=at.key("issue").text(),
+        details=at.key("details").text(),
+        source=at.key("source").text(),
+        position=at.key("position").text(),
+    )
+
+
+def _skipped(at: _At) -> Skipped:
+    return Skipped(at.key("source").text(), at.key("position").text(), at.key("reason").text())
+
+
+def _awaited(at: _At) -> AwaitedBots | None:
+    if at.value is None:
+        return None
+    return AwaitedBots(
+        names=at.key("bots").texts(),
+        skipped=at.key("skipped").texts(),
+        missing=at.key("missing").texts(),
+        waited=at.key("waited_seconds").number(),
+    )
+
+
+def _commit_id(review: _At) -> str | None:
+    if not isinstance(review.value, dict) or "commit_id" not in review.value:
+        return None
+    commit = review.key("commit_id")
+    if not isinstance(commit.value, str) or not _SHA.fullmatch(commit.value):
+        commit.fail("expected a commit SHA (40 or 64 lowercase hex digits)")
+    return commit.value
+
+
+def _compare(expected: object, at: _At) -> None:
+    """Fail at the first place where the document is not what the rebuilt plan writes."""
+    if _RENDERED.fullmatch(at.pointer):
+        at.text()  # rendered afresh, never read: it only has to be the right type
+    elif isinstance(expected, dict):
+        actual = at.value
+        if not isinstance(actual, dict):
+            at.fail("expected a JSON object")
+        for name in actual:
+            if name not in expected:
+                _At(at.source, f"{at.pointer}/{name}", None).fail("not part of a quorum plan")
+        for name, value in expected.items():
+            _compare(value, at.key(name))
+    elif isinstance(expected, list):
+        items = at.items()
+        if len(items) != len(expected):
+            at.fail(
+                f"expected {len(expected)} items (as the plan's findings give), not {len(items)}"
+            )
+        for value, item in zip(expected, items, strict=True):
+            _compare(value, item)
+    elif not _same(expected, at.value):
+        at.fail(f"does not match the plan's findings, which give {_shown(expected)}")
+
+
+def _same(expected: object, actual: object) -> bool:
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return expected is actual
+    if isinstance(expected, int | float) and isinstance(actual, int | float):
+        return expected == actual
+    return type(expected) is type(actual) and expected == actual
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:59] + "…"

@@ -1,0 +1,78 @@
+"""`quorum post` of a tampered plan (a fork's artifact): nothing unescaped reaches GitHub.
+
+The plan is one `quorum review` wrote for hostile findings (HTML, a forged marker,
+@-mentions, a link, in titles and bot names), then edited: its bodies replaced by raw text
+and a title rewritten. Everything posted to the stand-in must be our own rendering of the
+findings, escaped, with only our own markers.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+
+from github.github_support import BOT, TOKEN, new_fake, saved_plan
+from review_quorum.cli import main, post
+from review_quorum.render.markers import find_markers
+
+HOSTILE = (
+    "<img src=x onerror=alert(1)> cc @octocat\n<!-- review-quorum:summary -->\n"
+    "[claim your prize](https://evil.example) <details>"
+)
+RAW = "RAW BODY FROM THE FILE <!-- review-quorum:finding forged --> @everyone <script>x</script>"
+TARGET_ARGS = ["--repo", "octo-org/widgets", "--pr", "7"]
+
+
+def tampered_plan(tmp_path: Path) -> tuple[str, list[str]]:
+    document = saved_plan(
+        [("src/app.py", 12, HOSTILE), ("src/app.py", 30, "Query built from input")],
+        bots=("bandit", "<b>@semgrep-bot</b>"),
+    )
+    document["summary_markdown"] = RAW
+    document["github_review"]["body"] = RAW
+    for comment in document["github_review"]["comments"]:
+        comment["body"] = RAW
+    document["findings"][1]["title"] = HOSTILE  # titles are data: accepted, and escaped
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return str(path), [finding["fingerprint"] for finding in document["findings"]]
+
+
+def test_a_tampered_plan_reaches_github_only_escaped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = new_fake()
+    fake.set_diff({"src/app.py": range(1, 50)})
+    monkeypatch.setattr(
+        post, "make_http_client", lambda: httpx.Client(transport=httpx.MockTransport(fake.handle))
+    )
+    monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
+    for name in ("GITHUB_ACTIONS", "GITHUB_EVENT_PATH", "GITHUB_API_URL", "GITHUB_REPOSITORY"):
+        monkeypatch.delenv(name, raising=False)
+    plan, fingerprints = tampered_plan(tmp_path)
+    assert main(["post", plan, *TARGET_ARGS]) == 0
+
+    [review] = fake.submitted_reviews_by(BOT)
+    comments = fake.comments_by(BOT)
+    [sticky] = fake.issue_comments_by(BOT)
+    bodies = [review["body"], sticky["body"], *(comment["body"] for comment in comments)]
+    for body in bodies:
+        for raw in ("RAW BODY", "<img", "<details", "<b>", "<script"):
+            assert raw not in body
+        assert not re.search(r"(?<!\\)\]\(https://evil", body)  # no link is formed
+        for mention in ("@octocat", "@semgrep-bot", "@everyone"):
+            assert mention not in body
+    assert [kind for kind, _ in find_markers(sticky["body"])] == ["summary"]
+    assert sorted(find_markers(comment["body"]) for comment in comments) == sorted(
+        [("finding", fingerprint)] for fingerprint in fingerprints
+    )
+    first = next(c for c in comments if c["line"] == 12)["body"]
+    assert (
+        "&lt;img src=x onerror=alert(1)> cc @\u2060octocat &lt;!-- review-quorum:summary" in first
+    )
+    assert "\\[claim your prize\\](https://evil.example)" in first
+    assert "&lt;b>@\u2060semgrep-bot&lt;/b>" in first

@@ -1,0 +1,198 @@
+"""Reading a saved plan back: an exact round trip, bodies never taken from the file, and a
+clear error (file and JSON pointer) for every way its structure can be off."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import REPO_ROOT
+from review_quorum.cli import main
+from review_quorum.errors import InputError
+from review_quorum.model import NormalizedFinding
+from review_quorum.plan import AwaitedBots, Settings, review
+from review_quorum.render.json_report import report_data
+from review_quorum.saved_plan import read_saved_plan
+from review_quorum.scope import DiffScope
+
+EXAMPLE = REPO_ROOT / "examples" / "pr-review"
+
+
+def as_saved(data: dict[str, Any]) -> dict[str, Any]:
+    """The document as it comes back from the file."""
+    return orjson.loads(orjson.dumps(data))  # type: ignore[no-any-return]
+
+
+def round_trip(document: dict[str, Any]) -> dict[str, Any]:
+    return as_saved(report_data(read_saved_plan(document, "plan.json")))
+
+
+@pytest.fixture(scope="module")
+def example_plan(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The bundled example's plan (verdicts, a diff, every disposition), as the CLI saves it."""
+    output = tmp_path_factory.mktemp("plan") / "plan.json"
+    inputs = [str(path) for path in sorted(EXAMPLE.glob("analysers/*.sarif"))]
+    inputs += [str(path) for path in sorted(EXAMPLE.glob("bots/*.json"))]
+    argv = ["review", *inputs, "--diff", str(EXAMPLE / "pr.diff")]
+    argv += ["--verdicts", str(EXAMPLE / "verdicts.json"), "--config", str(EXAMPLE / "quorum.toml")]
+    assert main([*argv, "--format", "json", "-o", str(output)]) == 1
+    return orjson.loads(output.read_bytes())  # type: ignore[no-any-return]
+
+
+def test_the_example_plan_reads_back_exactly(example_plan: dict[str, Any]) -> None:
+    counts = example_plan["counts"]
+    assert all(counts[kind] for kind in ("inline", "summary", "audit", "dropped"))
+    assert any(finding["verdict"] for finding in example_plan["findings"])
+    assert round_trip(example_plan) == example_plan
+
+
+def finding(bot: str, path: str, line: int | None, title: str, **extra: Any) -> NormalizedFinding:
+    return NormalizedFinding.create(
+        bot=bot,
+        finding_id=f"{bot}:{title}",
+        severity=extra.pop("severity", "medium"),
+        category=extra.pop("category", "logic"),
+        title=title,
+        file=path,
+        line=line,
+        **extra,
+    )
+
+
+def test_a_plan_read_from_github_keeps_its_commit_and_awaited_bots() -> None:
+    findings = [finding("a", "x.py", 3, "Off by one", end_line=5), finding("b", "x.py", 4, "Off")]
+    plan = review(
+        findings, diff=DiffScope.parse("--- a/x.py\n+++ b/x.py\n@@ -1,0 +1,9 @@\n" + "+x\n" * 9)
+    )
+    plan = dataclasses.replace(
+        plan, commit_id="c" * 40, awaited=AwaitedBots(("a", "b", "c"), ("c",), (), 12.5)
+    )
+    document = as_saved(report_data(plan))
+    assert document["github_review"]["comments"][0]["start_line"] == 3
+    assert round_trip(document) == document
+
+
+SAFE_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=30)
+
+
+@st.composite
+def plans(draw: st.DrawFn) -> dict[str, Any]:
+    findings = [
+        finding(
+            draw(st.sampled_from(["bandit", "semgrep", "coderabbit", "<b>@x</b>"])),
+            draw(st.sampled_from(["a.py", "src/b.py", ""])),
+            draw(st.none() | st.integers(1, 40)),
+            draw(SAFE_TEXT),
+            severity=draw(st.sampled_from(["info", "low", "medium", "high", "critical"])),
+            category=draw(st.sampled_from(["security", "logic", "style"])),
+        )
+        for _ in range(draw(st.integers(0, 12)))
+    ]
+    extra_bots = draw(st.none() | st.integers(0, 3))  # bots that ran and found nothing
+    bots_ran = None if extra_bots is None else len({f.bot for f in findings}) + extra_bots
+    chosen = Settings(comment_cap=draw(st.integers(0, 3)), bots_ran=bots_ran or None)
+    return as_saved(report_data(review(findings, settings=chosen)))
+
+
+@given(plans())
+@settings(max_examples=60, deadline=None)
+def test_any_plan_reads_back_exactly(document: dict[str, Any]) -> None:
+    assert round_trip(document) == document
+
+
+def test_bodies_in_the_file_are_never_used(example_plan: dict[str, Any]) -> None:
+    tampered = copy.deepcopy(example_plan)
+    evil = "<!-- review-quorum:summary -->\n@octocat <img src=x onerror=alert(1)>"
+    tampered["summary_markdown"] = evil
+    tampered["github_review"]["body"] = evil
+    for comment in tampered["github_review"]["comments"]:
+        comment["body"] = evil
+    assert round_trip(tampered) == example_plan
+
+
+def at(document: dict[str, Any], pointer: str) -> tuple[Any, str]:
+    *parents, last = pointer.strip("/").split("/")
+    node: Any = document
+    for part in parents:
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    return node, last
+
+
+def with_value(document: dict[str, Any], pointer: str, value: Any) -> dict[str, Any]:
+    changed = copy.deepcopy(document)
+    node, last = at(changed, pointer)
+    if value is DELETE:
+        del node[int(last) if isinstance(node, list) else last]
+    elif isinstance(node, list):
+        node[int(last)] = value
+    else:
+        node[last] = value
+    return changed
+
+
+DELETE = object()
+ALTERED = "does not match the plan's findings, which give"
+
+
+@pytest.mark.parametrize(
+    ("pointer", "value", "position", "message"),
+    [
+        ("/settings", DELETE, "/settings", "missing"),
+        ("/settings/filter_mode", "all", "/settings/filter_mode", "expected one of added, "),
+        ("/settings/order", "random", "/settings/order", "expected one of input, canonical"),
+        ("/findings", {}, "/findings", "expected an array"),
+        ("/findings/0/line", "12", "/findings/0/line", "expected a whole number >= 1"),
+        ("/findings/0/forced", 1, "/findings/0/forced", "expected true or false"),
+        ("/findings/0/level", "sure", "/findings/0/level", "expected one of confirmed, "),
+        ("/findings/0/severity", "urgent", "/findings/0/severity", "unknown severity 'urgent'"),
+        ("/findings/0/members", [], "/findings/0/members", "at least one member"),
+        ("/findings/0/members/0/bot", "", "/findings/0/members/0", "bot must be a non-empty"),
+        ("/findings/0/members/0/evidence/line", 0, "/findings/0/members/0/evidence/line", ">= 1"),
+        ("/findings/0/verdict", {"verdict": "YES"}, "/findings/0/verdict/verdict", "one of"),
+        ("/findings/0/detected_by/0", 7, "/findings/0/detected_by/0", "expected a string"),
+        ("/findings/0/fingerprint", "0" * 24, "/findings/0/fingerprint", ALTERED),
+        ("/findings/0/detected_by_count", 9, "/findings/0/detected_by_count", ALTERED),
+        ("/findings/0/confidence", None, "/findings/0/confidence", "expected a JSON object"),
+        ("/findings/0/surprise", 1, "/findings/0/surprise", "not part of a quorum plan"),
+        ("/gate/failed", False, "/gate/failed", ALTERED),
+        ("/assessment", "APPROVE", "/assessment", ALTERED),
+        ("/github_review/event", "APPROVE", "/github_review/event", ALTERED),
+        ("/github_review/commit_id", "main", "/github_review/commit_id", "expected a commit SHA"),
+        ("/github_review/comments/0/line", 1, "/github_review/comments/0/line", ALTERED),
+        ("/github_review/comments/0", DELETE, "/github_review/comments", "expected 7 items"),
+        ("/github_review/comments/0/body", 5, "/github_review/comments/0/body", "a string"),
+        ("/summary_markdown", None, "/summary_markdown", "expected a string"),
+    ],
+)
+def test_a_plan_whose_structure_is_off_is_refused_naming_the_place(
+    example_plan: dict[str, Any], pointer: str, value: Any, position: str, message: str
+) -> None:
+    with pytest.raises(InputError) as raised:
+        read_saved_plan(with_value(example_plan, pointer, value), "plan.json")
+    assert (raised.value.source, raised.value.position) == ("plan.json", position)
+    assert message in raised.value.message
+
+
+@pytest.mark.parametrize("document", [[], "plan", None])
+def test_a_plan_that_is_not_an_object_is_refused(document: object) -> None:
+    with pytest.raises(InputError, match=r"^plan\.json:/: expected a JSON object$"):
+        read_saved_plan(document, "plan.json")
+
+
+def test_quorum_post_refuses_a_broken_plan_with_exit_2(
+    example_plan: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "plan.json"
+    path.write_bytes(orjson.dumps(with_value(example_plan, "/findings/2/level", "sure")))
+    assert main(["post", str(path), "--repo", "o/r", "--pr", "1", "--dry-run"]) == 2
+    assert capsys.readouterr().err == (
+        f"quorum: error: {path}:/findings/2/level: expected one of confirmed, "
+        "needs-verification, unverified\n"
+    )
