@@ -20,7 +20,13 @@ from typing import NoReturn, TypeVar
 
 from review_quorum.confidence import Disposition
 from review_quorum.errors import FindingError, InputError, Skipped
-from review_quorum.model import ConsensusFinding, ConsensusLevel, NormalizedFinding, Severity
+from review_quorum.model import (
+    CommentSource,
+    ConsensusFinding,
+    ConsensusLevel,
+    NormalizedFinding,
+    Severity,
+)
 from review_quorum.plan import (
     AttachedVerdict,
     AwaitedBots,
@@ -194,6 +200,23 @@ def _member(at: _At) -> NormalizedFinding:
             snippet=evidence.key("snippet").text(),
             symbol=evidence.key("symbol").text(),
             confidence=at.key("confidence").number(),
+            rule_id=at.key("rule_id").text(),
+            source=_comment_source(at.key("source")),
+        )
+    except FindingError as err:
+        at.fail(str(err))
+
+
+def _comment_source(at: _At) -> CommentSource | None:
+    if at.value is None:
+        return None
+    try:
+        return CommentSource(
+            kind=at.key("kind").text(),  # type: ignore[arg-type]  # checked by CommentSource
+            rest_id=at.key("rest_id").integer(1),
+            node_id=at.key("node_id").text(),
+            html_url=at.key("html_url").text(),
+            author=at.key("author").text(),
         )
     except FindingError as err:
         at.fail(str(err))

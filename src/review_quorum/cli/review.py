@@ -50,6 +50,7 @@ from review_quorum.plan import (
 )
 from review_quorum.render import terminal
 from review_quorum.render.formats import RENDERERS
+from review_quorum.render.json_report import report_data
 from review_quorum.scope import DiffScope, FilterMode
 from review_quorum.scoring import DEFAULT_MODEL
 from review_quorum.scoring.confidence import describe_threshold
