@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+import httpx
+import pytest
 from unidiff import PatchSet
 
 from conftest import shared_path
 from github.fake import FakeGitHub
 from github.github_openapi import GitHubSpec
+from review_quorum.cli import post
 from review_quorum.github import PullRequest, ReviewDraft
 from review_quorum.model import NormalizedFinding
 from review_quorum.plan import Settings, review
@@ -31,6 +35,20 @@ def new_fake(**options: Any) -> FakeGitHub:
     """A fake GitHub validating against ../shared's OpenAPI extract (skips without it)."""
     fake = FakeGitHub(_spec(), **options)
     fake.add_token(TOKEN, BOT)
+    return fake
+
+
+def posting_fake(
+    monkeypatch: pytest.MonkeyPatch,
+    diff: Mapping[str, Iterable[int]] = {"src/app.py": range(1, 50)},
+) -> FakeGitHub:
+    """A fake that `quorum post` (called in-process through `main`) posts to, with a token."""
+    fake = new_fake()
+    fake.set_diff(diff)
+    monkeypatch.setattr(
+        post, "make_http_client", lambda: httpx.Client(transport=httpx.MockTransport(fake.handle))
+    )
+    monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
     return fake
 
 

@@ -8,10 +8,9 @@ import json
 import re
 from pathlib import Path
 
-import httpx
 import pytest
 
-from github.github_support import BOT, TOKEN, new_fake, saved_plan
+from github.github_support import BOT, TOKEN, posting_fake, saved_plan
 from review_quorum.cli import main, post
 from review_quorum.errors import ConfigError
 from review_quorum.github import Gate, ReviewDraft
@@ -75,20 +74,10 @@ def test_an_offline_dry_run_prints_the_exact_requests(
     )
 
 
-def use_fake(monkeypatch: pytest.MonkeyPatch) -> object:
-    fake = new_fake()
-    fake.set_diff({"src/app.py": range(1, 50)})
-    monkeypatch.setattr(
-        post, "make_http_client", lambda: httpx.Client(transport=httpx.MockTransport(fake.handle))
-    )
-    monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
-    return fake
-
-
 def test_posting_twice_reports_what_each_run_did(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    fake = use_fake(monkeypatch)
+    fake = posting_fake(monkeypatch)
     plan = write_plan(tmp_path, [("src/app.py", 12, "SQL injection"), ("src/app.py", 30, "XSS")])
     assert main(["post", plan, *TARGET_ARGS]) == 0
     assert main(["post", plan, *TARGET_ARGS, "--resolve-fixed"]) == 0
@@ -109,7 +98,7 @@ def test_posting_twice_reports_what_each_run_did(
 def test_a_dry_run_with_a_token_redacts_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    fake = use_fake(monkeypatch)
+    fake = posting_fake(monkeypatch)
     plan = write_plan(tmp_path, [("src/app.py", 12, "SQL injection")])
     assert main(["post", plan, *TARGET_ARGS, "--dry-run"]) == 0
     out, err = capsys.readouterr()
@@ -121,7 +110,7 @@ def test_a_dry_run_with_a_token_redacts_it(
 def test_request_changes_on_a_level_the_plan_fails(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fake = use_fake(monkeypatch)
+    fake = posting_fake(monkeypatch)
     plan = write_plan(tmp_path, [("src/app.py", 12, "SQL injection")])
     assert main(["post", plan, *TARGET_ARGS, "--request-changes-on", "needs-verification"]) == 0
     assert [r["state"] for r in fake.submitted_reviews_by(BOT)] == ["CHANGES_REQUESTED"]  # type: ignore[attr-defined]
@@ -163,7 +152,7 @@ def test_usage_and_input_errors_exit_2(
 def test_a_refused_token_exits_2_without_showing_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    use_fake(monkeypatch)
+    posting_fake(monkeypatch)
     monkeypatch.setenv("GITHUB_TOKEN", "ghp_wrongwrongwrongwrongwrongwrong1234")
     assert main(["post", write_plan(tmp_path, []), *TARGET_ARGS]) == 2
     err = capsys.readouterr().err

@@ -12,11 +12,10 @@ import json
 import re
 from pathlib import Path
 
-import httpx
 import pytest
 
-from github.github_support import BOT, TOKEN, new_fake, saved_plan
-from review_quorum.cli import main, post
+from github.github_support import BOT, posting_fake, saved_plan
+from review_quorum.cli import main
 from review_quorum.render.markers import find_markers
 
 HOSTILE = (
@@ -45,12 +44,7 @@ def tampered_plan(tmp_path: Path) -> tuple[str, list[str]]:
 def test_a_tampered_plan_reaches_github_only_escaped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fake = new_fake()
-    fake.set_diff({"src/app.py": range(1, 50)})
-    monkeypatch.setattr(
-        post, "make_http_client", lambda: httpx.Client(transport=httpx.MockTransport(fake.handle))
-    )
-    monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
+    fake = posting_fake(monkeypatch)
     for name in ("GITHUB_ACTIONS", "GITHUB_EVENT_PATH", "GITHUB_API_URL", "GITHUB_REPOSITORY"):
         monkeypatch.delenv(name, raising=False)
     plan, fingerprints = tampered_plan(tmp_path)
