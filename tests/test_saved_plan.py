@@ -21,6 +21,7 @@ from review_quorum.plan import AwaitedBots, Settings, review
 from review_quorum.render.json_report import report_data
 from review_quorum.saved_plan import read_saved_plan
 from review_quorum.scope import DiffScope
+from review_quorum.scoring import MODELS
 
 EXAMPLE = REPO_ROOT / "examples" / "pr-review"
 
@@ -79,6 +80,17 @@ def test_a_plan_read_from_github_keeps_its_commit_and_awaited_bots() -> None:
     assert round_trip(document) == document
 
 
+def test_a_reliability_plan_keeps_its_contributions() -> None:
+    findings = [finding("a", "x.py", 3, "Off by one"), finding("b", "x.py", 4, "Off by one")]
+    document = as_saved(report_data(review(findings, settings=Settings(model="reliability"))))
+    assert document["settings"]["model"] == "reliability"
+    assert len(document["findings"][0]["contributions"]) == 2
+    assert round_trip(document) == document
+    document["findings"][0]["contributions"][0]["counted"] = "yes"
+    with pytest.raises(InputError, match=r"/findings/0/contributions/0/counted: expected true"):
+        read_saved_plan(document, "plan.json")
+
+
 SAFE_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=30)
 
 
@@ -97,7 +109,11 @@ def plans(draw: st.DrawFn) -> dict[str, Any]:
     ]
     extra_bots = draw(st.none() | st.integers(0, 3))  # bots that ran and found nothing
     bots_ran = None if extra_bots is None else len({f.bot for f in findings}) + extra_bots
-    chosen = Settings(comment_cap=draw(st.integers(0, 3)), bots_ran=bots_ran or None)
+    chosen = Settings(
+        comment_cap=draw(st.integers(0, 3)),
+        bots_ran=bots_ran or None,
+        model=draw(st.sampled_from(MODELS)),
+    )
     return as_saved(report_data(review(findings, settings=chosen)))
 
 

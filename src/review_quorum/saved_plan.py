@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import enum
 import re
-from typing import NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar
 
-from review_quorum.confidence import Disposition
 from review_quorum.errors import FindingError, InputError, Skipped
 from review_quorum.model import (
     CommentSource,
     ConsensusFinding,
     ConsensusLevel,
+    Contribution,
     NormalizedFinding,
     Severity,
 )
@@ -39,6 +39,8 @@ from review_quorum.plan import (
 )
 from review_quorum.render.json_report import report_data
 from review_quorum.scope import FilterMode
+from review_quorum.scoring import MODELS, Model
+from review_quorum.scoring.confidence import Disposition
 from review_quorum.verdicts import ContextCompleteness, EvidenceStrength, Verdict, VerifierSeverity
 
 _E = TypeVar("_E", bound=enum.Enum)
@@ -67,6 +69,10 @@ class _At:
         if value is _MISSING:
             child.fail("missing")
         return child
+
+    def optional(self, name: str) -> _At | None:
+        """The child `name`, or None when the object leaves it out (as it may)."""
+        return self.key(name) if isinstance(self.value, dict) and name in self.value else None
 
     def items(self) -> list[_At]:
         if not isinstance(self.value, list):
@@ -134,6 +140,7 @@ def _settings(at: _At) -> Settings:
         order.fail(f"expected one of {', '.join(_ORDERS)}")
     gate = at.key("gate_level")
     return Settings(
+        model=_model(at.key("model")),
         bots_ran=at.key("bots_ran").optional_integer(1),
         line_window=at.key("line_window").integer(0),
         title_overlap=at.key("title_overlap").number(),
@@ -182,7 +189,33 @@ def _consensus(at: _At) -> ConsensusFinding:
         consensus_score=at.key("consensus_score").number(),
         level=at.key("level").choice(ConsensusLevel),
         members=tuple(_member(member) for member in members.items()),
+        **_scoring(at),
     )
+
+
+def _model(at: _At) -> Model:
+    if at.value not in MODELS:
+        at.fail(f"expected one of {', '.join(MODELS)}")
+    return at.value  # one of MODELS
+
+
+def _scoring(at: _At) -> dict[str, Any]:
+    """The model and contributions a finding names when not scored by agreement."""
+    model = at.optional("model")
+    if model is None:
+        return {}
+    contributions = tuple(
+        Contribution(
+            source=item.key("source").text(),
+            family=item.key("family").text(),
+            reliability=item.key("reliability").number(),
+            origin=item.key("origin").text(),
+            counted=item.key("counted").flag(),
+            weight=item.key("log_odds").number(),
+        )
+        for item in at.key("contributions").items()
+    )
+    return {"model": _model(model), "contributions": contributions}
 
 
 def _member(at: _At) -> NormalizedFinding:
