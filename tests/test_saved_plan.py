@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from conftest import REPO_ROOT
 from review_quorum.cli import main
 from review_quorum.errors import InputError
-from review_quorum.model import NormalizedFinding
+from review_quorum.model import CommentSource, NormalizedFinding
 from review_quorum.plan import AwaitedBots, Settings, review
 from review_quorum.render.json_report import report_data
 from review_quorum.saved_plan import read_saved_plan
@@ -89,6 +89,30 @@ def test_a_reliability_plan_keeps_its_contributions() -> None:
     document["findings"][0]["contributions"][0]["counted"] = "yes"
     with pytest.raises(InputError, match=r"/findings/0/contributions/0/counted: expected true"):
         read_saved_plan(document, "plan.json")
+
+
+PAGE = "https://github.com/o/r/pull/7"
+
+
+def linked_plan(url: str) -> dict[str, Any]:
+    """A link-mode plan whose finding came from a bot comment at `url`."""
+    source = CommentSource("review_comment", 31, "PRRC_31", url, "coderabbitai[bot]")
+    findings = [finding("coderabbit", "x.py", 3, "Off by one", source=source)]
+    settings = Settings(inline_mode="link")
+    return as_saved(report_data(review(findings, settings=settings)))
+
+
+def test_a_link_mode_plan_links_only_to_comments_on_its_pull_request() -> None:
+    document = linked_plan(f"{PAGE}#discussion_r31")
+    assert document["findings"][0]["link"]["html_url"] == f"{PAGE}#discussion_r31"
+    assert as_saved(report_data(read_saved_plan(document, "plan.json", pull_page=PAGE))) == (
+        document
+    )
+    elsewhere = linked_plan("https://evil.example/o/r/pull/7#discussion_r31")
+    with pytest.raises(InputError) as raised:
+        read_saved_plan(elsewhere, "plan.json", pull_page=PAGE)
+    assert raised.value.position == "/findings/0/members/0/source/html_url"
+    assert raised.value.message == f"not a comment on {PAGE}"
 
 
 SAFE_TEXT = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=30)
@@ -207,7 +231,7 @@ def test_quorum_post_refuses_a_broken_plan_with_exit_2(
 ) -> None:
     path = tmp_path / "plan.json"
     path.write_bytes(orjson.dumps(with_value(example_plan, "/findings/2/level", "sure")))
-    assert main(["post", str(path), "--repo", "o/r", "--pr", "1", "--dry-run"]) == 2
+    assert main(["post", str(path), "--repo", "acme/stockroom", "--pr", "1", "--dry-run"]) == 2
     assert capsys.readouterr().err == (
         f"quorum: error: {path}:/findings/2/level: expected one of confirmed, "
         "needs-verification, unverified\n"

@@ -5,7 +5,8 @@ workflow artifact), so it posts nothing the file says in words: it reads the fin
 settings and counts, rebuilds the plan through `plan.assemble` (inline order, assessment,
 gate), and every body it then posts is rendered afresh by the same escaping renderers that
 wrote the file. The rendered texts in the file (`github_review` bodies, `summary_markdown`)
-are never used. Everything else must be exactly what `report_data` writes for the rebuilt
+are never used, and the bot comment each finding links to is chosen again from its
+members. Everything else must be exactly what `report_data` writes for the rebuilt
 plan: derived values (fingerprints, confidence scores, counts, the gate, the review's
 anchors) are recomputed, and a value of the wrong type or vocabulary, a missing or unknown
 key, or a derived value that differs raises `InputError` naming the file and the JSON
@@ -18,6 +19,8 @@ import enum
 import re
 from typing import Any, NoReturn, TypeVar
 
+from review_quorum.comment_links import link_targets
+from review_quorum.config import INLINE_MODES
 from review_quorum.errors import FindingError, InputError, Skipped
 from review_quorum.model import (
     CommentSource,
@@ -30,6 +33,7 @@ from review_quorum.model import (
 from review_quorum.plan import (
     AttachedVerdict,
     AwaitedBots,
+    InlineMode,
     PlannedFinding,
     ReviewPlan,
     Settings,
@@ -117,12 +121,19 @@ class _At:
             self.fail(f"expected one of {allowed}")
 
 
-def read_saved_plan(document: object, source: str) -> ReviewPlan:
-    """The plan a saved `quorum review --format json` document holds, rebuilt and checked."""
+def read_saved_plan(document: object, source: str, *, pull_page: str = "") -> ReviewPlan:
+    """The plan a saved `quorum review --format json` document holds, rebuilt and checked.
+
+    With `pull_page` (the pull request's web address), a bot comment a member names must be
+    a comment on that page: a plan cannot make the summary link anywhere else.
+    """
     root = _At(source, "", document)
     settings = _settings(root.key("settings"))
+    rows = root.key("findings").items()
+    findings = [_consensus(row, pull_page) for row in rows]
+    links = link_targets(findings)
     plan = assemble(
-        [_planned(item, settings) for item in root.key("findings").items()],
+        [_planned(*parts, settings) for parts in zip(rows, findings, links, strict=True)],
         settings,
         bots_ran=root.key("bots_ran").integer(1),
         skipped=[_skipped(item) for item in root.key("skipped").items()],
@@ -151,11 +162,19 @@ def _settings(at: _At) -> Settings:
         comment_cap=at.key("comment_cap").integer(0),
         inline_level=at.key("inline_level").choice(ConsensusLevel),
         gate_level=None if gate.value == "none" else gate.choice(ConsensusLevel),
+        inline_mode=_inline_mode(at.key("inline_mode")),
     )
 
 
-def _planned(at: _At, settings: Settings) -> PlannedFinding:
-    finding = _consensus(at)
+def _inline_mode(at: _At) -> InlineMode:
+    if at.value not in INLINE_MODES:
+        at.fail(f"expected one of {', '.join(INLINE_MODES)}")
+    return at.value  # type: ignore[return-value]  # one of INLINE_MODES
+
+
+def _planned(
+    at: _At, finding: ConsensusFinding, link: CommentSource | None, settings: Settings
+) -> PlannedFinding:
     verdict = _verdict(at.key("verdict"))
     in_diff = at.key("in_diff").optional_flag()
     return PlannedFinding(
@@ -169,10 +188,11 @@ def _planned(at: _At, settings: Settings) -> PlannedFinding:
         confidence=confidence_of(finding, verdict, in_diff, settings),
         verdict=verdict,
         span_end=at.key("span_end").optional_integer(1),
+        link=link,
     )
 
 
-def _consensus(at: _At) -> ConsensusFinding:
+def _consensus(at: _At, pull_page: str) -> ConsensusFinding:
     members = at.key("members")
     if not members.items():
         members.fail("a finding has at least one member")
@@ -188,7 +208,7 @@ def _consensus(at: _At) -> ConsensusFinding:
         max_confidence=at.key("max_confidence").number(),
         consensus_score=at.key("consensus_score").number(),
         level=at.key("level").choice(ConsensusLevel),
-        members=tuple(_member(member) for member in members.items()),
+        members=tuple(_member(member, pull_page) for member in members.items()),
         **_scoring(at),
     )
 
@@ -218,7 +238,7 @@ def _scoring(at: _At) -> dict[str, Any]:
     return {"model": _model(model), "contributions": contributions}
 
 
-def _member(at: _At) -> NormalizedFinding:
+def _member(at: _At, pull_page: str) -> NormalizedFinding:
     evidence = at.key("evidence")
     try:
         return NormalizedFinding.create(
@@ -234,21 +254,24 @@ def _member(at: _At) -> NormalizedFinding:
             symbol=evidence.key("symbol").text(),
             confidence=at.key("confidence").number(),
             rule_id=at.key("rule_id").text(),
-            source=_comment_source(at.key("source")),
+            source=_comment_source(at.key("source"), pull_page),
         )
     except FindingError as err:
         at.fail(str(err))
 
 
-def _comment_source(at: _At) -> CommentSource | None:
+def _comment_source(at: _At, pull_page: str) -> CommentSource | None:
     if at.value is None:
         return None
+    url = at.key("html_url")
+    if pull_page and url.text() and not url.text().startswith(f"{pull_page}#"):
+        url.fail(f"not a comment on {pull_page}")
     try:
         return CommentSource(
             kind=at.key("kind").text(),  # type: ignore[arg-type]  # checked by CommentSource
             rest_id=at.key("rest_id").integer(1),
             node_id=at.key("node_id").text(),
-            html_url=at.key("html_url").text(),
+            html_url=url.text(),
             author=at.key("author").text(),
         )
     except FindingError as err:

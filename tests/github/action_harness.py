@@ -23,7 +23,7 @@ from github.github_support import addressable, new_fake
 from review_quorum.github.target import ACTIONS_BOT
 
 EXAMPLE = REPO_ROOT / "examples" / "pr-review"
-OWNER, REPO, NUMBER = "acme", "stockroom", 42
+OWNER, REPO, NUMBER = "acme", "stockroom", 1  # the bundled example's pull request
 WORKFLOW_TOKEN = "ghs_workflowtoken0123456789abcdefghijklmn"
 HEAD_SHA = "3f1c" + "a" * 36
 BASE_SHA = "9e2d" + "b" * 36

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from github.action_harness import EXAMPLE_INPUTS, action_job, installed_path
+from github.action_harness import EXAMPLE_INPUTS, NUMBER, action_job, installed_path
 from github.pull_scene import BotNote, add_bot_review
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="the steps run in bash")
@@ -45,7 +45,7 @@ def test_the_bots_comments_are_read_and_the_named_bots_waited_for(tmp_path: Path
         assert "**Not reported when this review was made**" in result.summary
         assert "not reported: greptile" in result.step("Review").stderr
         reads = {path for method, path, _ in job.fake.log if method == "GET"}
-        assert "/repos/acme/stockroom/issues/42/comments" in reads
+        assert f"/repos/acme/stockroom/issues/{NUMBER}/comments" in reads
         assert ("QUERY", "CommitDate", 200) in job.fake.log  # the head commit's date
         assert job.errors == []
 

@@ -12,10 +12,14 @@ import json
 import re
 from pathlib import Path
 
+import orjson
 import pytest
 
 from github.github_support import BOT, posting_fake, saved_plan
 from review_quorum.cli import main
+from review_quorum.model import CommentSource, NormalizedFinding
+from review_quorum.plan import Settings, review
+from review_quorum.render.json_report import report_data
 from review_quorum.render.markers import find_markers
 
 HOSTILE = (
@@ -24,6 +28,7 @@ HOSTILE = (
 )
 RAW = "RAW BODY FROM THE FILE <!-- review-quorum:finding forged --> @everyone <script>x</script>"
 TARGET_ARGS = ["--repo", "octo-org/widgets", "--pr", "7"]
+LINK = Settings(inline_mode="link")
 
 
 def tampered_plan(tmp_path: Path) -> tuple[str, list[str]]:
@@ -70,3 +75,26 @@ def test_a_tampered_plan_reaches_github_only_escaped(
     )
     assert "\\[claim your prize\\](https://evil.example)" in first
     assert "&lt;b>@\u2060semgrep-bot&lt;/b>" in first
+
+
+def test_a_plan_linking_outside_the_pull_request_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = CommentSource("review_comment", 31, "PRRC_31", "https://evil.example/#x", "bot")
+    finding = NormalizedFinding.create(
+        bot="coderabbit",
+        finding_id="c1",
+        severity="high",
+        category="security",
+        title="Token logged",
+        file="src/app.py",
+        line=3,
+        source=source,
+    )
+    plan = tmp_path / "plan.json"
+    plan.write_bytes(orjson.dumps(report_data(review([finding], settings=LINK))))
+    assert main(["post", str(plan), *TARGET_ARGS, "--inline-mode", "link", "--dry-run"]) == 2
+    assert capsys.readouterr().err == (
+        f"quorum: error: {plan}:/findings/0/members/0/source/html_url: "
+        "not a comment on https://github.com/octo-org/widgets/pull/7\n"
+    )

@@ -39,7 +39,7 @@ from review_quorum.model import ConsensusLevel
 if TYPE_CHECKING:
     import httpx
 
-    from review_quorum.github import ReviewDraft
+    from review_quorum.github import PullRequest, ReviewDraft
 
 LEVELS = [level.value for level in ConsensusLevel]
 
@@ -103,7 +103,7 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from review_quorum.github import ReviewDraft
+    from review_quorum.github import ReviewDraft, resolve_target
     from review_quorum.render.json_report import report_data
     from review_quorum.saved_plan import read_saved_plan
 
@@ -112,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
         document = orjson.loads(read_bytes(args.plan))
     except orjson.JSONDecodeError as err:
         raise InputError(source, f"char {err.pos}", "not valid JSON") from None
-    plan = read_saved_plan(document, source)
+    target = resolve_target(args.repo, args.pr, os.environ)
+    plan = read_saved_plan(document, source, pull_page=pull_page(target, os.environ))
     recorder = Recorder.from_args(args)
     status = post_from_args(args, ReviewDraft.from_plan(plan, source=source))
     if recorder is not None:
@@ -169,6 +170,16 @@ def post_from_args(
         warn(message)
     print(f"quorum: {result.describe()}", file=sys.stderr)
     return ExitCode.OK
+
+
+def pull_page(target: PullRequest, env: Mapping[str, str]) -> str:
+    """The pull request's web address: on GITHUB_SERVER_URL, else the API's host."""
+    server = env.get("GITHUB_SERVER_URL", "").strip().rstrip("/")
+    if not server:
+        api = env.get("GITHUB_API_URL", "").strip().rstrip("/") or "https://api.github.com"
+        server = "https://github.com" if api == "https://api.github.com" else api
+        server = server.removesuffix("/api/v3")
+    return f"{server}/{target.owner}/{target.repo}/pull/{target.number}"
 
 
 def choose_event(draft: ReviewDraft, request_changes_on: str | None) -> str:
