@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from conftest import REPO_ROOT
 from review_quorum.cli import main
 from review_quorum.errors import InputError
-from review_quorum.model import CommentSource, NormalizedFinding
+from review_quorum.model import CommentSource, Evidence, NormalizedFinding
 from review_quorum.plan import AwaitedBots, Settings, review
 from review_quorum.render.json_report import report_data
 from review_quorum.saved_plan import read_saved_plan
@@ -128,6 +128,8 @@ def plans(draw: st.DrawFn) -> dict[str, Any]:
             draw(SAFE_TEXT),
             severity=draw(st.sampled_from(["info", "low", "medium", "high", "critical"])),
             category=draw(st.sampled_from(["security", "logic", "style"])),
+            suggestion=draw(SAFE_TEXT),
+            related=draw(st.sampled_from([(), (Evidence("c.py", 2, end_line=4), Evidence())])),
         )
         for _ in range(draw(st.integers(0, 12)))
     ]

@@ -27,6 +27,7 @@ from review_quorum.model import (
     ConsensusFinding,
     ConsensusLevel,
     Contribution,
+    Evidence,
     NormalizedFinding,
     Severity,
 )
@@ -254,10 +255,20 @@ def _member(at: _At, pull_page: str) -> NormalizedFinding:
             symbol=evidence.key("symbol").text(),
             confidence=at.key("confidence").number(),
             rule_id=at.key("rule_id").text(),
+            suggestion=at.key("suggestion").text(),
+            related=tuple(_place(place) for place in at.key("related").items()),
             source=_comment_source(at.key("source"), pull_page),
         )
     except FindingError as err:
         at.fail(str(err))
+
+
+def _place(at: _At) -> Evidence:
+    return Evidence(
+        file=at.key("file").text(),
+        line=at.key("line").optional_integer(1),
+        end_line=at.key("end_line").optional_integer(1),
+    )
 
 
 def _comment_source(at: _At, pull_page: str) -> CommentSource | None:
