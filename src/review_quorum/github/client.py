@@ -21,7 +21,6 @@ a connection's pages by cursor.
 from __future__ import annotations
 
 import email.utils
-import ipaddress
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -35,6 +34,9 @@ from review_quorum.errors import ConfigError, GitHubError
 from review_quorum.github import graphql
 from review_quorum.github.graphql import GraphQLResult
 from review_quorum.github.limits import PER_PAGE
+from review_quorum.github.urls import graphql_url_for as graphql_url_for
+from review_quorum.github.urls import same_origin
+from review_quorum.github.urls import validate_api_url as validate_api_url
 
 DEFAULT_API_URL = "https://api.github.com"
 API_VERSION = "2022-11-28"
@@ -190,10 +192,18 @@ class GitHubClient:
             except GitHubError as err:
                 raise GitHubError(self._redact(str(err)), status=err.status) from None
             if not result.rate_limited:
-                self._budget = graphql.budget(result.data, response.headers) or self._budget
+                remaining = _whole_number(response.headers.get("x-ratelimit-remaining"))
+                reset = _whole_number(response.headers.get("x-ratelimit-reset"))
+                self._budget = graphql.budget(result.data, remaining, reset) or self._budget
                 return result
             failure = GitHubError(f"{_describe(request)}: GraphQL rate limit exceeded", status=403)
-            delay = graphql.reset_delay(response.headers, self._clock(), self._budget)
+            now = self._clock()
+            delay = graphql.reset_delay(
+                _retry_after(response.headers.get("retry-after"), now),
+                _whole_number(response.headers.get("x-ratelimit-reset")),
+                now,
+                self._budget,
+            )
             self.wait_before_retry(attempt, failure, delay)
             attempt += 1
 
@@ -324,40 +334,13 @@ class GitHubClient:
         url = response.links.get("next", {}).get("url")
         if url is None:
             return None
-        if _origin(httpx.URL(url)) != _origin(httpx.URL(self.api_url)):
+        if not same_origin(httpx.URL(url), httpx.URL(self.api_url)):
             # Never send the token to another host, whatever a Link header says.
             raise GitHubError(f"GitHub API pagination points outside {self.api_url}")
         return str(url)
 
     def _redact(self, text: str) -> str:
         return text.replace(self._token, "[REDACTED]") if self._token else text
-
-
-def validate_api_url(url: str, name: str = "GITHUB_API_URL") -> str:
-    """`url` without a trailing slash, if it is safe to send a token to; else ConfigError."""
-    text = url.strip().rstrip("/")
-    try:
-        parsed = httpx.URL(text)
-    except httpx.InvalidURL:
-        raise ConfigError(f"{name} is not a valid URL") from None
-    if parsed.userinfo:
-        raise ConfigError(f"{name} must not contain credentials")
-    if parsed.query or parsed.fragment or not parsed.host:
-        raise ConfigError(f"{name} must be a plain https:// base URL")
-    if parsed.scheme == "https" or (parsed.scheme == "http" and _loopback(parsed.host)):
-        return text
-    raise ConfigError(
-        f"{name} must use https:// (http:// only on a loopback address), "
-        f"not {parsed.scheme}://{parsed.host}"
-    )
-
-
-def graphql_url_for(api_url: str) -> str:
-    """GitHub's GraphQL endpoint beside the REST root `api_url` (GHES: /api/v3 -> /api/graphql)."""
-    root = api_url.rstrip("/")
-    if root.endswith("/api/v3"):
-        return root.removesuffix("/v3") + "/graphql"
-    return root + "/graphql"
 
 
 def format_request(request: httpx.Request) -> str:
@@ -433,16 +416,3 @@ def _whole_number(value: str | None) -> int | None:
         return int(value.strip())
     except ValueError:
         return None
-
-
-def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
-    return url.scheme, url.host, url.port
-
-
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False

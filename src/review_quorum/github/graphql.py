@@ -94,27 +94,25 @@ def decode(response: httpx.Response, what: str) -> GraphQLResult:
     return result
 
 
-def budget(data: Mapping[str, Any], headers: httpx.Headers) -> Budget | None:
+def budget(data: Mapping[str, Any], remaining: int | None, reset: int | None) -> Budget | None:
     """The budget a query reported (``rateLimit``), else the one its headers state."""
     limit = data.get("rateLimit")
     if isinstance(limit, dict):
-        cost, remaining = _count(limit.get("cost")), _count(limit.get("remaining"))
-        reset = _timestamp(limit.get("resetAt"))
-        if cost is not None and remaining is not None and reset is not None:
-            return Budget(cost, remaining, reset)
-    remaining_header = _integer(headers.get("x-ratelimit-remaining"))
-    reset_header = _integer(headers.get("x-ratelimit-reset"))
-    if remaining_header is None or reset_header is None:
+        cost, left = _count(limit.get("cost")), _count(limit.get("remaining"))
+        reset_at = _timestamp(limit.get("resetAt"))
+        if cost is not None and left is not None and reset_at is not None:
+            return Budget(cost, left, reset_at)
+    if remaining is None or reset is None:
         return None
-    return Budget(1, remaining_header, float(reset_header))
+    return Budget(1, remaining, float(reset))
 
 
-def reset_delay(headers: httpx.Headers, now: float, known: Budget | None) -> float | None:
-    """How long a primary rate limit lasts: by ``x-ratelimit-reset`` or the last budget."""
-    asked = _integer(headers.get("retry-after"))
+def reset_delay(
+    asked: float | None, reset: int | None, now: float, known: Budget | None
+) -> float | None:
+    """How long a primary rate limit lasts: as asked, until the reset, or the last budget's."""
     if asked is not None:
-        return float(max(asked, 0))
-    reset = _integer(headers.get("x-ratelimit-reset"))
+        return asked
     if reset is not None:
         return max(float(reset) - now, 0.0) + 1.0
     if known is not None and known.reset_at > now:
@@ -206,15 +204,6 @@ def _timestamp(value: object) -> float | None:
         return None
     try:
         return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None
-
-
-def _integer(value: str | None) -> int | None:
-    if value is None:
-        return None
-    try:
-        return int(value.strip())
     except ValueError:
         return None
 
