@@ -281,7 +281,7 @@ def test_create_names_the_bad_field_and_the_allowed_values(
 
 def test_scoring_an_unvalidated_input_names_the_field() -> None:
     item = finding()._replace(category="securty")
-    with pytest.raises(FindingError, match=r"^src/app\.py:10: category: 'securty' is not one of"):
+    with pytest.raises(FindingError, match=r"^src/app\.py:10: category: \"securty\" is not one of"):
         score_finding(item)
 
 

@@ -18,11 +18,9 @@ from review_quorum.confidence import (
     Verdict,
     VerifierSeverity,
 )
-from review_quorum.errors import InputError
+from review_quorum.errors import InputError, RecordProblem, RecordsError
 from review_quorum.join import Unmatched, join_verdicts
 from review_quorum.verdicts import (
-    RecordProblem,
-    RecordsError,
     parse_drafter_output,
     parse_score_records,
     parse_verifier_output,

@@ -33,10 +33,10 @@ def test_severity_is_ordered_and_parsed_case_insensitively() -> None:
 @pytest.mark.parametrize(
     ("overrides", "message"),
     [
-        ({"severity": "urgent"}, r"finding 'B608' from 'bandit': unknown severity 'urgent'"),
+        ({"severity": "urgent"}, "finding 'B608' from 'bandit': unknown severity \"urgent\""),
         ({"line": 0}, r"finding 'B608' from 'bandit': .*line must be >= 1, not 0"),
         ({"line": -4}, r"line must be >= 1, not -4"),
-        ({"line": True}, r"line must be a positive integer or null, not True"),
+        ({"line": True}, r"line must be a positive integer or null, not true"),
         ({"confidence": float("nan")}, r"finding 'B608' from 'bandit': confidence must be finite"),
         ({"confidence": float("inf")}, r"confidence must be finite, not inf"),
         ({"bot": ""}, r"bot must be a non-empty string"),
@@ -70,7 +70,7 @@ def test_evidence_defaults_to_a_global_finding() -> None:
 def test_consensus_level_parse_and_rank() -> None:
     assert ConsensusLevel.parse("needs_verification") is ConsensusLevel.NEEDS_VERIFICATION
     assert [level.rank for level in ConsensusLevel] == [2, 1, 0]
-    with pytest.raises(ValueError, match="unknown consensus level 'maybe'"):
+    with pytest.raises(ValueError, match='unknown consensus level "maybe"'):
         ConsensusLevel.parse("maybe")
 
 
@@ -116,9 +116,9 @@ def test_invalid_extras_are_errors_naming_the_record(
 @pytest.mark.parametrize(
     ("kind", "rest_id", "message"),
     [
-        ("commit_comment", 1, "comment kind 'commit_comment' is not one of"),
-        ("review", "1", "comment id must be an integer, not '1'"),
-        ("review", True, "comment id must be an integer, not True"),
+        ("commit_comment", 1, 'comment kind "commit_comment" is not one of'),
+        ("review", "1", 'comment id must be an integer, not "1"'),
+        ("review", True, "comment id must be an integer, not true"),
     ],
 )
 def test_invalid_comment_sources_are_errors(kind: str, rest_id: object, message: str) -> None:

@@ -193,7 +193,7 @@ ALTERED = "does not match the plan's findings, which give"
         ("/findings/0/line", "12", "/findings/0/line", "expected a whole number >= 1"),
         ("/findings/0/forced", 1, "/findings/0/forced", "expected true or false"),
         ("/findings/0/level", "sure", "/findings/0/level", "expected one of confirmed, "),
-        ("/findings/0/severity", "urgent", "/findings/0/severity", "unknown severity 'urgent'"),
+        ("/findings/0/severity", "urgent", "/findings/0/severity", 'unknown severity "urgent"'),
         ("/findings/0/members", [], "/findings/0/members", "at least one member"),
         ("/findings/0/members/0/bot", "", "/findings/0/members/0", "bot must be a non-empty"),
         ("/findings/0/members/0/evidence/line", 0, "/findings/0/members/0/evidence/line", ">= 1"),

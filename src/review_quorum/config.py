@@ -9,13 +9,13 @@ are `ConfigError`s naming the file and the key. `.quorum.toml` holds the keys at
 
 from __future__ import annotations
 
-import math
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from review_quorum.errors import ConfigError
+from review_quorum.errors import ConfigError, shown
+from review_quorum.model import is_finite
 
 LEVELS = ("confirmed", "needs-verification", "unverified")
 FILTER_MODES = ("added", "diff_context", "file", "nofilter")
@@ -30,7 +30,7 @@ def _count(value: object) -> int:
 
 
 def _fraction(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, int | float) or not is_finite(value):
         raise ValueError("expected a finite number")
     return float(value)
 
@@ -161,5 +161,5 @@ def validate(table: Mapping[str, Any], source: str) -> dict[str, Any]:
         try:
             settings[key] = check(value)
         except ValueError as err:
-            raise ConfigError(f"{source}: bad value for {key!r}: {value!r}: {err}") from None
+            raise ConfigError(f"{source}: bad value for {key!r}: {shown(value)}: {err}") from None
     return settings

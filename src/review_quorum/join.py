@@ -11,14 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from review_quorum.verdicts import (
-    DRAFTER_FIELDS,
-    VERIFIER_FIELDS,
-    Entry,
-    RecordProblem,
-    RecordsError,
-    collect_entries,
-)
+from review_quorum.errors import RecordProblem, RecordsError
+from review_quorum.verdicts import DRAFTER_FIELDS, VERIFIER_FIELDS, Entry, collect_entries
 
 
 @dataclass(frozen=True, slots=True)

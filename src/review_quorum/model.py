@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from review_quorum.errors import FindingError
+from review_quorum.errors import FindingError, shown
 
 
 class Severity(enum.IntEnum):
@@ -43,7 +43,7 @@ class Severity(enum.IntEnum):
             member = _SEVERITY_BY_LABEL.get(value.strip().lower())
             if member is not None:
                 return member
-        raise ValueError(f"unknown severity {value!r} (expected one of {SEVERITY_LABELS})")
+        raise ValueError(f"unknown severity {shown(value)} (expected one of {SEVERITY_LABELS})")
 
 
 _SEVERITY_BY_LABEL = {member.label: member for member in Severity}
@@ -67,7 +67,9 @@ class ConsensusLevel(enum.Enum):
             return cls(value.strip().lower().replace("_", "-"))
         except ValueError:
             allowed = ", ".join(level.value for level in cls)
-            raise ValueError(f"unknown consensus level {value!r} (expected {allowed})") from None
+            raise ValueError(
+                f"unknown consensus level {shown(value)} (expected {allowed})"
+            ) from None
 
 
 _LEVEL_RANK = {
@@ -77,14 +79,28 @@ _LEVEL_RANK = {
 }
 
 
+MAX_LINE = 2**31 - 1
+"""The highest line number a finding may name: what GitHub, SARIF viewers and every
+output format (64-bit JSON integers included) can carry."""
+
+
 def _check_line(line: object, file: str) -> None:
-    if line is None or (type(line) is int and line >= 1):
+    if line is None or (type(line) is int and 1 <= line <= MAX_LINE):
         return  # the common case, before any message is formatted (readers build millions)
     what = f"evidence for {file or '<global>'!r}"
     if isinstance(line, bool) or not isinstance(line, int):
-        raise FindingError(f"{what}: line must be a positive integer or null, not {line!r}")
+        raise FindingError(f"{what}: line must be a positive integer or null, not {shown(line)}")
     if line < 1:
-        raise FindingError(f"{what}: line must be >= 1, not {line}")
+        raise FindingError(f"{what}: line must be >= 1, not {shown(line)}")
+    raise FindingError(f"{what}: line must be at most {MAX_LINE}, not {shown(line)}")
+
+
+def is_finite(number: float) -> bool:
+    """Whether `number` is finite; an integer too large for a float is not."""
+    try:
+        return math.isfinite(number)
+    except OverflowError:
+        return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,9 +147,9 @@ class CommentSource:
 
     def __post_init__(self) -> None:
         if self.kind not in COMMENT_KINDS:
-            raise FindingError(f"comment kind {self.kind!r} is not one of {COMMENT_KINDS}")
+            raise FindingError(f"comment kind {shown(self.kind)} is not one of {COMMENT_KINDS}")
         if isinstance(self.rest_id, bool) or not isinstance(self.rest_id, int):
-            raise FindingError(f"comment id must be an integer, not {self.rest_id!r}")
+            raise FindingError(f"comment id must be an integer, not {shown(self.rest_id)}")
         if not all(isinstance(text, str) for text in (self.node_id, self.html_url, self.author)):
             raise FindingError(f"comment {self.rest_id}: node id, URL and author must be strings")
 
@@ -179,16 +195,16 @@ class NormalizedFinding:
         if not isinstance(self.bot, str) or not self.bot:
             raise FindingError(f"{name}: bot must be a non-empty string")
         if not isinstance(self.severity, Severity):
-            raise FindingError(f"{name}: unknown severity {self.severity!r}")
+            raise FindingError(f"{name}: unknown severity {shown(self.severity)}")
         if not isinstance(self.category, str) or not isinstance(self.title, str):
             raise FindingError(f"{name}: category and title must be strings")
         if not isinstance(self.evidence, Evidence):
             raise FindingError(f"{name}: evidence must be an Evidence")
         confidence = self.confidence
         if isinstance(confidence, bool) or not isinstance(confidence, int | float):
-            raise FindingError(f"{name}: confidence must be a number, not {confidence!r}")
-        if not math.isfinite(confidence):
-            raise FindingError(f"{name}: confidence must be finite, not {confidence!r}")
+            raise FindingError(f"{name}: confidence must be a number, not {shown(confidence)}")
+        if not is_finite(confidence):
+            raise FindingError(f"{name}: confidence must be finite, not {shown(confidence)}")
         if self.category_certainty != 1.0 or self.rule_id or self.body or self.suggestion:
             self._check_extras(name)  # the defaults are valid: skip the checks on the hot path
         if self.source is not None and not isinstance(self.source, CommentSource):
@@ -206,7 +222,7 @@ class NormalizedFinding:
             or not 0.0 <= certainty <= 1.0
         ):
             raise FindingError(
-                f"{name}: category certainty must be a number in [0, 1], not {certainty!r}"
+                f"{name}: category certainty must be a number in [0, 1], not {shown(certainty)}"
             )
 
     @classmethod

@@ -13,15 +13,19 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, TypeVar
 
-import orjson
-
 from review_quorum._perf import paused_gc
-from review_quorum.errors import FindingError, InputError
-from review_quorum.model import Severity
+from review_quorum.errors import (
+    FindingError,
+    InputError,
+    RecordProblem,
+    RecordsError,
+    json_type,
+    shown,
+)
+from review_quorum.model import MAX_LINE, Severity
 
 
 class Verdict(enum.StrEnum):
@@ -138,58 +142,6 @@ class FindingInput(NamedTuple):
 # --- record validation ---------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class RecordProblem:
-    """One bad field: the file, a JSON pointer to the record or field, and what is wrong."""
-
-    source: str
-    pointer: str
-    message: str
-
-    def describe(self) -> str:
-        return f"{self.source}:{self.pointer}: {self.message}"
-
-
-class RecordsError(InputError):
-    """Records that failed validation; `problems` lists every bad field of every record."""
-
-    def __init__(self, problems: Sequence[RecordProblem]) -> None:
-        self.problems = tuple(problems)
-        sources = ", ".join(dict.fromkeys(problem.source for problem in problems))
-        records = len({(problem.source, problem.pointer.split("/")[1]) for problem in problems})
-        lines = "".join(f"\n  {problem.describe()}" for problem in problems)
-        count = len(problems)
-        summary = (
-            f"{count} problem{'s' if count != 1 else ''} in {records} "
-            f"record{'s' if records != 1 else ''}; nothing was scored"
-        )
-        super().__init__(sources, "", summary + lines)
-
-
-SHOWN_LIMIT = 60
-
-
-def shown(value: object) -> str:
-    """A parsed JSON value as JSON (`true`, `"1e2"`, `null`), cut short when long."""
-    try:
-        text = orjson.dumps(value).decode()
-    except TypeError:
-        text = repr(value)
-    return text if len(text) <= SHOWN_LIMIT else text[: SHOWN_LIMIT - 1] + "…"
-
-
-_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}
-
-
-def json_type(value: object) -> str:
-    """What a parsed JSON value is, in JSON's words ("an array", "a number", "null")."""
-    if value is None:
-        return "null"
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return "a number"
-    return _JSON_TYPES.get(type(value), type(value).__name__)
-
-
 class _Bad(Exception):
     """A field value that fails its check; the message says why."""
 
@@ -212,11 +164,18 @@ _DIGITS = re.compile(r"[1-9][0-9]*", re.ASCII)
 def _line(value: object) -> int:
     # JSON integers, or decimal digit strings as LLMs sometimes write them; never a bool,
     # a float, or anything int() would also accept ("1e2", " 7", "+7", "٧").
-    if type(value) is int and value >= 1:
+    if type(value) is int and 1 <= value <= MAX_LINE:
         return value
     if isinstance(value, str) and _DIGITS.fullmatch(value):
-        return int(value)
+        if len(value) <= _LINE_DIGITS and int(value) <= MAX_LINE:
+            return int(value)
+        raise _Bad(f"must be at most {MAX_LINE}, not {shown(value)}")
+    if type(value) is int and value > MAX_LINE:
+        raise _Bad(f"must be at most {MAX_LINE}, not {shown(value)}")
     raise _Bad(f"must be a positive integer, not {shown(value)}")
+
+
+_LINE_DIGITS = len(str(MAX_LINE))
 
 
 _FLAGS = {"true": True, "false": False}
@@ -318,7 +277,7 @@ def _fast_input(record: Any) -> FindingInput | None:
             type(file) is str
             and file
             and type(line) is int
-            and line >= 1
+            and 1 <= line <= MAX_LINE
             and type(in_diff) is bool
             and type(in_changed) is bool
             and type(issue) is str

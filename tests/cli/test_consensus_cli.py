@@ -88,7 +88,7 @@ def test_jsonl_bad_records_are_skipped_with_line_numbers(
     assert [(s["position"], s["reason"]) for s in document["skipped"]] == [
         (
             "line 3",
-            "finding '#3' from 'ruff': unknown severity 'severe' "
+            "finding '#3' from 'ruff': unknown severity \"severe\" "
             "(expected one of info, low, medium, high, critical)",
         ),
         ("line 4", "invalid JSON at column 75: unexpected end of data"),

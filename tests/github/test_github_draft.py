@@ -99,7 +99,7 @@ def test_a_summary_without_its_marker_gets_one() -> None:
         ("/github_review/commit_id", 5, r"plan.json:/github_review/commit_id: expected a string"),
         ("/summary_markdown", None, r"plan.json:/summary_markdown: expected a string"),
         ("/gate", [], r"plan.json:/gate: expected a JSON object"),
-        ("/gate/level", "high", r"plan.json:/gate/level: unknown consensus level 'high'"),
+        ("/gate/level", "high", r"plan.json:/gate/level: unknown consensus level \"high\""),
         ("/gate/failed", "yes", r"plan.json:/gate/failed: expected true or false"),
         ("/gate/count", 1.5, r"plan.json:/gate/count: expected a whole number"),
         (
@@ -133,16 +133,20 @@ def test_a_plan_that_is_not_an_object() -> None:
             "comment body has no finding marker, so it cannot be posted idempotently",
         ),
         ("/github_review/comments/0/path", " ", "comment has no path"),
-        ("/github_review/comments/0/line", 0, "comment line must be a line number >= 1, not 0"),
+        (
+            "/github_review/comments/0/line",
+            0,
+            "comment line must be a line number from 1 to 2147483647, not 0",
+        ),
         (
             "/github_review/comments/0/line",
             True,
-            "comment line must be a line number >= 1, not True",
+            "comment line must be a line number from 1 to 2147483647, not true",
         ),
         (
             "/github_review/comments/0/side",
             "MIDDLE",
-            "comment side must be LEFT or RIGHT, not 'MIDDLE'",
+            'comment side must be LEFT or RIGHT, not "MIDDLE"',
         ),
         ("/github_review/comments/0/start_line", 42, "start_line 42 must be before line 42"),
         ("/github_review/comments/0", "text", "expected an object with path, line, side and body"),

@@ -128,7 +128,11 @@ def test_request_changes_on_a_level_the_plan_fails(
             ["post", "{plan}", *TARGET_ARGS],
             "quorum: error: GITHUB_TOKEN is not set: posting needs a token (or use --dry-run)",
         ),
-        (["post", "{bad}", *TARGET_ARGS], "quorum: error: {bad}:char 1: not valid JSON"),
+        (
+            ["post", "{bad}", *TARGET_ARGS],
+            "quorum: error: {bad}:line 1 column 2: "
+            "invalid JSON: unexpected character, expected a string key",
+        ),
         (["post", "{missing}", *TARGET_ARGS], "quorum: error: {missing}: no such file"),
         (["post", "{plan}", "--repo", "octo-org/widgets", "--pr", "0"], None),
         (["post", "{plan}", *TARGET_ARGS, "--request-changes-on", "high"], None),

@@ -107,11 +107,11 @@ def test_checkstyle_shape_severities_lines_and_skipped_errors() -> None:
             "line 8",
             "severity 'ignore': the tool was told not to report it",
         ),
-        ("checkstyle.checkstyle-java.xml", "line 9", "line must be a whole number, not 'forty'"),
+        ("checkstyle.checkstyle-java.xml", "line 9", 'line must be a whole number, not "forty"'),
         (
             "checkstyle.checkstyle-java.xml",
             "line 10",
-            "unknown severity 'fatal' (expected error, warning or info)",
+            'unknown severity "fatal" (expected error, warning or info)',
         ),
         (
             "checkstyle.checkstyle-java.xml",
@@ -133,12 +133,12 @@ def test_root_and_bot_options() -> None:
         (
             "checkstyle.billion-laughs.xml",
             "line 3",
-            f"refused the XML entity declaration 'lol': {ENTITY_REASON}",
+            f'refused the XML entity declaration "lol": {ENTITY_REASON}',
         ),
         (
             "checkstyle.external-entity.xml",
             "line 3",
-            f"refused the XML entity declaration 'secret': {ENTITY_REASON}",
+            f'refused the XML entity declaration "secret": {ENTITY_REASON}',
         ),
         ("checkstyle.malformed.xml", "line 5 column 5", "invalid XML: mismatched tag"),
     ],
@@ -161,6 +161,13 @@ def test_unsafe_and_malformed_xml_is_refused_naming_file_and_position(
         (b"<pmd><file/></pmd>", "line 1", "root element is <pmd>, not <checkstyle>"),
         (
             b"<checkstyle>\n\xff\xfe</checkstyle>",
+            "line 2 column 1",
+            "not UTF-8 (byte 0xff: invalid start byte); quorum reads UTF-8 (with or without a "
+            "byte-order mark) and UTF-16 with one: convert a Latin-1 or Windows-1252 file to "
+            "UTF-8 first",
+        ),
+        (
+            b'<?xml version="1.0" encoding="ISO-8859-1"?><checkstyle>\n\x00\xff</checkstyle>',
             "line 2 column 1",
             "invalid XML: not well-formed (invalid token)",
         ),

@@ -142,9 +142,21 @@ def test_bot_and_root_options() -> None:
     assert [(f.bot, f.file) for f in batch.findings] == [("claude", "src/a.py")]
 
 
-def test_undecodable_bytes_are_replaced_not_fatal() -> None:
-    batch = READER.read(Source("r.txt", b"\xef\xbb\xbf[high] a.py:3 caf\xe9 broken\n"))
-    assert [(f.file, f.title) for f in batch.findings] == [("a.py", "caf\ufffd broken")]
+def test_text_that_is_not_utf8_is_an_error_naming_line_and_column() -> None:
+    with pytest.raises(InputError) as caught:
+        READER.read(Source("r.txt", b"\xef\xbb\xbf[high] a.py:3 ok\n[low] a.py:4 caf\xe9 broken\n"))
+    assert str(caught.value) == (
+        "r.txt:line 2 column 17: not UTF-8 (byte 0xe9: invalid continuation byte); quorum "
+        "reads UTF-8 (with or without a byte-order mark) and UTF-16 with one: convert a "
+        "Latin-1 or Windows-1252 file to UTF-8 first"
+    )
+
+
+def test_utf16_with_a_byte_order_mark_reads_as_utf8() -> None:
+    text = "[high] a.py:3 café broken\n"
+    for data in (text.encode("utf-16"), b"\xfe\xff" + text.encode("utf-16-be")):
+        batch = READER.read(Source("r.txt", data))
+        assert [(f.file, f.line, f.title) for f in batch.findings] == [("a.py", 3, "café broken")]
 
 
 @pytest.mark.parametrize(
@@ -174,10 +186,39 @@ def test_content_without_finding_lines_or_in_another_format_is_not_free_text(dat
     assert not READER.detect(Source("x", data))
 
 
-@pytest.mark.parametrize("data", [b"just prose without findings\n", b"\x00\x01 binary", b""])
-def test_undetectable_content_is_an_input_error(data: bytes) -> None:
-    with pytest.raises(InputError, match="cannot tell the input format"):
+NOT_A_FINDING_LINE = (
+    "x:line 1: no line looks like a finding ('[high] path:line message') and it is not "
+    "JSON or XML; pass --input-format freetext to read it as a review without findings"
+)
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"just prose without findings\n", NOT_A_FINDING_LINE),
+        (b"\x00\x01 binary", NOT_A_FINDING_LINE),
+        (b"ok\n\xff", "x:line 2 column 1: not UTF-8 (byte 0xff: invalid start byte)"),
+        (
+            b"<?xml version='1.0'?><report/>",
+            "x:line 1: XML whose root element is not <checkstyle>",
+        ),
+    ],
+)
+def test_undetectable_content_is_an_input_error_saying_where(data: bytes, message: str) -> None:
+    with pytest.raises(InputError) as caught:
         ingest.detect_format(Source("x", data))
+    assert str(caught.value).startswith(message)
+
+
+@pytest.mark.parametrize("data", [b"", b"\n \n", b"\xef\xbb\xbf"])
+def test_an_empty_file_holds_no_findings(data: bytes) -> None:
+    assert ingest.read(Source("x", data)).findings == []
+
+
+@pytest.mark.parametrize("data", [b"[1, 2]", b'{"a": 1}', b"<?xml version='1.0'?><checkstyle/>"])
+def test_json_or_xml_read_as_free_text_is_an_error(data: bytes) -> None:
+    with pytest.raises(InputError, match=r"^x:line 1: the file is (JSON|XML), not free text"):
+        READER.read(Source("x", data))
 
 
 def test_an_invalid_draft_becomes_a_skipped_line(monkeypatch: pytest.MonkeyPatch) -> None:

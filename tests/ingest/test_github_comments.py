@@ -178,7 +178,7 @@ def test_not_detected(data: bytes) -> None:
         (b'[{"user": {"login": "a"}, "body": "x"}] [1', "line 1 column 41", "invalid JSON"),
         (b'[{"user": {"login": "a"}, "body": "x"}] {"a": 1}', "line 1 column 41", "invalid JSON"),
         (b"[" * 2000 + b"]" * 2000, "line 1 column", "invalid JSON"),
-        (b'[{"user": {"login": "a"}, "body": "\xff"}]', "line 1 column", "invalid JSON"),
+        (b'[{"user": {"login": "a"}, "body": "\xff"}]', "line 1 column 36", "not UTF-8"),
     ],
 )  # fmt: skip
 def test_broken_files_raise_input_error(data: bytes, position: str, message: str) -> None:
@@ -202,9 +202,9 @@ def test_broken_files_raise_input_error(data: bytes, position: str, message: str
         ({"user": {"login": "Copilot"}, "body": "x", "path": "a.py", "line": 0},
          "field 'line' must be a positive integer or null, not 0"),
         ({"user": {"login": "Copilot"}, "body": "x", "path": "a.py", "line": "3"},
-         "field 'line' must be a positive integer or null, not '3'"),
+         "field 'line' must be a positive integer or null, not \"3\""),
         ({"user": {"login": "Copilot"}, "body": "x", "path": "a.py", "start_line": True},
-         "field 'start_line' must be a positive integer or null, not True"),
+         "field 'start_line' must be a positive integer or null, not true"),
         ({"user": {"login": "Copilot"}, "body": "x", "path": "a.py", "original_line": 1.5},
          "field 'original_line' must be a positive integer or null, not 1.5"),
         ({"user": {"login": "Copilot"}, "body": "x", "in_reply_to_id": 3}, REPLY),
@@ -220,7 +220,8 @@ def test_unusable_records_are_skipped_with_their_pointer(record: object, reason:
     good = {"user": {"login": "Copilot"}, "body": "The loop never ends.", "path": "a.py", "line": 2}
     batch = READER.read(Source("c.json", orjson.dumps([good, record])))
     assert [finding.title for finding in batch.findings] == ["The loop never ends"]
-    assert batch.skipped == [Skipped("c.json", "/1", reason)]
+    deliberate = reason in (HUMAN, REPLY, OWN)  # by design no finding, not broken
+    assert batch.skipped == [Skipped("c.json", "/1", reason, not_a_finding=deliberate)]
 
 
 def test_include_humans_reads_human_comments() -> None:
@@ -374,7 +375,7 @@ def test_read_comments_takes_the_kind_from_the_caller() -> None:
     ]
     notice = {**record, "body": (COMMENTS / "codex.usage-limit.md").read_text(encoding="utf-8")}
     assert read_comments([PullComment(notice, CommentKind.ISSUE, "/x")]).skipped == [
-        Skipped("github", "/x/body", "Codex usage-limit notice, not a finding")
+        Skipped("github", "/x/body", "Codex usage-limit notice, not a finding", True)
     ]
 
 

@@ -103,12 +103,12 @@ def test_lines_positions_engines_severities_and_skipped_issues() -> None:
         ),
     ]
     assert [(s.source, s.position, s.reason) for s in batch.skipped] == [
-        ("gitlab.lines-and-positions.json", "/3", "type 'measurement' is not an issue"),
+        ("gitlab.lines-and-positions.json", "/3", 'type "measurement" is not an issue'),
         ("gitlab.lines-and-positions.json", "/4", "field 'location' must be an object"),
         (
             "gitlab.lines-and-positions.json",
             "/5",
-            "unknown severity 'urgent' (expected info, minor, major, critical, blocker)",
+            'unknown severity "urgent" (expected info, minor, major, critical, blocker)',
         ),
     ]
 

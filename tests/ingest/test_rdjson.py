@@ -95,7 +95,7 @@ def test_rdjsonl_lines_sources_severities_and_bad_lines() -> None:
         (
             "rdjsonl.golangci.jsonl",
             "line 7",
-            "unknown severity 'SEVERE' (expected ERROR, WARNING, INFO or UNKNOWN_SEVERITY)",
+            'unknown severity "SEVERE" (expected ERROR, WARNING, INFO or UNKNOWN_SEVERITY)',
         ),
         ("rdjsonl.golangci.jsonl", "line 8", "invalid JSON: unexpected end of data"),
         (
@@ -183,7 +183,7 @@ def test_bad_diagnostics_are_skipped_with_reasons(record: object, reason: str) -
         (
             b'{"diagnostics": [], "severity": "LOUD"}',
             "/severity",
-            "unknown severity 'LOUD' (expected ERROR, WARNING, INFO or UNKNOWN_SEVERITY)",
+            'unknown severity "LOUD" (expected ERROR, WARNING, INFO or UNKNOWN_SEVERITY)',
         ),
         (b'{"diagnostics": [', "line 1 column 18", "invalid JSON: unexpected end of data"),
     ],

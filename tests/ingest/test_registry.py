@@ -128,7 +128,7 @@ def test_bot_option_names_the_bot_of_one_file(capsys: pytest.CaptureFixture[str]
         (
             [str(INGEST / "checkstyle.billion-laughs.xml")],
             f"quorum: error: {INGEST / 'checkstyle.billion-laughs.xml'}:line 3: "
-            "refused the XML entity declaration 'lol': "
+            'refused the XML entity declaration "lol": '
             "entities can expand without bound or read other files\n",
         ),
         (

@@ -66,9 +66,9 @@ json_values = st.recursive(
 
 def read(reader: Reader, name: str, data: bytes) -> Batch | InputError:
     """The outcome of reading, after checking it is one of the two allowed shapes."""
-    source = Source(name, data)
-    reader.detect(source)  # detection must not crash either
     try:
+        source = Source(name, data)  # a byte-order mark or NUL bytes are judged here
+        reader.detect(source)  # detection must not crash either
         batch = reader.read(source)
     except InputError as err:
         assert (err.source, bool(err.position), bool(err.message)) == (name, True, True)

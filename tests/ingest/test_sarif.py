@@ -229,9 +229,9 @@ def test_each_bad_record_is_skipped_with_its_pointer_and_the_good_ones_remain() 
         (
             "sarif.bad-records.json",
             "/runs/0/results/3",
-            "unknown level 'fatal' (expected error, warning, note or none)",
+            'unknown level "fatal" (expected error, warning, note or none)',
         ),
-        ("sarif.bad-records.json", "/runs/0/results/4/kind", "unknown kind 'maybe'"),
+        ("sarif.bad-records.json", "/runs/0/results/4/kind", 'unknown kind "maybe"'),
         (
             "sarif.bad-records.json",
             f"/runs/0/results/5/{region}",
@@ -409,7 +409,7 @@ def test_absolute_uris_stay_absolute_without_a_root() -> None:
         (
             b'{"version": "2.0.0", "runs": []}',
             "/version",
-            "unsupported SARIF version '2.0.0'; expected 2.1.0",
+            'unsupported SARIF version "2.0.0"; expected 2.1.0',
         ),
         (b'{"version": "2.1.0", "runs": {}}', "/runs", "expected an array of runs"),
         (
@@ -420,8 +420,10 @@ def test_absolute_uris_stay_absolute_without_a_root() -> None:
         (b"[" * 2000 + b"]" * 2000, "line 1 column 1026", "invalid JSON: depth limit exceeded"),
         (
             b'{"version": "2.1.0", "runs": ["\xff"]}',
-            "line 1 column 1",
-            "invalid JSON: str is not valid UTF-8: surrogates not allowed",
+            "line 1 column 32",
+            "not UTF-8 (byte 0xff: invalid start byte); quorum reads UTF-8 (with or without a "
+            "byte-order mark) and UTF-16 with one: convert a Latin-1 or Windows-1252 file to "
+            "UTF-8 first",
         ),
     ],
 )

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import argparse
 import enum
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from review_quorum import ingest
-from review_quorum.errors import InputError
+from review_quorum.errors import InputError, Skipped, UsageError, shown
 from review_quorum.ingest.base import Batch, ReadOptions, Source
 from review_quorum.ingest.categories import CategoryMap
 from review_quorum.model import ConsensusLevel
@@ -63,6 +64,11 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="read GitHub comments by people as findings too (bots are always read)",
     )
+    parser.add_argument(
+        "--allow-empty",
+        action="store_true",
+        help="accept no input files, or files of which nothing could be read (an empty review)",
+    )
 
 
 def read_bytes(path: str) -> bytes:
@@ -94,14 +100,26 @@ def load_inputs(
     *,
     categories: CategoryMap | None = None,
     bot_logins: Mapping[str, str] | None = None,
+    elsewhere: bool = False,
 ) -> Batch:
     """Read every input the command line names, in order, into one batch.
 
+    Without `--allow-empty`, a command line naming no input (and no other source of
+    findings: `elsewhere`, such as `--github`) is a `UsageError`, and inputs
+    of which nothing could be read (no finding, and records that are broken rather than
+    deliberately no finding) an `InputError` naming the first broken record: a typo in a
+    path glob or a wrongly forced `--input-format` must not pass a gate as an empty review.
     Long inputs (over `PROGRESS_BYTES` in all) show a progress bar when stderr is a TTY.
     """
     planned: list[tuple[str, str | None]] = [(path, None) for path in args.inputs]
     planned += [(path, name) for name, path in map(parse_bot_override, args.bot)]
+    if not planned and not elsewhere and not args.allow_empty:
+        raise UsageError(
+            "no input files: name at least one FILE (or --bot NAME=FILE), "
+            "or pass --allow-empty for an empty review"
+        )
     batch = Batch()
+    readable = not planned
     with _progress(planned) as advance:
         for path, bot in planned:
             options = ReadOptions(
@@ -112,9 +130,34 @@ def load_inputs(
                 bot_logins=bot_logins or {},
             )
             source = Source("<stdin>" if path == "-" else path, read_bytes(path), options)
-            batch.extend(ingest.read(source, args.input_format))
+            read = ingest.read(source, args.input_format)
+            readable = readable or bool(read.findings) or _nothing_broken(read.skipped)
+            batch.extend(read)
             advance(path)
+    if not readable and not args.allow_empty:
+        raise _unreadable(batch.skipped)
     return batch
+
+
+def _nothing_broken(skipped: Sequence[Skipped]) -> bool:
+    return all(record.not_a_finding for record in skipped)
+
+
+def _unreadable(skipped: Sequence[Skipped]) -> InputError:
+    broken = [record for record in skipped if not record.not_a_finding]
+    first, rest = broken[0], broken[1:]
+    more = "".join(f"\n  {record.describe()}" for record in rest[:SHOWN_SKIPPED])
+    if len(rest) > SHOWN_SKIPPED:
+        more += f"\n  ... and {len(rest) - SHOWN_SKIPPED} more"
+    message = (
+        f"{first.reason}\nno finding could be read from any input file "
+        f"({len(broken)} broken record{'s' if len(broken) != 1 else ''}); "
+        f"pass --allow-empty to accept an empty review{more}"
+    )
+    return InputError(first.source, first.position, message)
+
+
+SHOWN_SKIPPED = 5
 
 
 @contextmanager
@@ -180,7 +223,12 @@ def finite_float(text: str) -> float:
 
 
 def resolve_bots(value: str | None, seen: set[str]) -> int | None:
-    """`--bots` as a count; warns when it is absent or names fewer bots than were seen."""
+    """`--bots` as a count; warns when it is absent or names fewer bots than were seen.
+
+    A count is a whole number >= 1; names are a comma-separated list with no empty or
+    numeric entry. Anything else (`-2`, `a,,b`, `2.5`) is a `UsageError`: a gate that
+    misreads its bot count passes or fails for the wrong reason.
+    """
     if value is None:
         if seen:
             warn(
@@ -189,18 +237,24 @@ def resolve_bots(value: str | None, seen: set[str]) -> int | None:
             )
         return None
     text = value.strip()
-    if text.isdigit():
-        count = int(text)
-        if count < 1:
-            raise InputError("--bots", "", "expected at least 1 bot")
-        return count
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    if not names:
-        raise InputError("--bots", "", f"expected a number or a list of names, not {value!r}")
+    if text.isascii() and text.isdigit():
+        if int(text) < 1:
+            raise UsageError("--bots: expected at least 1 bot")
+        return int(text)
+    names = [name.strip() for name in text.split(",")]
+    if not all(names):
+        raise UsageError(f"--bots: an empty bot name in {one_line(shown(value))}")
+    numeric = [name for name in names if _NUMBER.fullmatch(name)]
+    if numeric:
+        what = one_line(shown(numeric[0]))
+        raise UsageError(f"--bots: {what} is a number, not a bot name; a count must be >= 1")
     missing = sorted(seen - set(names))
     if missing:
         warn(f"--bots does not list {', '.join(one_line(name) for name in missing)}")
     return max(len(set(names) | seen), 1)
+
+
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
 def gate_level(value: str) -> ConsensusLevel | None:

@@ -28,12 +28,11 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
 from review_quorum.cli.common import ExitCode, read_bytes, warn
 from review_quorum.cli.record import Recorder, add_record_arguments
 from review_quorum.config import INLINE_MODES
-from review_quorum.errors import ConfigError, InputError
+from review_quorum.errors import ConfigError
+from review_quorum.ingest.base import Source
 from review_quorum.model import ConsensusLevel
 
 if TYPE_CHECKING:
@@ -108,10 +107,7 @@ def run(args: argparse.Namespace) -> int:
     from review_quorum.saved_plan import read_saved_plan
 
     source = "<stdin>" if args.plan == "-" else args.plan
-    try:
-        document = orjson.loads(read_bytes(args.plan))
-    except orjson.JSONDecodeError as err:
-        raise InputError(source, f"char {err.pos}", "not valid JSON") from None
+    document = Source(source, read_bytes(args.plan)).json()
     target = resolve_target(args.repo, args.pr, os.environ)
     plan = read_saved_plan(document, source, pull_page=pull_page(target, os.environ))
     recorder = Recorder.from_args(args)

@@ -54,7 +54,6 @@ from review_quorum.render.json_report import report_data
 from review_quorum.scope import DiffScope, FilterMode
 from review_quorum.scoring import DEFAULT_MODEL
 from review_quorum.scoring.confidence import describe_threshold
-from review_quorum.scoring.profile import Profile
 from review_quorum.verdicts import parse_verifier_output
 
 DEFAULTS: dict[str, Any] = {
@@ -170,24 +169,18 @@ def build_settings(
         inline_level=ConsensusLevel.parse(effective(args, file_settings, "inline-level")),
         gate_level=gate_level(gate),
         model=effective(args, file_settings, "model"),
-        profile=_profile(args, file_settings),
+        profile=load_profile(effective(args, file_settings, "profile")),
         inline_mode=effective(args, file_settings, "inline-mode"),
     )
 
 
-def _profile(args: argparse.Namespace, file_settings: dict[str, Any]) -> Profile | None:
-    """`--profile`, else (with `--db`) the profile the history supports, else the default."""
-    profile = load_profile(effective(args, file_settings, "profile"))
-    recorder: Recorder | None = getattr(args, "recorder", None)
-    if profile is None and recorder is not None:
-        return recorder.profile(file_settings)
-    return profile
-
-
 def load_diff(args: argparse.Namespace) -> DiffScope | None:
+    """The diff `--diff` or `--git` names; an empty one is an error, since every finding
+    would fall out of scope and the gate would pass on nothing."""
     if args.diff:
-        text = read_bytes(args.diff).decode("utf-8", "replace")
-        return DiffScope.parse(text, source=args.diff)
+        # a diff may quote files in any encoding: only the byte-order mark is decided here
+        text = Source(args.diff, read_bytes(args.diff)).data.decode("utf-8", "replace")
+        return _parse_diff(text, args.diff)
     if args.git:
         if ".." not in args.git:
             raise InputError("--git", "", f"expected BASE..HEAD, not {args.git!r}")
@@ -199,10 +192,16 @@ def load_diff(args: argparse.Namespace) -> DiffScope | None:
         if done.returncode != 0:
             message = done.stderr.decode("utf-8", "replace").strip()
             raise InputError("--git", "", f"git diff failed: {message}")
-        return DiffScope.parse(
-            done.stdout.decode("utf-8", "replace"), source=f"git diff {args.git}"
-        )
+        return _parse_diff(done.stdout.decode("utf-8", "replace"), f"git diff {args.git}")
     return None
+
+
+def _parse_diff(text: str, source: str) -> DiffScope:
+    if not text.strip():
+        raise InputError(
+            source, "line 1", "the diff is empty: no file changed, so nothing could be in scope"
+        )
+    return DiffScope.parse(text, source=source)
 
 
 def load_verdicts(path: str | None) -> list[AttachedVerdictInput]:
@@ -235,7 +234,9 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
         categories = file_settings.get("categories")
         category_map = build_category_map(categories) if categories else None
         bot_logins = file_settings.get("bot-logins") or {}
-        batch = load_inputs(args, categories=category_map, bot_logins=bot_logins)
+        batch = load_inputs(
+            args, categories=category_map, bot_logins=bot_logins, elsewhere=wants_github(args)
+        )
         pulled = None
         if wants_github(args):
             options = ReadOptions(

@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from review_quorum.config import INLINE_MODES
-from review_quorum.errors import InputError, Skipped
+from review_quorum.errors import InputError, Skipped, shown
 from review_quorum.github.draft_findings import DraftFinding, read_findings
-from review_quorum.model import ConsensusLevel
+from review_quorum.model import MAX_LINE, ConsensusLevel
 from review_quorum.plan import ReviewPlan
 from review_quorum.render.json_report import report_data
 from review_quorum.render.markers import FINDING, SUMMARY, find_markers, marker
@@ -214,8 +214,10 @@ def _comment(item: object) -> DraftComment:
 
 
 def _line(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"comment {name} must be a line number >= 1, not {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_LINE:
+        raise ValueError(
+            f"comment {name} must be a line number from 1 to {MAX_LINE}, not {shown(value)}"
+        )
     return value
 
 
@@ -223,7 +225,7 @@ def _side(value: object, name: str) -> str:
     if value is None and name == "start_side":
         return "RIGHT"
     if value not in SIDES:
-        raise ValueError(f"comment {name} must be LEFT or RIGHT, not {value!r}")
+        raise ValueError(f"comment {name} must be LEFT or RIGHT, not {shown(value)}")
     return str(value)
 
 
@@ -242,7 +244,7 @@ def _gate(root: Mapping[str, Any], source: str) -> Gate | None:
     gate = _mapping(value, source, "/gate")
     level, failed, count = gate.get("level"), gate.get("failed"), gate.get("count", 0)
     if level != "none" and level not in {item.value for item in ConsensusLevel}:
-        raise InputError(source, "/gate/level", f"unknown consensus level {level!r}")
+        raise InputError(source, "/gate/level", f"unknown consensus level {shown(level)}")
     if not isinstance(failed, bool):
         raise InputError(source, "/gate/failed", "expected true or false")
     if isinstance(count, bool) or not isinstance(count, int):
@@ -258,7 +260,7 @@ def _by_level(value: object, source: str) -> Mapping[str, int] | None:
     for name, count in counts.items():
         pointer = f"/gate_findings_by_level/{name}"
         if name not in known:
-            raise InputError(source, pointer, f"unknown consensus level {name!r}")
+            raise InputError(source, pointer, f"unknown consensus level {shown(name)}")
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise InputError(source, pointer, "expected a whole number >= 0")
     return dict(counts)

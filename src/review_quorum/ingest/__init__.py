@@ -8,7 +8,7 @@ a format means adding one module and one line here.
 
 from __future__ import annotations
 
-from review_quorum.errors import InputError
+from review_quorum.errors import InputError, json_type, shown
 from review_quorum.ingest import (
     checkstyle,
     freetext,
@@ -33,16 +33,46 @@ READERS: dict[str, Reader] = {
 
 
 def detect_format(source: Source) -> str:
-    """The registry name of the format `source` is written in, judged by content."""
+    """The registry name of the format `source` is written in, judged by content.
+
+    When no reader claims it, `InputError` says where the content goes wrong: the line
+    and column of broken JSON or text that is not UTF-8, the member a JSON document lacks.
+    """
     for name, reader in READERS.items():
         if reader.detect(source):
             return name
-    raise InputError(
-        source.name,
-        "",
-        "cannot tell the input format from the content; "
-        f"pass --input-format ({', '.join(READERS)})",
+    raise _undetected(source)
+
+
+def _undetected(source: Source) -> InputError:
+    choices = f"pass --input-format ({', '.join(READERS)})"
+    head = source.head(8)
+    if head.startswith(("{", "[")):
+        document = source.json()  # raises with the line and column where the JSON breaks
+        where, what = _json_shape(document)
+        return InputError(source.name, where, f"{what}; {choices}")
+    if head.startswith("<"):
+        what = "XML whose root element is not <checkstyle>"
+        return InputError(source.name, "line 1", f"{what}; {choices}")
+    source.text()  # raises with the line and column where the text is not UTF-8
+    what = (
+        "no line looks like a finding ('[high] path:line message') and it is not JSON "
+        "or XML; pass --input-format freetext to read it as a review without findings"
     )
+    return InputError(source.name, "line 1", what)
+
+
+def _json_shape(document: object) -> tuple[str, str]:
+    """Where a JSON object or array departs from every format, and how."""
+    if isinstance(document, dict):
+        for key, format_name in (("runs", "SARIF"), ("diagnostics", "rdjson")):
+            if key in document:
+                actual = json_type(document[key])
+                return f"/{key}", f"expected an array of {key} ({format_name}), not {actual}"
+        return "/", "a JSON object with neither 'runs' (SARIF) nor 'diagnostics' (rdjson)"
+    first = document[0] if isinstance(document, list) and document else None
+    what = f"an array of items in no format quorum reads (the first is {shown(first)})"
+    return "/0", what
 
 
 def read(source: Source, format: str | None = None) -> Batch:

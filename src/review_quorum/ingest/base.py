@@ -3,10 +3,15 @@
 A reader turns the bytes of one input file into `NormalizedFinding`s plus `Skipped`
 records. It raises `InputError` only when the file as a whole cannot be read (broken JSON,
 wrong top-level shape); one bad record is a `Skipped` with a JSON pointer or line number.
+
+Every reader sees UTF-8 without a byte-order mark: a `Source` strips a UTF-8 byte-order
+mark and re-encodes UTF-16 that starts with one (what PowerShell's ``>`` writes), and
+refuses UTF-32 and byte-order-mark-less UTF-16 with an error that names them.
 """
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -35,34 +40,48 @@ class ReadOptions:
 
 
 class Source:
-    """One input: a name for messages, its bytes, and its JSON document parsed at most once."""
+    """One input: a name for messages, its bytes as UTF-8, and its JSON document parsed at
+    most once. `encoding` says what the bytes were written in ("UTF-8", "UTF-8 with BOM",
+    "UTF-16 LE", "UTF-16 BE"); other encodings raise `InputError` naming them."""
 
-    __slots__ = ("_document", "data", "name", "options")
+    __slots__ = ("_document", "data", "encoding", "name", "options")
 
     def __init__(self, name: str, data: bytes, options: ReadOptions | None = None) -> None:
         self.name = name
-        self.data = data
+        self.data, self.encoding = as_utf8(name, data)
         self.options = options or ReadOptions()
         self._document: object = _UNPARSED
 
+    def text(self) -> str:
+        """The whole input as text; `InputError` with line and column where it is not UTF-8."""
+        try:
+            return self.data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise not_utf8(self.name, self.data, err) from None
+
     def head(self, size: int = 4096) -> str:
         """The start of the input as text, for content sniffing."""
-        return self.data[:size].decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+        return self.data[:size].decode("utf-8", "replace").lstrip(" \t\r\n")
 
     def json(self) -> object:
         """The whole input parsed as JSON; `InputError` with line and column if it is not."""
         if self._document is _UNPARSED:
-            # orjson refuses a UTF-8 byte order mark, which Windows tools often write
-            data = self.data[3:] if self.data.startswith(b"\xef\xbb\xbf") else self.data
             try:
-                self._document = orjson.loads(data)
+                self._document = orjson.loads(self.data)
             except orjson.JSONDecodeError as err:
-                self._document = InputError(
-                    self.name, f"line {err.lineno} column {err.colno}", f"invalid JSON: {err.msg}"
-                )
+                self._document = self._invalid_json(err)
         if isinstance(self._document, InputError):
             raise self._document  # parsed once: every reader asking again gets the same error
         return self._document
+
+    def _invalid_json(self, err: orjson.JSONDecodeError) -> InputError:
+        try:
+            self.data.decode("utf-8")
+        except UnicodeDecodeError as bad_text:
+            return not_utf8(self.name, self.data, bad_text)
+        return InputError(
+            self.name, f"line {err.lineno} column {err.colno}", f"invalid JSON: {err.msg}"
+        )
 
     def parsed(self) -> object | None:
         """The document if another reader already parsed it (and it was JSON), else None."""
@@ -116,3 +135,65 @@ def pointer(*parts: object) -> str:
     """A JSON pointer (RFC 6901) to a value inside a document."""
     escaped = (str(part).replace("~", "~0").replace("/", "~1") for part in parts)
     return "/" + "/".join(escaped)
+
+
+_READS = "quorum reads UTF-8 (with or without a byte-order mark) and UTF-16 with one"
+_UTF16 = {codecs.BOM_UTF16_LE: "UTF-16 LE", codecs.BOM_UTF16_BE: "UTF-16 BE"}
+_NUL_SCAN = 4096
+
+
+def as_utf8(name: str, data: bytes) -> tuple[bytes, str]:
+    """`data` as UTF-8 without a byte-order mark, and the encoding it was written in."""
+    if data.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        message = f"the file is UTF-32 (it starts with a UTF-32 byte-order mark); {_READS}"
+        raise InputError(name, "line 1 column 1", message)
+    if data.startswith(codecs.BOM_UTF8):
+        return data[len(codecs.BOM_UTF8) :], "UTF-8 with BOM"
+    encoding = _UTF16.get(data[:2])
+    if encoding is not None:
+        return _from_utf16(name, data[2:], encoding), encoding
+    head = data[:_NUL_SCAN]
+    if head.count(b"\x00") * 4 >= len(head) > 0:  # a stray NUL is left to the reader
+        raise InputError(name, _position(data, data.find(b"\x00")), _nul_reason(head))
+    return data, "UTF-8"
+
+
+def _from_utf16(name: str, data: bytes, encoding: str) -> bytes:
+    try:
+        text = data.decode(encoding.replace(" ", "-").lower())
+    except UnicodeDecodeError as err:
+        # the position is counted in characters decoded before the fault, plus the mark
+        before = data[: err.start].decode(encoding.replace(" ", "-").lower(), "replace")
+        where = _position(before.encode(), len(before.encode()))
+        raise InputError(name, where, f"invalid {encoding}: {err.reason}") from None
+    return text.encode("utf-8")
+
+
+def _nul_reason(head: bytes) -> str:
+    nuls = head.count(b"\x00")
+    if nuls * 4 >= len(head) * 3 - 4:
+        guess = "UTF-32 without a byte-order mark"
+    elif nuls * 3 >= len(head):
+        odd = head[1::2].count(b"\x00") >= head[::2].count(b"\x00")
+        guess = f"UTF-16 {'LE' if odd else 'BE'} without a byte-order mark"
+    else:
+        guess = "binary, or UTF-16 or UTF-32 without a byte-order mark"
+    return f"the file has NUL bytes: it looks like {guess}; {_READS}"
+
+
+def not_utf8(name: str, data: bytes, err: UnicodeDecodeError) -> InputError:
+    """The error for bytes that are not UTF-8, at the line and column of the first fault."""
+    byte = data[err.start]
+    message = (
+        f"not UTF-8 (byte 0x{byte:02x}: {err.reason}); {_READS}: convert a Latin-1 or "
+        "Windows-1252 file to UTF-8 first"
+    )
+    return InputError(name, _position(data, err.start), message)
+
+
+def _position(data: bytes, offset: int) -> str:
+    """ "line L column C" of a byte offset, the column counted in characters."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    column = len(data[line_start:offset].decode("utf-8", "replace")) + 1
+    line = data.count(b"\n", 0, offset) + 1
+    return f"line {line} column {column}"

@@ -23,12 +23,12 @@ from xml.parsers.expat import ErrorString
 from defusedxml import DefusedXmlException, EntitiesForbidden  # type: ignore[import-untyped]
 from defusedxml.ElementTree import DefusedXMLParser  # type: ignore[import-untyped]
 
-from review_quorum.errors import FindingError, InputError, Skipped
+from review_quorum.errors import FindingError, InputError, NotAFinding, Skipped, shown
 from review_quorum.ingest.base import Batch, Source
 from review_quorum.ingest.categories import Categorizer
 from review_quorum.ingest.paths import PathResolver
 from review_quorum.ingest.titles import first_sentence
-from review_quorum.model import Evidence, NormalizedFinding, Severity
+from review_quorum.model import MAX_LINE, Evidence, NormalizedFinding, Severity
 
 DEFAULT_BOT = "checkstyle"
 SOURCE_TOOLS = {"eslint.rules.": "eslint", "com.puppycrawl.tools.checkstyle.": "checkstyle"}
@@ -39,6 +39,8 @@ SEVERITIES = {
 }
 
 _ROOT = re.compile(r"<checkstyle[\s>/]")
+_DECLARED_ENCODING = re.compile(r"<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9._-]+)")
+_LINE_DIGITS = len(str(MAX_LINE))
 _Record = tuple[int, str | None, dict[str, str]]
 
 
@@ -86,16 +88,21 @@ def parse(source: Source) -> list[_Record]:
     collector = _Collector(source.name)
     parser = DefusedXMLParser(target=collector)
     collector.parser = parser
+    # Text re-encoded from UTF-16 goes in as str, so expat ignores the declaration's
+    # encoding="UTF-16"; other bytes go in as written, read as the declaration says.
+    utf16 = source.encoding.startswith("UTF-16")
     try:
-        parser.feed(source.data)
+        parser.feed(source.data.decode("utf-8") if utf16 else source.data)
         parser.close()
     except ParseError as err:
+        if not utf16 and _declared_utf8(source):
+            source.text()  # raises naming the line and column where the file is not UTF-8
         line, column = err.position
         where = f"line {line} column {column + 1}"
         raise InputError(source.name, where, f"invalid XML: {ErrorString(err.code)}") from err
     except EntitiesForbidden as err:
         reason = "entities can expand without bound or read other files"
-        message = f"refused the XML entity declaration {err.name!r}: {reason}"
+        message = f"refused the XML entity declaration {shown(err.name)}: {reason}"
         raise InputError(source.name, f"line {collector.line()}", message) from err
     except (LookupError, UnicodeError) as err:  # an encoding declaration Python cannot use
         raise InputError(source.name, "line 1", f"unusable XML encoding: {err}") from err
@@ -103,6 +110,11 @@ def parse(source: Source) -> list[_Record]:
         message = f"refused unsafe XML ({type(err).__name__}): no external references are read"
         raise InputError(source.name, f"line {collector.line()}", message) from err
     return collector.records
+
+
+def _declared_utf8(source: Source) -> bool:
+    declared = _DECLARED_ENCODING.match(source.head(200))
+    return declared is None or declared.group(1).lower().replace("-", "") == "utf8"
 
 
 class CheckstyleReader:
@@ -121,7 +133,8 @@ class CheckstyleReader:
             try:
                 batch.findings.append(_finding(source, file, attributes, paths, categorizer))
             except FindingError as err:
-                batch.skipped.append(Skipped(source.name, f"line {line}", str(err)))
+                deliberate = isinstance(err, NotAFinding)
+                batch.skipped.append(Skipped(source.name, f"line {line}", str(err), deliberate))
         return batch
 
 
@@ -163,8 +176,8 @@ def _severity(value: str | None) -> Severity:
     severity = SEVERITIES.get(value.strip().lower())
     if severity is None:
         if value.strip().lower() == "ignore":
-            raise FindingError("severity 'ignore': the tool was told not to report it")
-        raise FindingError(f"unknown severity {value!r} (expected error, warning or info)")
+            raise NotAFinding("severity 'ignore': the tool was told not to report it")
+        raise FindingError(f"unknown severity {shown(value)} (expected error, warning or info)")
     return severity
 
 
@@ -173,7 +186,9 @@ def _line(value: str | None) -> int | None:
         return None
     text = value.strip()
     if not text.isascii() or not text.isdigit():
-        raise FindingError(f"line must be a whole number, not {value!r}")
+        raise FindingError(f"line must be a whole number, not {shown(value)}")
+    if len(text.lstrip("0")) > _LINE_DIGITS:  # int() refuses thousands of digits
+        raise FindingError(f"line must be at most {MAX_LINE}, not {shown(value)}")
     return int(text) or None
 
 

@@ -18,7 +18,7 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from review_quorum.errors import FindingError, Skipped
+from review_quorum.errors import FindingError, Skipped, shown
 from review_quorum.ingest.base import Batch, ReadOptions
 from review_quorum.ingest.bots import BY_NAME, PARSERS, Comment, CommentKind, Draft
 from review_quorum.ingest.bots.authors import HUMAN, Attribution, resolve
@@ -84,15 +84,17 @@ class _Reading:
         self.resolver = PathResolver(options.root)
         self.order = 0
 
-    def skip(self, where: str, reason: str, order: int | None = None) -> None:
-        skipped = Skipped(self.name, where, reason)
+    def skip(
+        self, where: str, reason: str, order: int | None = None, *, not_a_finding: bool = True
+    ) -> None:
+        skipped = Skipped(self.name, where, reason, not_a_finding)
         self.skipped.append((self.order if order is None else order, skipped))
 
     def record(self, where: str, record: object, kind: CommentKind | None) -> None:
         self.order += 1
         comment = _comment(record, kind)
-        if isinstance(comment, str):
-            self.skip(where, comment)
+        if isinstance(comment, str):  # a reply or a person's comment is by design no finding
+            self.skip(where, comment, not_a_finding=comment in (REPLY, HUMAN))
             return
         if comment.path:
             self.paths.add(comment.path)
@@ -130,7 +132,7 @@ class _Reading:
             try:
                 batch.findings.append(self._finding(read, anchors))
             except FindingError as err:
-                self.skip(read.where, str(err), read.order)
+                self.skip(read.where, str(err), read.order, not_a_finding=False)
         batch.skipped = [skipped for _, skipped in sorted(self.skipped, key=lambda item: item[0])]
         return batch
 
@@ -213,7 +215,7 @@ def _comment(record: object, kind: CommentKind | None) -> Comment | str:
         if value is not None and (
             isinstance(value, bool) or not isinstance(value, int) or value < 1
         ):
-            return f"field {name!r} must be a positive integer or null, not {value!r}"[:200]
+            return f"field {name!r} must be a positive integer or null, not {shown(value)}"
     current = record.get("line") is not None
     return Comment(
         kind=kind or _kind(record),

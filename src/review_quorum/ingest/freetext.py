@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from review_quorum.errors import FindingError, Skipped
+from review_quorum.errors import FindingError, InputError, Skipped
 from review_quorum.ingest.base import Batch, Source
 from review_quorum.ingest.bots.base import Draft
 from review_quorum.ingest.bots.keywords import guess
@@ -62,7 +62,11 @@ class FreeTextReader:
         return any(isinstance(outcome, Draft) for _, outcome in parse_lines(text.splitlines()))
 
     def read(self, source: Source) -> Batch:
-        text = source.data.decode("utf-8", "replace").removeprefix("\ufeff")
+        if source.json_or_none() is not None or source.head().startswith("<?xml"):
+            kind = "XML" if source.head().startswith("<") else "JSON"
+            message = f"the file is {kind}, not free text; drop --input-format to detect it"
+            raise InputError(source.name, "line 1", message)
+        text = source.text()
         batch = Batch()
         bot = source.options.bot or DEFAULT_BOT
         paths = PathResolver(source.options.root)

@@ -86,7 +86,7 @@ def _pages(source: Source) -> list[tuple[tuple[int, ...], object]]:
 def _concatenated(data: bytes) -> list[list[object]] | None:
     """The pages of ``gh api --paginate`` output (``[...][...]``), or None if it is not that."""
     try:
-        text = data.decode("utf-8").removeprefix("\ufeff")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None
     decoder = json.JSONDecoder()

@@ -14,7 +14,7 @@ Each issue is ``{"description", "check_name", "fingerprint", "severity", "locati
 
 from __future__ import annotations
 
-from review_quorum.errors import FindingError, InputError, Skipped
+from review_quorum.errors import FindingError, InputError, NotAFinding, Skipped, shown
 from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.ingest.categories import Categorizer, tool_name
 from review_quorum.ingest.paths import PathResolver
@@ -56,7 +56,8 @@ class GitLabReader:
             try:
                 batch.findings.append(issues.finding(issue, index))
             except FindingError as err:
-                batch.skipped.append(Skipped(source.name, pointer(index), str(err)))
+                deliberate = isinstance(err, NotAFinding)
+                batch.skipped.append(Skipped(source.name, pointer(index), str(err), deliberate))
         return batch
 
 
@@ -73,7 +74,7 @@ class _Issues:
             raise FindingError(f"an issue must be an object, not {type(issue).__name__}")
         kind = issue.get("type", "issue")
         if not isinstance(kind, str) or kind.lower() != "issue":
-            raise FindingError(f"type {kind!r} is not an issue")
+            raise NotAFinding(f"type {shown(kind)} is not an issue")
         check = _text(issue, "check_name")
         engine = _text(issue, "engine_name")
         tool = tool_name(engine) if engine.strip() else DEFAULT_BOT
@@ -124,7 +125,7 @@ def _severity(value: object) -> Severity:
         return Severity.MEDIUM
     severity = SEVERITIES.get(value.lower()) if isinstance(value, str) else None
     if severity is None:
-        raise FindingError(f"unknown severity {value!r} (expected {', '.join(SEVERITIES)})")
+        raise FindingError(f"unknown severity {shown(value)} (expected {', '.join(SEVERITIES)})")
     return severity
 
 

@@ -8,8 +8,6 @@ Each record is ``{"bot", "finding_id", "severity", "category", "title", "evidenc
 
 from __future__ import annotations
 
-import math
-import re
 from sys import intern
 
 import msgspec
@@ -18,13 +16,13 @@ import orjson
 from review_quorum._perf import paused_gc
 from review_quorum.errors import FindingError, InputError, Skipped
 from review_quorum.ingest.base import Batch, Source, pointer
-from review_quorum.model import NormalizedFinding
+from review_quorum.ingest.paths import PathResolver
+from review_quorum.model import NormalizedFinding, is_finite
 
 _REQUIRED_TEXT = ("bot", "category", "title")
 _ARRAY_OF_RAW = msgspec.json.Decoder(list[msgspec.Raw])
 _DECODE = msgspec.json.Decoder().decode
 _TOO_DEEP = "invalid JSON: depth limit exceeded"
-_BYTE_OFFSET = re.compile(r"\(byte (\d+)\)")
 _EVIDENCE_TEXT = ("file", "snippet", "symbol")
 
 
@@ -32,6 +30,8 @@ class NativeReader:
     name = "native"
 
     def detect(self, source: Source) -> bool:
+        if not source.data.strip():
+            return True  # an empty file is an empty list (JSONL writers leave it empty)
         document = source.json_or_none()
         if isinstance(document, list):
             return not document or _looks_native(document[0])
@@ -68,23 +68,16 @@ def _split_array(source: Source) -> list[object]:
     Unlike parsing the whole document at once, this never holds a million parsed records
     (nor a parser's intermediate tree) in memory: a million findings fit in far less.
     """
-    data = source.data[3:] if source.data.startswith(b"\xef\xbb\xbf") else source.data
     try:
-        return list(_ARRAY_OF_RAW.decode(data))
+        return list(_ARRAY_OF_RAW.decode(source.data))
     except msgspec.ValidationError:
         raise InputError(source.name, "/", "expected a JSON array of findings") from None
-    except msgspec.DecodeError as err:
-        raise InputError(source.name, _position(data, str(err)), f"invalid JSON: {err}") from None
-    except RecursionError:
-        raise InputError(source.name, "line 1 column 1", _TOO_DEEP) from None
-
-
-def _position(data: bytes, message: str) -> str:
-    match = _BYTE_OFFSET.search(message)
-    offset = int(match.group(1)) if match else len(data)
-    line = data.count(b"\n", 0, offset) + 1
-    column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
-    return f"line {line} column {column}"
+    except (msgspec.DecodeError, RecursionError):
+        pass  # orjson words the error (line and column), or reads what msgspec would not
+    document = source.json()
+    if not isinstance(document, list):
+        raise InputError(source.name, "/", "expected a JSON array of findings")
+    return document
 
 
 def _looks_native(record: object) -> bool:
@@ -94,11 +87,12 @@ def _looks_native(record: object) -> bool:
 def _read_lines(source: Source) -> Batch:
     batch = Batch()
     bot_override = source.options.bot
+    paths = PathResolver(source.options.root)
     for number, raw in enumerate(source.data.splitlines(), start=1):
         if not raw.strip():
             continue
         try:
-            batch.findings.append(parse_record(orjson.loads(raw), number, bot_override))
+            batch.findings.append(parse_record(orjson.loads(raw), number, bot_override, paths))
         except orjson.JSONDecodeError as err:
             reason = f"invalid JSON at column {err.colno}: {err.msg}"
             batch.skipped.append(Skipped(source.name, f"line {number}", reason))
@@ -110,6 +104,7 @@ def _read_lines(source: Source) -> Batch:
 def _read_records(source: Source, records: list[object]) -> Batch:
     batch = Batch()
     bot_override = source.options.bot
+    paths = PathResolver(source.options.root)
     for index in range(len(records)):
         # Release each parsed record once it is a finding: a million parsed dicts and a
         # million findings need not be alive at the same time.
@@ -117,7 +112,7 @@ def _read_records(source: Source, records: list[object]) -> Batch:
         try:
             if type(record) is msgspec.Raw:
                 record = _DECODE(record)
-            batch.findings.append(parse_record(record, index, bot_override))
+            batch.findings.append(parse_record(record, index, bot_override, paths))
         except FindingError as err:
             batch.skipped.append(Skipped(source.name, pointer(index), str(err)))
         except msgspec.DecodeError as err:  # the split checks structure, not string bytes
@@ -128,9 +123,16 @@ def _read_records(source: Source, records: list[object]) -> Batch:
 
 
 def parse_record(
-    record: object, index: object, bot_override: str | None = None
+    record: object,
+    index: object,
+    bot_override: str | None = None,
+    paths: PathResolver | None = None,
 ) -> NormalizedFinding:
-    """One native record as a finding; `FindingError` says which field is wrong and why."""
+    """One native record as a finding; `FindingError` says which field is wrong and why.
+
+    Its file becomes repository-relative through `paths` (``./a.py``, ``a\\b.py``,
+    absolute paths under the root, ``file://`` URIs), as every reader's does.
+    """
     if not isinstance(record, dict):
         raise FindingError(f"record must be an object, not {type(record).__name__}")
     for name in _REQUIRED_TEXT:
@@ -150,7 +152,7 @@ def parse_record(
     confidence = record.get("confidence", 1.0)
     if isinstance(confidence, bool) or not isinstance(confidence, int | float):
         raise FindingError("field 'confidence' must be a number")
-    if not math.isfinite(confidence):
+    if not is_finite(confidence):
         raise FindingError("field 'confidence' must be finite")
     return NormalizedFinding.create(
         bot=intern(bot_override or record["bot"]),
@@ -158,7 +160,7 @@ def parse_record(
         severity=record["severity"],
         category=intern(record["category"]),
         title=record["title"],
-        file=intern(evidence.get("file", "")),
+        file=(paths or PathResolver()).location(evidence.get("file", "")),
         line=evidence.get("line"),
         end_line=evidence.get("end_line"),
         snippet=evidence.get("snippet", ""),

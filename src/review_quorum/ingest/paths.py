@@ -198,6 +198,10 @@ class PathResolver:
             found = known[path] = self._finish(path.replace("\\", "/"))
         return found
 
+    def location(self, text: str) -> str:
+        """The repository path of a file path or a ``file://`` URI (native findings)."""
+        return self.uri(text) if text[:5].lower() == "file:" else self.path(text)
+
     def _resolve_uri(self, uri: str, base_id: str | None) -> str:
         plain = "%" not in uri and "\\" not in uri and _is_plain_relative(uri)
         if plain and (base_id is None or base_id not in self._bases):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import orjson
 
-from review_quorum.errors import FindingError, InputError, Skipped
+from review_quorum.errors import FindingError, InputError, Skipped, shown
 from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.ingest.categories import Categorizer, tool_name
 from review_quorum.ingest.paths import PathResolver
@@ -107,7 +107,7 @@ def _severity(value: object, default: Severity) -> Severity:
         return default
     if not isinstance(value, str) or value.upper() not in SEVERITIES:
         raise FindingError(
-            f"unknown severity {value!r} (expected ERROR, WARNING, INFO or UNKNOWN_SEVERITY)"
+            f"unknown severity {shown(value)} (expected ERROR, WARNING, INFO or UNKNOWN_SEVERITY)"
         )
     return SEVERITIES[value.upper()] or default
 
@@ -125,6 +125,9 @@ def _line(position: object, which: str) -> int | None:
     return line
 
 
+_RESULT_KEYS = frozenset(["source", "severity", "diagnostics"])
+
+
 class RdjsonReader:
     name = "rdjson"
 
@@ -135,6 +138,9 @@ class RdjsonReader:
     def read(self, source: Source) -> Batch:
         document = source.json()
         if not isinstance(document, dict):
+            raise InputError(source.name, "/", "expected an rdjson object with 'diagnostics'")
+        if "diagnostics" not in document and not set(document) <= _RESULT_KEYS:
+            # reviewdog leaves an empty result's diagnostics out; any other object is no rdjson
             raise InputError(source.name, "/", "expected an rdjson object with 'diagnostics'")
         diagnostics = document.get("diagnostics", [])
         if not isinstance(diagnostics, list):
@@ -167,8 +173,7 @@ class RdjsonlReader:
     def read(self, source: Source) -> Batch:
         diagnostics = _Diagnostics(source, DEFAULT_BOT, Severity.MEDIUM)
         batch = Batch()
-        data = source.data[3:] if source.data.startswith(b"\xef\xbb\xbf") else source.data
-        for number, raw in enumerate(data.splitlines(), start=1):
+        for number, raw in enumerate(source.data.splitlines(), start=1):
             if not raw.strip():
                 continue
             where = f"line {number}"

@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 
 from review_quorum._perf import paused_gc
-from review_quorum.errors import InputError, Skipped
+from review_quorum.errors import InputError, Skipped, shown
 from review_quorum.ingest import sarif_typed
 from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.ingest.categories import Categorizer
@@ -79,7 +79,7 @@ def read_parsed(source: Source) -> Batch:
     version = document.get("version")
     if version is not None and version != "2.1.0":
         raise InputError(
-            source.name, "/version", f"unsupported SARIF version {version!r}; expected 2.1.0"
+            source.name, "/version", f"unsupported SARIF version {shown(version)}; expected 2.1.0"
         )
     runs = document.get("runs")
     if not isinstance(runs, list):

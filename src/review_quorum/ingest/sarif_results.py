@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from review_quorum.errors import FindingError, Skipped
+from review_quorum.errors import FindingError, Skipped, shown
 from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.ingest.categories import HOUSEKEEPING, Categorizer, tool_name
 from review_quorum.ingest.paths import PathResolver, resolve_base_ids
@@ -105,7 +105,7 @@ class RunReader:
             batch.findings.append(self.finding(result))
         except SkipRecord as skip:
             where = pointer("runs", self._index, "results", number, *skip.path)
-            batch.skipped.append(Skipped(name, where, skip.reason))
+            batch.skipped.append(Skipped(name, where, skip.reason, skip.not_a_finding))
         except FindingError as err:
             where = pointer("runs", self._index, "results", number)
             batch.skipped.append(Skipped(name, where, str(err)))
@@ -236,7 +236,7 @@ class RunReader:
 
     def _artifact_uri(self, index: object) -> tuple[object, object]:
         if type(index) is not int or not 0 <= index < len(self._artifacts):
-            raise SkipRecord(f"artifact index {index!r} names no artifact", *_ARTIFACT)
+            raise SkipRecord(f"artifact index {shown(index)} names no artifact", *_ARTIFACT)
         artifact = self._artifacts[index]
         location = artifact.get("location") if type(artifact) is dict else None
         if type(location) is not dict:
@@ -301,9 +301,9 @@ def _region(region: object) -> tuple[int | None, int | None, str]:
     if start is None:
         return None, None, _snippet(region)
     if type(start) is not int or start < 1:
-        raise SkipRecord(f"startLine must be a positive integer, not {start!r}", *_REGION)
+        raise SkipRecord(f"startLine must be a positive integer, not {shown(start)}", *_REGION)
     if end is not None and (type(end) is not int or end < start):
-        raise SkipRecord(f"endLine must be an integer >= startLine, not {end!r}", *_REGION)
+        raise SkipRecord(f"endLine must be an integer >= startLine, not {shown(end)}", *_REGION)
     return start, end, _snippet(region)
 
 

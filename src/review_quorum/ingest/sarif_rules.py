@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+from review_quorum.errors import shown
 from review_quorum.ingest.categories import Categorizer, cwe_ids
 from review_quorum.ingest.titles import first_sentence
 from review_quorum.model import Severity
@@ -37,22 +38,21 @@ INFORMATIONAL_KINDS = frozenset(["open", "informational", "review"])
 class SkipRecord(Exception):
     """One result cannot become a finding: why, and the path below the result that says so."""
 
-    def __init__(self, reason: str, *path: object) -> None:
+    def __init__(self, reason: str, *path: object, not_a_finding: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
         self.path = path
+        self.not_a_finding = not_a_finding
 
 
 def cvss_band(value: object) -> Severity | None:
     """The severity of a CVSS score (0-10, number or numeric string); None if not one."""
-    if isinstance(value, str):
-        try:
-            value = float(value)
-        except ValueError:
-            return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
         return None
-    score = float(value)
+    try:
+        score = float(value)
+    except (ValueError, OverflowError):  # not a number, or an integer beyond a float
+        return None
     if not math.isfinite(score) or not 0 <= score <= 10:
         return None
     if score >= 9:
@@ -297,7 +297,7 @@ def confidence_of(rank: object, properties: object, rule: Rule) -> float:
     """``rank`` / 100 when given, else the result's or the rule's precision, else 1.0."""
     if rank is not None and rank != -1:
         if type(rank) not in (int, float) or not 0 <= rank <= 100:  # type: ignore[operator]
-            raise SkipRecord(f"rank must be a number from 0 to 100, not {rank!r}", "rank")
+            raise SkipRecord(f"rank must be a number from 0 to 100, not {shown(rank)}", "rank")
         return rank / 100  # type: ignore[operator]
     return _precision(properties) or rule.confidence
 
@@ -306,16 +306,16 @@ def severity_of(level: object, kind: object, rule: Rule, properties: object) -> 
     """The SARIF fallback order for the level, then the CVSS band for problems."""
     if kind is not None and kind != "fail":
         if kind in NOT_FINDINGS:
-            raise SkipRecord(NOT_FINDINGS[kind], "kind")
+            raise SkipRecord(NOT_FINDINGS[kind], "kind", not_a_finding=True)
         if kind not in INFORMATIONAL_KINDS:
-            raise SkipRecord(f"unknown kind {kind!r}", "kind")
+            raise SkipRecord(f"unknown kind {shown(kind)}", "kind")
         if level is None:
             level = "none"
     if level is None:
         level = rule.level
     severity = LEVEL_SEVERITY.get(level) if type(level) is str else None
     if severity is None:
-        raise SkipRecord(f"unknown level {level!r} (expected error, warning, note or none)")
+        raise SkipRecord(f"unknown level {shown(level)} (expected error, warning, note or none)")
     if severity is Severity.INFO:
         return severity
     band = security_severity(properties, rule)
@@ -331,6 +331,7 @@ def check_live(result: dict[str, object]) -> None:
         live = [s for s in suppressions if not (type(s) is dict and s.get("status") == "rejected")]
         if live:
             kinds = sorted({str(s.get("kind", "?")) if type(s) is dict else "?" for s in live})
-            raise SkipRecord(f"suppressed ({', '.join(kinds)})", "suppressions")
+            raise SkipRecord(f"suppressed ({', '.join(kinds)})", "suppressions", not_a_finding=True)
     if result.get("baselineState") == "absent":
-        raise SkipRecord("baselineState 'absent': no longer present", "baselineState")
+        reason = "baselineState 'absent': no longer present"
+        raise SkipRecord(reason, "baselineState", not_a_finding=True)

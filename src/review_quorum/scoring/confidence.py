@@ -37,7 +37,7 @@ from review_quorum.bands import (
     describe_threshold,
     resolve_post_threshold,
 )
-from review_quorum.errors import FindingError
+from review_quorum.errors import FindingError, shown
 from review_quorum.posting import (
     DEFAULT_COMMENT_CAP,
     Assessment,
@@ -292,7 +292,9 @@ def _invalid(item: FindingInput) -> FindingError:
     for name, kind in ENUM_FIELDS.items():
         value = getattr(item, name)
         if not isinstance(value, str) or value not in kind.__members__.values():
-            return FindingError(f"{where}: {name}: {value!r} is not one of {allowed_values(kind)}")
+            return FindingError(
+                f"{where}: {name}: {shown(value)} is not one of {allowed_values(kind)}"
+            )
     flags = f"in_diff={item.in_diff!r}, in_changed_code={item.in_changed_code!r}"
     return FindingError(f"{where}: in_diff and in_changed_code must be booleans ({flags})")
 
