@@ -303,3 +303,16 @@ def test_a_dry_run_reads_states_and_lists_the_mutations_it_would_send(
     assert [entry[:2] for entry in fake.log if entry[0] in ("QUERY", "MUTATION")] == [
         ("QUERY", "CommentStates")
     ]
+
+
+def test_a_fixed_finding_whose_thread_someone_answered_is_left_open(
+    fake: FakeGitHub, scene: dict[str, dict[str, Any]]
+) -> None:
+    post(fake, findings_of(scene), resolve_fixed=True)
+    [leak] = [c for c in fake.comments_by(BOT) if c["path"] == "src/app.py"]
+    fake.add_reply("alice", leak, "Fixed by moving the token out of the log line.")
+    before = leak["body"]
+    remaining = findings_of(scene, "sql_rabbit", "sql_pilot", "sql_gemini", "nit_gemini")
+    result = post(fake, remaining, resolve_fixed=True)
+    assert (result.threads_resolved, result.resolved, result.kept_replied) == (0, 0, 1)
+    assert fake.graphql.state.resolved == {} and leak["body"] == before

@@ -13,7 +13,7 @@ import warnings
 from collections.abc import Sequence
 from types import ModuleType
 
-from review_quorum.cli import consensus, history, post, review, score, threshold
+from review_quorum.cli import calibrate, consensus, history, post, review, score, stats, threshold
 from review_quorum.cli.common import ExitCode
 from review_quorum.errors import QuorumError
 
@@ -24,6 +24,8 @@ COMMANDS: dict[str, ModuleType] = {
     "score": score,
     "threshold": threshold,
     "history": history,
+    "stats": stats,
+    "calibrate": calibrate,
 }
 
 

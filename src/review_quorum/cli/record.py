@@ -14,10 +14,13 @@ import subprocess
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from review_quorum import config
 from review_quorum.errors import ConfigError
+
+if TYPE_CHECKING:
+    from review_quorum.scoring.profile import Profile
 
 DEFAULT_DB = ".quorum/history.db"
 ENV_DB = "QUORUM_HISTORY_DB"
@@ -94,6 +97,26 @@ class Recorder:
                 "(or run in a pull_request workflow, or review with --git BASE..HEAD)"
             )
         return cls(target, pull.owner, pull.repo, pull.number, head)
+
+    def profile(self, settings: Mapping[str, Any]) -> Profile | None:
+        """The reliability profile the history supports over the shipped one (None: empty)."""
+        from review_quorum.history import open_history
+        from review_quorum.history.calibrate import calibrate, over
+        from review_quorum.history.outcomes import DEFAULT_RULE
+        from review_quorum.history.stats import compute_stats
+        from review_quorum.scoring.profile import Profile
+
+        database = open_history(self.target)
+        try:
+            stats = compute_stats(database, settings.get("outcome-rule", DEFAULT_RULE))
+            learned = calibrate(stats, origin=database.name)
+        finally:
+            database.close()
+        if not learned.sources:
+            return None
+        count = len(learned.sources)
+        print(f"quorum: reliability from the history: {count} source(s)", file=sys.stderr)
+        return over(learned, Profile.default())
 
     def record(self, document: Any, source: str) -> None:
         """Record the plan `document` and say on standard error what happened."""

@@ -54,6 +54,7 @@ from review_quorum.render.json_report import report_data
 from review_quorum.scope import DiffScope, FilterMode
 from review_quorum.scoring import DEFAULT_MODEL
 from review_quorum.scoring.confidence import describe_threshold
+from review_quorum.scoring.profile import Profile
 from review_quorum.verdicts import parse_verifier_output
 
 DEFAULTS: dict[str, Any] = {
@@ -169,9 +170,18 @@ def build_settings(
         inline_level=ConsensusLevel.parse(effective(args, file_settings, "inline-level")),
         gate_level=gate_level(gate),
         model=effective(args, file_settings, "model"),
-        profile=load_profile(effective(args, file_settings, "profile")),
+        profile=_profile(args, file_settings),
         inline_mode=effective(args, file_settings, "inline-mode"),
     )
+
+
+def _profile(args: argparse.Namespace, file_settings: dict[str, Any]) -> Profile | None:
+    """`--profile`, else (with `--db`) the profile the history supports, else the default."""
+    profile = load_profile(effective(args, file_settings, "profile"))
+    recorder: Recorder | None = getattr(args, "recorder", None)
+    if profile is None and recorder is not None:
+        return recorder.profile(file_settings)
+    return profile
 
 
 def load_diff(args: argparse.Namespace) -> DiffScope | None:

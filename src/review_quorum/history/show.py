@@ -74,10 +74,10 @@ _COLUMNS = (
 
 
 def finding_outcomes(
-    database: Database, rule: OutcomeRule, filters: Filters = Filters()
+    database: Database, rule: OutcomeRule, filters: Filters | None = None
 ) -> list[FindingOutcome]:
     """The stored bot findings matching `filters`, oldest first, each with its outcome."""
-    where, params = filters.sql()
+    where, params = (filters or Filters()).sql()
     rows = database.rows(
         f"SELECT {_COLUMNS}, {rule.clause_sql()}{JOINS}{where}"
         " ORDER BY r.owner, r.name, p.number, c.created_at, c.kind, c.rest_id, f.position",

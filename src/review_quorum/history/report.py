@@ -1,0 +1,148 @@
+"""`quorum stats` as text, JSON or CSV: pure functions of the computed `Stats`.
+
+The text form is four tables: bots (best addressed rate first, the mostly ignored marked
+``<< mostly ignored``), rules, agreement between bots, and the addressed rate per month.
+Bot names and rule ids are untrusted text: control characters are removed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from review_quorum.history.stats import Stats, Tally
+from review_quorum.render.escape import one_line
+
+IGNORED_MARK = "<< mostly ignored"
+_HEAD = ["comments", "findings", "dup", "addressed", "dismissed", "unknown", "rate"]
+
+
+def percent(value: float | None) -> str:
+    return "-" if value is None else f"{round(value * 100)}%"
+
+
+def _counts(tally: Tally) -> list[str]:
+    duplicates = f"{tally.duplicates} ({percent(tally.duplicate_rate)})"
+    numbers = [tally.addressed, tally.dismissed, tally.unknown]
+    return [str(tally.comments), str(tally.findings), duplicates, *map(str, numbers)] + [
+        percent(tally.addressed_rate)
+    ]
+
+
+def _table(title: str, head: list[str], rows: Sequence[list[str]]) -> str:
+    widths = [max(len(row[i]) for row in [head, *rows]) for i in range(len(head))]
+    lines = [title]
+    for row in [head, *rows]:
+        cells = [
+            cell.ljust(w) if i == 0 else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  " + "  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def render_text(stats: Stats) -> str:
+    if not stats.bots:
+        return "No bot findings stored (run quorum history sync first).\n"
+    bots = [
+        [one_line(bot), *_counts(tally), IGNORED_MARK if tally.ignored else ""]
+        for bot, tally in stats.ranked()
+    ]
+    rules = [
+        [f"{one_line(bot)} {one_line(rule) or '(no rule id)'}", *_counts(tally)]
+        for (bot, rule), tally in sorted(stats.rules.items())
+    ]
+    pairs = [
+        [f"{one_line(a.bot)} + {one_line(a.other)}", str(a.shared), percent(a.jaccard)]
+        for a in stats.agreements
+    ]
+    months = stats.month_names
+    trend = [
+        [one_line(bot), *(percent(_month(stats, bot, month).addressed_rate) for month in months)]
+        for bot, _ in stats.ranked()
+    ]
+    parts = [
+        f"{stats.pull_requests} pull request(s); rate = addressed / (addressed + dismissed)",
+        _table("Bots", ["bot", *_HEAD, ""], bots),
+        _table("Rules", ["bot rule", *_HEAD], rules),
+        _table("Agreement", ["bots", "shared", "jaccard"], pairs) if pairs else "Agreement: none",
+        _table("Addressed rate by month", ["bot", *months], trend),
+    ]
+    return "\n\n".join(parts) + "\n"
+
+
+def _month(stats: Stats, bot: str, month: str) -> Tally:
+    return stats.months.get((bot, month)) or Tally()
+
+
+def _tally_data(tally: Tally) -> dict[str, Any]:
+    return {
+        "comments": tally.comments,
+        "findings": tally.findings,
+        "duplicates": tally.duplicates,
+        "addressed": tally.addressed,
+        "dismissed": tally.dismissed,
+        "unknown": tally.unknown,
+        "addressed_rate": tally.addressed_rate,
+        "duplicate_rate": tally.duplicate_rate,
+    }
+
+
+def stats_data(stats: Stats) -> dict[str, Any]:
+    return {
+        "pull_requests": stats.pull_requests,
+        "bots": [
+            {"bot": bot, **_tally_data(tally), "mostly_ignored": tally.ignored}
+            for bot, tally in stats.ranked()
+        ],
+        "rules": [
+            {"bot": bot, "rule": rule, **_tally_data(tally)}
+            for (bot, rule), tally in sorted(stats.rules.items())
+        ],
+        "agreement": [
+            {"bot": a.bot, "other": a.other, "shared": a.shared, "jaccard": a.jaccard}
+            for a in stats.agreements
+        ],
+        "months": [
+            {"bot": bot, "month": month, **_tally_data(tally)}
+            for (bot, month), tally in sorted(stats.months.items())
+        ],
+    }
+
+
+def render_json(stats: Stats) -> str:
+    return orjson.dumps(stats_data(stats), option=orjson.OPT_INDENT_2).decode() + "\n"
+
+
+CSV_COLUMNS = ["scope", "bot", "rule", "month", "comments", "findings", "duplicates"]
+CSV_COLUMNS += ["addressed", "dismissed", "unknown", "addressed_rate"]
+
+
+def render_csv(stats: Stats) -> str:
+    """One row per bot, per rule and per month; `scope` says which."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    rows: list[tuple[str, str, str, str, Tally]] = [
+        ("bot", bot, "", "", tally) for bot, tally in stats.ranked()
+    ]
+    rows += [("rule", bot, rule, "", t) for (bot, rule), t in sorted(stats.rules.items())]
+    rows += [("month", bot, "", month, t) for (bot, month), t in sorted(stats.months.items())]
+    for scope, bot, rule, month, tally in rows:
+        rate = tally.addressed_rate
+        numbers = [tally.comments, tally.findings, tally.duplicates]
+        numbers += [tally.addressed, tally.dismissed, tally.unknown]
+        writer.writerow(
+            [scope, _cell(bot), _cell(rule), month, *numbers, "" if rate is None else f"{rate:.4f}"]
+        )
+    return out.getvalue()
+
+
+def _cell(text: str) -> str:
+    """A CSV cell that a spreadsheet will not run as a formula."""
+    text = one_line(text)
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text

@@ -1,0 +1,107 @@
+"""Which comments are duplicates, and the record's states: the pure decisions."""
+
+from __future__ import annotations
+
+from review_quorum.github.draft_findings import DraftFinding
+from review_quorum.github.duplicates import (
+    HIDDEN,
+    HIDING,
+    UNHIDDEN,
+    Comment,
+    duplicates,
+    plan_hiding,
+    read_record,
+    record_markers,
+)
+from review_quorum.model import CommentSource
+
+URL = "https://github.com/o/r/pull/1#discussion_r"
+
+
+def source(kind: str, rest_id: int) -> CommentSource:
+    return CommentSource(kind, rest_id, f"N{rest_id}", f"{URL}{rest_id}", f"bot{rest_id}[bot]")  # type: ignore[arg-type]
+
+
+def found(
+    fingerprint: str, *members: tuple[str, CommentSource], disposition: str = "inline"
+) -> DraftFinding:
+    return DraftFinding(fingerprint, disposition, tuple(members))
+
+
+RABBIT = ("coderabbit", source("review_comment", 1))
+PILOT = ("copilot", source("review_comment", 2))
+DIGEST = ("coderabbit", source("issue_comment", 3))  # one comment listing several findings
+GEMINI = ("gemini", source("review", 4))
+
+
+def test_comments_of_two_bots_on_a_reported_finding_are_duplicates() -> None:
+    assert duplicates([found("a", RABBIT, PILOT)], "post") == {
+        "review_comment:1",
+        "review_comment:2",
+    }
+    assert duplicates([found("a", RABBIT, ("coderabbit", source("review", 9)))], "post") == set()
+    assert duplicates([found("a", RABBIT, PILOT, disposition="dropped")], "post") == set()
+    assert duplicates([found("a", RABBIT, PILOT, disposition="audit")], "post") == set()
+
+
+def test_a_digest_stays_while_one_of_its_findings_is_said_only_there() -> None:
+    findings = [found("a", DIGEST, PILOT), found("b", DIGEST, disposition="summary")]
+    assert duplicates(findings, "post") == {"review_comment:2"}
+    findings = [found("a", DIGEST, PILOT), found("b", DIGEST, GEMINI, disposition="summary")]
+    assert duplicates(findings, "post") == {"issue_comment:3", "review_comment:2", "review:4"}
+
+
+def test_link_mode_keeps_the_linked_comment() -> None:
+    finding = DraftFinding("a", "inline", (RABBIT, PILOT), link=RABBIT[1])
+    assert duplicates([finding], "link") == {"review_comment:2"}
+    assert duplicates([finding], "post") == {"review_comment:1", "review_comment:2"}
+
+
+def comment(key: str, **state: object) -> Comment:
+    return Comment(key, f"N{key}", "bot[bot]", True, **state)  # type: ignore[arg-type]
+
+
+def test_the_record_decides_what_is_ours() -> None:
+    findings = [found("a", RABBIT, PILOT)]
+    comments = {
+        "review_comment:1": comment("review_comment:1", minimized="duplicate"),
+        "review_comment:2": comment("review_comment:2"),
+        "review_comment:7": comment("review_comment:7", minimized="duplicate"),
+        "review_comment:8": comment("review_comment:8", minimized="off-topic"),
+    }
+    record = {
+        "review_comment:1": HIDING,  # an interrupted run hid it: ours now
+        "review_comment:7": HIDDEN,  # its finding is gone: back it comes
+        "review_comment:8": HIDDEN,  # someone hid it again, for another reason: theirs
+    }
+    hiding = plan_hiding(findings, "post", comments, record, "quorum-bot")
+    assert [c.key for c in hiding.hide] == ["review_comment:2"]
+    assert [c.key for c in hiding.restore] == ["review_comment:7"]
+    assert hiding.record == {
+        "review_comment:1": HIDDEN,
+        "review_comment:2": HIDING,
+        "review_comment:7": HIDDEN,
+    }
+    assert hiding.settle(["review_comment:2"], ["review_comment:7"]) == {
+        "review_comment:1": HIDDEN,
+        "review_comment:2": HIDDEN,
+    }
+    assert hiding.settle([], []) == {"review_comment:1": HIDDEN, "review_comment:7": HIDDEN}
+
+
+def test_people_ourselves_and_refusing_tokens() -> None:
+    findings = [found("a", RABBIT, PILOT)]
+    person = Comment("review_comment:1", "N1", "alice", False)
+    ours = Comment("review_comment:2", "N2", "Quorum-Bot", True)
+    hiding = plan_hiding(findings, "post", {c.key: c for c in (person, ours)}, {}, "quorum-bot")
+    assert (hiding.hide, hiding.restore, dict(hiding.record)) == ((), (), {})
+    refused = {k: comment(k, can_minimize=False) for k in ("review_comment:1", "review_comment:2")}
+    hiding = plan_hiding(findings, "post", refused, {"review_comment:9": UNHIDDEN}, "quorum-bot")
+    assert hiding.refused and hiding.hide == () and dict(hiding.record) == {}
+
+
+def test_the_record_round_trips_through_markers() -> None:
+    record = {"review_comment:2": HIDDEN, "issue_comment:10": UNHIDDEN, "review:3": HIDING}
+    text = "summary\n\n" + "\n".join(record_markers(record))
+    assert read_record(text) == record
+    assert record_markers(record)[0] == "<!-- review-quorum:unhidden issue_comment:10 -->"

@@ -1,0 +1,200 @@
+"""`quorum stats` and `quorum calibrate` over the synced scene, on both backends."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from github.github_support import TOKEN
+from history import history_scene
+from review_quorum.cli import main
+from review_quorum.history import open_history
+from review_quorum.history.calibrate import calibrate
+from review_quorum.history.outcomes import DEFAULT_RULE
+from review_quorum.history.report import render_csv, render_text
+from review_quorum.history.show import Filters
+from review_quorum.history.stats import Stats, compute_stats
+from review_quorum.history.sync import sync
+from review_quorum.scoring.profile import Profile
+
+TEXT = """\
+5 pull request(s); rate = addressed / (addressed + dismissed)
+
+Bots
+  bot         comments  findings      dup  addressed  dismissed  unknown  rate
+  sourcery           3         3   0 (0%)          2          0        1  100%
+  copilot            3         3  2 (67%)          2          1        0   67%
+  coderabbit         4         4  2 (50%)          1          2        1   33%
+  gemini             3         3   0 (0%)          0          3        0    0%  << mostly ignored
+
+Rules
+  bot rule                 comments  findings      dup  addressed  dismissed  unknown  rate
+  coderabbit (no rule id)         4         4  2 (50%)          1          2        1   33%
+  copilot (no rule id)            3         3  2 (67%)          2          1        0   67%
+  gemini (no rule id)             3         3   0 (0%)          0          3        0    0%
+  sourcery (no rule id)           3         3   0 (0%)          2          0        1  100%
+
+Agreement
+  bots                  shared  jaccard
+  coderabbit + copilot       2      40%
+
+Addressed rate by month
+  bot         2026-01  2026-02  2026-03
+  sourcery       100%     100%        -
+  copilot        100%      50%        -
+  coderabbit     100%       0%        -
+  gemini           0%       0%        -
+"""
+
+
+@pytest.fixture
+def synced(db_target: str) -> Iterator[str]:
+    database = open_history(db_target)
+    try:
+        sync(database, history_scene.build().client(TOKEN), "octo-org", "widgets")
+    finally:
+        database.close()
+    yield db_target
+
+
+def stats_of(target: str, filters: Filters | None = None) -> Stats:
+    database = open_history(target)
+    try:
+        return compute_stats(database, DEFAULT_RULE, filters)
+    finally:
+        database.close()
+
+
+def test_stats_show_the_expected_rates(synced: str) -> None:
+    assert render_text(stats_of(synced)) == TEXT
+
+
+def test_csv_has_a_row_per_bot_rule_and_month(synced: str) -> None:
+    rows = list(csv.DictReader(io.StringIO(render_csv(stats_of(synced)))))
+    bots = [(r["bot"], r["addressed_rate"]) for r in rows if r["scope"] == "bot"]
+    assert bots == [
+        ("sourcery", "1.0000"),
+        ("copilot", "0.6667"),
+        ("coderabbit", "0.3333"),
+        ("gemini", "0.0000"),
+    ]
+    month = next(
+        r for r in rows if (r["scope"], r["bot"], r["month"]) == ("month", "copilot", "2026-02")
+    )
+    assert (month["comments"], month["addressed"], month["dismissed"]) == ("2", "1", "1")
+    assert sum(r["scope"] == "rule" for r in rows) == 4
+
+
+def test_filters_narrow_the_counts(synced: str) -> None:
+    later = stats_of(synced, Filters(since="2026-02-15T00:00:00Z"))
+    assert sorted(later.bots) == ["coderabbit", "copilot", "gemini", "sourcery"]
+    assert later.bots["coderabbit"].findings == 2  # pull requests 3 and 4
+    assert later.pull_requests == 3
+    one = stats_of(synced, Filters(bot="gemini"))
+    assert list(one.bots) == ["gemini"] and one.agreements == []
+
+
+def test_calibrate_ranks_the_bots_by_what_reviewers_did(synced: str) -> None:
+    profile = calibrate(stats_of(synced), origin="scene")
+    ranked = [(s.bot, s.rule, s.reliability, s.true, s.false) for s in profile.sources]
+    assert ranked == [
+        ("sourcery", None, 0.75, 2, 0),
+        ("copilot", None, 0.6, 2, 1),
+        ("coderabbit", None, 0.4, 1, 2),
+        ("gemini", None, 0.2, 0, 3),
+    ]
+    assert Profile.from_json(profile.to_json(), "calibrated").sources == profile.sources
+    assert profile.origin == "scene: 5 pull request(s), outcomes of bot comments"
+
+
+@pytest.fixture
+def cli_history(synced: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.chdir(tmp_path)
+    return synced
+
+
+def test_stats_command_writes_text_json_csv_and_html(
+    cli_history: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["stats", "--db", cli_history]) == 0
+    assert capsys.readouterr().out == TEXT
+    page = tmp_path / "stats.html"
+    assert main(["stats", "--db", cli_history, "--format", "json", "--html", str(page)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(b["bot"], b["mostly_ignored"]) for b in data["bots"]] == [
+        ("sourcery", False),
+        ("copilot", False),
+        ("coderabbit", False),
+        ("gemini", True),
+    ]
+    assert data["agreement"] == [
+        {"bot": "coderabbit", "other": "copilot", "shared": 2, "jaccard": 0.4}
+    ]
+    html = page.read_text(encoding="utf-8")
+    assert html.count('<svg class="chart"') == 4
+    assert main(["stats", "--db", cli_history, "--format", "csv", "--repo", "octo-org/other"]) == 0
+    assert capsys.readouterr().out == (
+        "scope,bot,rule,month,comments,findings,duplicates,addressed,dismissed,unknown,"
+        "addressed_rate\n"
+    )
+
+
+def test_calibrate_command_writes_a_profile_review_can_read(
+    cli_history: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "profile.json"
+    assert main(["calibrate", "--db", cli_history, "-o", str(out), "--min-decided", "3"]) == 0
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert [s["bot"] for s in document["sources"]] == ["copilot", "coderabbit", "gemini"]
+    assert document["format"] == "review-quorum-profile"
+    assert Profile.load(out).sources[0].true == 2
+
+
+def test_an_empty_history_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stats", "--db", str(tmp_path / "empty.db")]) == 0
+    assert capsys.readouterr().out == "No bot findings stored (run quorum history sync first).\n"
+
+
+def test_review_with_db_weighs_each_bot_by_its_history(
+    cli_history: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    findings = [
+        {
+            "bot": bot,
+            "finding_id": bot,
+            "severity": "medium",
+            "category": "logic_error",
+            "title": f"{bot} finding",
+            "evidence": {"file": f"app/{bot}.py", "line": 3},
+        }
+        for bot in ("sourcery", "gemini", "newbot")
+    ]
+    inputs = tmp_path / "findings.json"
+    inputs.write_text(json.dumps(findings), encoding="utf-8")
+    plan = tmp_path / "plan.json"
+    argv = ["review", str(inputs), "--model", "reliability", "--format", "json", "-o", str(plan)]
+    argv += ["--db", cli_history, "--repo", "octo-org/widgets", "--pr", "9", "--bots", "3"]
+    main([*argv, "--head-sha", "9" * 40])
+    assert capsys.readouterr().err == (
+        "quorum: reliability from the history: 4 source(s)\n"
+        "quorum: history: recorded run 1 of octo-org/widgets#9 at 999999999999 (3 findings)\n"
+    )
+    members = {
+        member["bot"]: member
+        for finding in json.loads(plan.read_text(encoding="utf-8"))["findings"]
+        for member in finding["members"]
+    }
+    shares = {
+        share["source"]: (share["reliability"], share["origin"])
+        for finding in json.loads(plan.read_text(encoding="utf-8"))["findings"]
+        for share in finding.get("contributions", [])
+    }
+    assert set(members) == {"sourcery", "gemini", "newbot"}
+    assert shares["sourcery"][0] == 0.75 and "history: " in shares["sourcery"][1]
+    assert shares["gemini"][0] == 0.2
+    assert "history" not in shares["newbot"][1]
