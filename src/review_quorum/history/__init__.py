@@ -1,14 +1,22 @@
 """The history store: what quorum decided on each run, and what reviewers did afterwards.
 
 `open_history(target)` opens (creating and migrating as needed) the database at a SQLite
-path or a PostgreSQL URL. `record_run` stores a review run (see `recording`).
+path or a PostgreSQL URL. `record_run` stores a review run (`recording`);
+`history.sync.sync` reads past pull requests' outcomes from GitHub (`sync`, imported on
+its own since it needs the GitHub client); `finding_outcomes` labels each stored bot
+finding by an `OutcomeRule` (`show`, `outcomes`); `compute_stats` counts them (`stats`)
+and `calibrate` turns them into a reliability profile (`calibrate`).
 """
 
 from __future__ import annotations
 
+from review_quorum.history.calibrate import calibrate
 from review_quorum.history.database import Database, HistoryError, connect, redact
+from review_quorum.history.outcomes import DEFAULT_RULE, Outcome, OutcomeRule
 from review_quorum.history.recording import Recorded, RunRecord, record_run
 from review_quorum.history.schema import MIGRATIONS, current_version, migrate
+from review_quorum.history.show import Filters, FindingOutcome, finding_outcomes
+from review_quorum.history.stats import Stats, compute_stats
 
 
 def open_history(target: str) -> Database:
@@ -23,9 +31,18 @@ def open_history(target: str) -> Database:
 
 
 __all__ = [
+    "DEFAULT_RULE",
     "MIGRATIONS",
     "Database",
+    "Filters",
+    "FindingOutcome",
     "HistoryError",
+    "Outcome",
+    "OutcomeRule",
+    "Stats",
+    "calibrate",
+    "compute_stats",
+    "finding_outcomes",
     "Recorded",
     "RunRecord",
     "connect",

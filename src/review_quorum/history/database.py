@@ -126,6 +126,12 @@ class Database:
         if self.dialect == "postgresql":
             self.execute("SELECT pg_advisory_xact_lock(7368519)")
 
+    def joined(self, expression: str) -> str:
+        """SQL aggregating `expression` over a group into one text, unit-separator joined."""
+        if self.dialect == "postgresql":
+            return f"string_agg({expression}, chr(31))"
+        return f"group_concat({expression}, char(31))"
+
     def size_bytes(self) -> int:
         """How much space the database takes (pages in use, including the WAL's future)."""
         if self.dialect == "postgresql":

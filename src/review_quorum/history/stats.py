@@ -97,16 +97,20 @@ def compute_stats(database: Database, rule: OutcomeRule, filters: Filters | None
     where, params = (filters or Filters()).sql()
     stats = Stats()
     duplicate = "CASE WHEN f.cluster_bots > 1 THEN 1 ELSE 0 END"
+    # Every comment has exactly one finding at position 0: counting those counts comments.
+    first = "SUM(CASE WHEN f.position = 0 THEN 1 ELSE 0 END)"
     rows = database.rows(
         f"SELECT c.bot, f.rule_id, SUBSTR(c.created_at, 1, 7), {rule.outcome_sql()},"
-        f" {duplicate}, COUNT(*){JOINS}{where} GROUP BY 1, 2, 3, 4, 5",
+        f" {duplicate}, COUNT(*), {first}{JOINS}{where} GROUP BY 1, 2, 3, 4, 5",
         params,
     )
-    for bot, rule_id, month, outcome, is_duplicate, count in rows:
+    for bot, rule_id, month, outcome, is_duplicate, count, comments in rows:
+        stats.bots.setdefault(bot, Tally()).comments += int(comments)
+        stats.months.setdefault((bot, month), Tally()).comments += int(comments)
         for tally in (
-            stats.bots.setdefault(bot, Tally()),
+            stats.bots[bot],
             stats.rules.setdefault((bot, rule_id), Tally()),
-            stats.months.setdefault((bot, month), Tally()),
+            stats.months[(bot, month)],
         ):
             tally.add(outcome, bool(is_duplicate), int(count))
     _count_comments(database, stats, where, params)
@@ -115,21 +119,12 @@ def compute_stats(database: Database, rule: OutcomeRule, filters: Filters | None
 
 
 def _count_comments(database: Database, stats: Stats, where: str, params: list[object]) -> None:
-    """Distinct comments per bot and per rule (a comment may hold several findings)."""
+    """Distinct comments per rule (a comment may hold findings of several rules)."""
     rows = database.rows(
         f"SELECT c.bot, f.rule_id, COUNT(DISTINCT c.id){JOINS}{where} GROUP BY 1, 2", params
     )
     for bot, rule_id, count in rows:
         stats.rules[(bot, rule_id)].comments = int(count)
-    for bot, count in database.rows(
-        f"SELECT c.bot, COUNT(DISTINCT c.id){JOINS}{where} GROUP BY 1", params
-    ):
-        stats.bots[bot].comments = int(count)
-    month = "SUBSTR(c.created_at, 1, 7)"
-    for bot, name, count in database.rows(
-        f"SELECT c.bot, {month}, COUNT(DISTINCT c.id){JOINS}{where} GROUP BY 1, 2", params
-    ):
-        stats.months[(bot, name)].comments = int(count)
     stats.pull_requests = int(database.value(f"SELECT COUNT(DISTINCT p.id){JOINS}{where}", params))
 
 
@@ -138,18 +133,18 @@ def _agreements(
 ) -> list[Agreement]:
     """Per pair of bots, the duplicate clusters both have a finding in."""
     extra = " AND " if where else " WHERE "
-    rows = database.rows(
-        f"SELECT DISTINCT c.pull_request_id, f.cluster, c.bot{JOINS}{where}"
-        f"{extra}f.cluster_bots > 1",
-        params,
+    members = (
+        f"SELECT DISTINCT c.pull_request_id AS pull, f.cluster AS cluster, c.bot AS bot"
+        f"{JOINS}{where}{extra}f.cluster_bots > 1"
     )
-    clusters: dict[tuple[int, int], set[str]] = defaultdict(set)
-    for pull, cluster, bot in rows:
-        clusters[(pull, cluster)].add(bot)
+    joined = database.joined("bot")
+    clusters = f"SELECT {joined} AS bots FROM ({members}) members GROUP BY pull, cluster"
     shared: dict[tuple[str, str], int] = defaultdict(int)
-    for members in clusters.values():
-        for pair in _pairs(sorted(members)):
-            shared[pair] += 1
+    for joined, count in database.rows(
+        f"SELECT bots, COUNT(*) FROM ({clusters}) clusters GROUP BY bots", params
+    ):
+        for pair in _pairs(sorted(set(joined.split("\x1f")))):
+            shared[pair] += int(count)
     return [
         Agreement(bot, other, count, count / _union(bots[bot], bots[other], count))
         for (bot, other), count in sorted(shared.items())
