@@ -31,7 +31,9 @@ def _count(value: object) -> int:
 
 def _fraction(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not is_finite(value):
-        raise ValueError("expected a finite number")
+        raise ValueError("expected a number from 0 to 1")
+    if not 0 <= value <= 1:
+        raise ValueError("expected a number from 0 to 1")
     return float(value)
 
 

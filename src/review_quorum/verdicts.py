@@ -16,7 +16,6 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, TypeVar
 
-from review_quorum._perf import paused_gc
 from review_quorum.errors import (
     FindingError,
     InputError,
@@ -310,8 +309,7 @@ def parse_score_records(document: object, source: str) -> list[FindingInput]:
     if not isinstance(document, list):
         what = f"expected a JSON array of finding records, not {json_type(document)}"
         raise InputError(source, "/", what)
-    with paused_gc():
-        found = list(map(_fast_input, document))
+    found = list(map(_fast_input, document))
     problems: list[RecordProblem] = []
 
     def report(pointer: str, message: str) -> None:

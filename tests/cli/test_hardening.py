@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conftest import FIXTURES, REPO_ROOT
-from review_quorum.cli import main
+from review_quorum import ingest
+from review_quorum.cli import common, main, progress
 
 DEEP = "[" * 1000 + "1" + "]" * 1000
 EXAMPLE = REPO_ROOT / "examples" / "pr-review"
@@ -425,4 +427,73 @@ def test_other_encodings_are_named(
         2,
         "",
         f"quorum: error: {path}:{message}\n",
+    )
+
+
+# --- 6. endless input, flags, progress ----------------------------------------------------
+
+
+def test_an_endless_input_is_an_error_not_memory_exhaustion(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(common, "MAX_INPUT_BYTES", 1 << 20)
+    assert quorum(capsys, "consensus", "/dev/zero", "--bots", "1") == (
+        2,
+        "",
+        "quorum: error: /dev/zero: more than 1,048,576 bytes: quorum reads no more from one "
+        "input\n",
+    )
+
+
+def test_a_file_over_the_limit_is_refused_before_it_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(common, "MAX_INPUT_BYTES", 10)
+    path = write(tmp_path, "big.json", "[" + " " * 10 + "]")
+    assert quorum(capsys, "consensus", path, "--bots", "1")[2] == (
+        f"quorum: error: {path}: more than 10 bytes: quorum reads no more from one input\n"
+    )
+
+
+@pytest.mark.parametrize("value", ["2", "-0.1", "nan", "inf", "1.0000001"])
+def test_title_overlap_is_a_fraction(capsys: pytest.CaptureFixture[str], value: str) -> None:
+    status, out, err = quorum(capsys, "consensus", NATIVE_EXAMPLE, "--title-overlap", value)
+    assert (status, out) == (2, "")
+    assert err.splitlines()[-1] == (
+        f"quorum consensus: error: argument --title-overlap: expected a number from 0 to 1, "
+        f"not {value!r}"
+    )
+
+
+def test_long_inputs_show_a_line_per_file_in_a_log(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(progress, "PROGRESS_BYTES", 1)
+    status, _, err = quorum(capsys, "consensus", NATIVE_EXAMPLE, "--bots", "4", "--format", "json")
+    assert status == 1
+    size = Path(NATIVE_EXAMPLE).stat().st_size
+    assert re.sub(r"\(\d+\.\d s\)", "(T)", err).splitlines() == [
+        f"quorum: reading 1 input file(s), {size / 1e6:.0f} MB ...",
+        f"quorum: read {NATIVE_EXAMPLE} (T)",
+    ]
+
+
+def test_short_inputs_show_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    assert quorum(capsys, "consensus", NATIVE_EXAMPLE, "--bots", "4")[2] == ""
+
+
+# --- 9. exit statuses ----------------------------------------------------------------------
+
+
+def test_ctrl_c_exits_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(ingest, "read", interrupted)
+    assert quorum(capsys, "consensus", NATIVE_EXAMPLE, "--bots", "4") == (
+        130,
+        "",
+        "quorum: interrupted\n",
     )

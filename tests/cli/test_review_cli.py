@@ -203,26 +203,17 @@ def test_the_example_in_every_format(output: str, capsys: pytest.CaptureFixture[
         assert "CRITICAL" in out
 
 
-def test_long_inputs_show_progress_on_a_tty(
+def test_long_inputs_show_a_bar_on_a_terminal_instead_of_log_lines(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import rich.progress
+    from review_quorum.cli import progress
 
-    from review_quorum.cli import common
-
-    updates: list[str] = []
-    original = rich.progress.Progress.update
-
-    def record(self, task, **fields):  # type: ignore[no-untyped-def]
-        updates.append(fields.get("description", ""))
-        return original(self, task, **fields)
-
-    monkeypatch.setattr(rich.progress.Progress, "update", record)
-    monkeypatch.setattr(common, "PROGRESS_BYTES", 0)
-    monkeypatch.setattr(common.sys.stderr, "isatty", lambda: True)
+    monkeypatch.setattr(progress, "PROGRESS_BYTES", 1)
+    monkeypatch.setattr(progress.sys.stderr, "isatty", lambda: True)
     status, out, err = run(capsys, "--format", "json")
     assert status == 1
-    assert updates == ["read review.findings.json"]
+    assert "reading inputs" in err  # the bar's label, drawn with terminal codes
+    assert "quorum: read " not in err  # no log lines on a terminal
     assert json.loads(out)["input_findings"] == 5  # the output itself is unaffected
 
 

@@ -341,3 +341,50 @@ def test_writes_are_spaced_one_second_apart() -> None:
     client.write("PATCH", "/a", {"body": "2"})
     client.get("/b")
     assert clock.slept == [0.75]
+
+
+@pytest.mark.parametrize(
+    ("responses", "method", "call", "path"),
+    [
+        ([httpx.Response(500, json={"message": "x"})], "POST", ("write", "POST"), "/repos/o/r/a"),
+        ([httpx.Response(404, json={"message": "Not Found"})], "GET", ("get",), "/repos/o/r/a"),
+        ([httpx.Response(200, content=b"{oops")], "GET", ("get",), "/repos/o/r/a"),
+        ([httpx.Response(200, json={"a": 1})], "GET", ("paginate",), "/repos/o/r/a"),
+        ([httpx.Response(502, json={"message": "x"})] * 2, "GET", ("get",), "/repos/o/r/a"),
+    ],
+)
+def test_errors_carry_the_method_and_path_of_their_request(
+    responses: list[httpx.Response], method: str, call: tuple[str, ...], path: str
+) -> None:
+    handler, _ = answers(*responses)
+    client = make(handler, retry=RetryPolicy(attempts=2))
+    with pytest.raises(GitHubError) as caught:
+        getattr(client, call[0])(*call[1:], path)
+    assert (caught.value.method, caught.value.path) == (method, path)
+
+
+def test_each_wait_before_a_retry_is_announced() -> None:
+    handler, _ = answers(
+        httpx.Response(502, json={"message": "Bad Gateway"}),
+        httpx.Response(429, json={"message": "slow"}, headers={"Retry-After": "7"}),
+        httpx.Response(200, json={"login": "me"}),
+    )
+    said: list[str] = []
+    assert make(handler, on_wait=said.append).user_login() == "me"
+    assert said == [
+        "GitHub API GET https://api.github.com/user returned 502: Bad Gateway; "
+        "retrying in 1s (2 of 6)",
+        "GitHub API GET https://api.github.com/user returned 429: slow; retrying in 7s (3 of 6)",
+    ]
+
+
+@pytest.mark.parametrize("token", ["ghp_a\nb", "ghp_a b", "ghp_a\tb", "ghp_\x7f", "ghp_é", " "])
+def test_a_token_no_github_token_can_be_is_refused_without_showing_it(token: str) -> None:
+    handler, seen = answers()
+    with pytest.raises(ConfigError) as caught:
+        make(handler, token=token)
+    assert str(caught.value) == (
+        "GITHUB_TOKEN holds whitespace, a control character or a non-ASCII character, "
+        "which no GitHub token has; check how it was set"
+    )
+    assert seen == []

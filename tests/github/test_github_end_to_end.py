@@ -45,7 +45,8 @@ def test_the_example_review_posts_once_and_only_once(
     assert main(argv) == 0
     assert main(argv) == 0
     err = capsys.readouterr().err.splitlines()
-    assert err[-2].startswith(f"quorum: acme/stockroom#1: posted {inline} new inline comment(s)")
+    assert err[-2] == "quorum: posting to acme/stockroom#1 ..."
+    assert err[-3].startswith(f"quorum: acme/stockroom#1: posted {inline} new inline comment(s)")
     assert err[-1].startswith(
         f"quorum: acme/stockroom#1: posted 0 new inline comment(s) in 0 review(s), "
         f"{inline} already there, 0 moved to the review body, 0 refreshed, 0 marked fixed"

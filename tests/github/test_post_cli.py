@@ -84,9 +84,11 @@ def test_posting_twice_reports_what_each_run_did(
     out, err = capsys.readouterr()
     assert out == ""
     assert err.splitlines() == [
+        "quorum: posting to octo-org/widgets#7 ...",
         "quorum: octo-org/widgets#7: posted 2 new inline comment(s) in 1 review(s), "
         "0 already there, 0 moved to the review body, 0 refreshed, 0 marked fixed; "
         "summary comment created",
+        "quorum: posting to octo-org/widgets#7 ...",
         "quorum: octo-org/widgets#7: posted 0 new inline comment(s) in 0 review(s), "
         "2 already there, 0 moved to the review body, 0 refreshed, 0 marked fixed; "
         "summary comment updated",
@@ -153,6 +155,44 @@ def test_usage_and_input_errors_exit_2(
         assert err == message.format(**names) + "\n"
 
 
+BAD_TOKEN = (
+    "quorum: error: GITHUB_TOKEN holds whitespace, a control character or a non-ASCII "
+    "character, which no GitHub token has; check how it was set\n"
+)
+
+
+@pytest.mark.parametrize(
+    "token",
+    [f"{TOKEN[:10]}\n{TOKEN[10:]}", f"{TOKEN} {TOKEN}", f"{TOKEN}\x07", f"{TOKEN}é", "tökén"],
+)
+def test_a_malformed_token_is_refused_at_once_without_showing_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], token: str
+) -> None:
+    fake = posting_fake(monkeypatch)
+    monkeypatch.setenv("GITHUB_TOKEN", token)
+    assert main(["post", write_plan(tmp_path, []), *TARGET_ARGS]) == 2
+    assert capsys.readouterr() == ("", BAD_TOKEN)
+    assert fake.log == []  # nothing was sent, nothing retried
+
+
+def test_retries_say_what_failed_and_how_long_they_wait(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake = posting_fake(monkeypatch)
+    busy = {"message": "Too Many Requests"}
+    fake.fail("issues/list-comments", 429, body=busy, headers={"Retry-After": "0"}, times=2)
+    assert main(["post", write_plan(tmp_path, []), *TARGET_ARGS]) == 0
+    retrying = (
+        f"quorum: GitHub API GET {API}/issues/7/comments?per_page=100 returned 429: "
+        "Too Many Requests; retrying in 0s ({} of 6)"
+    )
+    assert capsys.readouterr().err.splitlines()[:3] == [
+        "quorum: posting to octo-org/widgets#7 ...",
+        retrying.format(2),
+        retrying.format(3),
+    ]
+
+
 def test_a_refused_token_exits_2_without_showing_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -161,7 +201,7 @@ def test_a_refused_token_exits_2_without_showing_it(
     assert main(["post", write_plan(tmp_path, []), *TARGET_ARGS]) == 2
     err = capsys.readouterr().err
     expected = "GitHub API GET https://api.github.com/user returned 401: Bad credentials"
-    assert err == f"quorum: error: {expected}\n"
+    assert err == f"quorum: posting to octo-org/widgets#7 ...\nquorum: error: {expected}\n"
 
 
 @pytest.mark.parametrize(

@@ -45,7 +45,8 @@ def test_the_wait_ends_when_the_last_bot_reports_on_the_head_commit(
     # Both CodeRabbit reviews are read: the old commit's finding and the head's.
     assert placed(report) == [("coderabbit", "src/shop/cart.py", 14)] * 2
     assert "All 2 awaited bots reported." in report["summary_markdown"]
-    assert capsys.readouterr().err.splitlines()[:4] == [
+    assert capsys.readouterr().err.splitlines()[:5] == [
+        "quorum: reading octo-org/widgets#7 from GitHub ...",
         "quorum: waiting for coderabbit, claude (0s so far)",
         "quorum: waiting for coderabbit, claude (30s so far)",
         "quorum: waiting for claude (60s so far)",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import collections
-import gc
 
 import orjson
 import pytest
@@ -12,7 +11,7 @@ from conftest import FIXTURES, shared_path
 from finding_rows import rows
 from review_quorum.consensus import compute_consensus
 from review_quorum.errors import InputError
-from review_quorum.ingest import read, sarif, sarif_results
+from review_quorum.ingest import read, sarif
 from review_quorum.ingest.base import Batch, ReadOptions, Source
 from review_quorum.ingest.categories import build_category_map
 from review_quorum.ingest.titles import sentence
@@ -554,28 +553,6 @@ def test_real_bandit_and_ruff_findings_on_one_owasp_case_merge() -> None:
 )
 def test_titles_are_the_first_sentence(text: str, title: str) -> None:
     assert sentence(text) == title
-
-
-@pytest.mark.parametrize("enabled", [True, False])
-def test_reading_leaves_the_cycle_collector_as_it_found_it(
-    enabled: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    data = (INGEST / "sarif.bad-records.json").read_bytes()
-    was = gc.isenabled()
-    try:
-        gc.enable() if enabled else gc.disable()
-        sarif.READER.read(Source("x.sarif", data))
-        assert gc.isenabled() is enabled
-
-        def fail(*_: object) -> None:
-            raise RuntimeError("boom")
-
-        monkeypatch.setattr(sarif_results.RunReader, "begin", fail)  # both paths call it
-        with pytest.raises(RuntimeError):
-            sarif.READER.read(Source("x.sarif", data))
-        assert gc.isenabled() is enabled
-    finally:
-        gc.enable() if was else gc.disable()
 
 
 def test_findings_keep_the_rule_id_and_the_whole_message_as_body() -> None:

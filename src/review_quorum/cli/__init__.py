@@ -1,8 +1,10 @@
 """The `quorum` command line: a literal registry of commands, each a thin module.
 
-Each command module owns `add_parser(subparsers)` and `run(args) -> int`. `main` turns
-errors into exit statuses: bad input or usage is 2 with a one-line message naming the file
-and position, anything unexpected is 3. Library warnings are printed, never raised.
+Each command module owns `add_parser(subparsers)` and `run(args) -> int` (the `Command`
+protocol). `main` turns errors into exit statuses: bad input or usage is 2 with a message
+naming the file and position, Ctrl-C is 130, anything unexpected is 3. Library warnings
+are printed, never raised. Only here is the cyclic garbage collector paused for a whole
+command (`paused_gc`): the library never switches it off behind its caller's back.
 """
 
 from __future__ import annotations
@@ -11,13 +13,23 @@ import argparse
 import sys
 import warnings
 from collections.abc import Sequence
-from types import ModuleType
+from typing import Any, Protocol
 
+from review_quorum._perf import paused_gc
 from review_quorum.cli import calibrate, consensus, history, post, review, score, stats, threshold
 from review_quorum.cli.common import ExitCode
 from review_quorum.errors import QuorumError
 
-COMMANDS: dict[str, ModuleType] = {
+
+class Command(Protocol):
+    """A `quorum` command: it adds its subparser and runs with the parsed arguments."""
+
+    def add_parser(self, subparsers: Any) -> None: ...
+
+    def run(self, args: argparse.Namespace) -> int: ...
+
+
+COMMANDS: dict[str, Command] = {
     "consensus": consensus,
     "review": review,
     "post": post,
@@ -35,7 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Merge many review bots' findings into one consensus-scored review.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    subparsers = parser.add_subparsers(
+        dest="command", metavar="COMMAND", required=True, help="run `quorum COMMAND --help`"
+    )
     for module in COMMANDS.values():
         module.add_parser(subparsers)
     return parser
@@ -60,13 +74,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            status = int(args.run(args))
+            with paused_gc():  # findings hold no cycles: collecting finds nothing to free
+                status = int(args.run(args))
         except QuorumError as err:
             print(f"quorum: error: {err}", file=sys.stderr)
             status = ExitCode.USAGE
         except KeyboardInterrupt:
             print("quorum: interrupted", file=sys.stderr)
-            status = ExitCode.INTERNAL
+            status = ExitCode.INTERRUPTED
         except Exception as err:  # the last line of defence: never a traceback
             print(f"quorum: internal error: {type(err).__name__}: {err}", file=sys.stderr)
             status = ExitCode.INTERNAL

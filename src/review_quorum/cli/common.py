@@ -10,11 +10,12 @@ import argparse
 import enum
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 from review_quorum import ingest
+from review_quorum.cli import progress
 from review_quorum.errors import InputError, Skipped, UsageError, shown
 from review_quorum.ingest.base import Batch, ReadOptions, Source
 from review_quorum.ingest.categories import CategoryMap
@@ -33,6 +34,7 @@ class ExitCode(enum.IntEnum):
     GATE_FAILED = 1
     USAGE = 2
     INTERNAL = 3
+    INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 
 
 def add_input_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,12 +73,26 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def read_bytes(path: str) -> bytes:
-    """The bytes of `path` ('-' for standard input), or `InputError` naming it."""
-    if path == "-":
-        return sys.stdin.buffer.read()
+MAX_INPUT_BYTES = 4 << 30
+"""The largest input read (4 GiB): far beyond a million findings, and what stops an
+endless stream (``/dev/zero``, a pipe that never closes) with an error, not MemoryError."""
+_CHUNK = 1 << 20
+
+
+def read_bytes(path: str, limit: int | None = None) -> bytes:
+    """The bytes of `path` ('-' for standard input), or `InputError` naming it; at most
+    `limit` (default `MAX_INPUT_BYTES`) bytes, read in chunks from a pipe or device."""
+    limit = MAX_INPUT_BYTES if limit is None else limit
     try:
-        return Path(path).read_bytes()
+        if path == "-":
+            return _read_bounded(sys.stdin.buffer, "<stdin>", limit)
+        file = Path(path)
+        if file.is_file():  # its size is known: read at once, without a second copy
+            if file.stat().st_size > limit:
+                raise _too_large(path, limit)
+            return file.read_bytes()
+        with file.open("rb") as stream:
+            return _read_bounded(stream, path, limit)
     except FileNotFoundError:
         raise InputError(path, "", "no such file") from None
     except IsADirectoryError:
@@ -85,14 +101,24 @@ def read_bytes(path: str) -> bytes:
         raise InputError(path, "", f"cannot read: {err.strerror}") from err
 
 
+def _read_bounded(stream: BinaryIO, name: str, limit: int) -> bytes:
+    buffer = bytearray()
+    while chunk := stream.read(min(_CHUNK, limit + 1 - len(buffer))):
+        buffer += chunk
+        if len(buffer) > limit:
+            raise _too_large(name, limit)
+    return bytes(buffer)
+
+
+def _too_large(name: str, limit: int) -> InputError:
+    return InputError(name, "", f"more than {limit:,} bytes: quorum reads no more from one input")
+
+
 def parse_bot_override(value: str) -> tuple[str, str]:
     name, separator, path = value.partition("=")
     if not separator or not name.strip() or not path:
         raise InputError("--bot", "", f"expected NAME=FILE, not {value!r}")
     return name.strip(), path
-
-
-PROGRESS_BYTES = 20_000_000
 
 
 def load_inputs(
@@ -109,7 +135,7 @@ def load_inputs(
     of which nothing could be read (no finding, and records that are broken rather than
     deliberately no finding) an `InputError` naming the first broken record: a typo in a
     path glob or a wrongly forced `--input-format` must not pass a gate as an empty review.
-    Long inputs (over `PROGRESS_BYTES` in all) show a progress bar when stderr is a TTY.
+    Long inputs show progress (`progress.reading`).
     """
     planned: list[tuple[str, str | None]] = [(path, None) for path in args.inputs]
     planned += [(path, name) for name, path in map(parse_bot_override, args.bot)]
@@ -120,7 +146,7 @@ def load_inputs(
         )
     batch = Batch()
     readable = not planned
-    with _progress(planned) as advance:
+    with progress.reading(path for path, _ in planned) as advance:
         for path, bot in planned:
             options = ReadOptions(
                 bot=bot,
@@ -160,27 +186,6 @@ def _unreadable(skipped: Sequence[Skipped]) -> InputError:
 SHOWN_SKIPPED = 5
 
 
-@contextmanager
-def _progress(planned: Sequence[tuple[str, str | None]]) -> Iterator[Callable[[str], None]]:
-    if not sys.stderr.isatty() or _total_size(path for path, _ in planned) < PROGRESS_BYTES:
-        yield lambda path: None
-        return
-    from rich.console import Console
-    from rich.progress import Progress
-
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("reading inputs", total=len(planned))
-        yield lambda path: bar.update(task, advance=1, description=f"read {Path(path).name}")
-
-
-def _total_size(paths: Iterable[str]) -> int:
-    total = 0
-    for path in paths:
-        with suppress(OSError):
-            total += 0 if path == "-" else Path(path).stat().st_size
-    return total
-
-
 def write_output(text: str, output: str | None) -> None:
     """Write `text` to the file `output`, or to standard output."""
     if output is None or output == "-":
@@ -202,6 +207,19 @@ def report_skipped(skipped: Sequence[object]) -> None:
         warn(f"{count} input record{'s' if count != 1 else ''} skipped (listed in the output)")
 
 
+HELP = {
+    "line-window": "findings this many lines apart or closer can be one issue (default 3)",
+    "title-overlap": "share of title words two line-less findings must share, 0-1 (default 0.5)",
+    "order": "list findings in input order or sorted by file and line (default input)",
+    "gate-level": "exit 1 when a finding is at or above this level (default confirmed)",
+    "filter-mode": "which findings the diff keeps: on added lines, near them, in changed "
+    "files, or all (default added)",
+    "context-lines": "with --filter-mode diff_context, lines around a change (default 3)",
+    "inline-level": "lowest consensus level posted inline (default confirmed)",
+}
+"""Help texts of the flags `consensus` and `review` share (their defaults differ in kind)."""
+
+
 def non_negative_int(text: str) -> int:
     try:
         value = int(text)
@@ -212,13 +230,14 @@ def non_negative_int(text: str) -> int:
     return value
 
 
-def finite_float(text: str) -> float:
+def fraction(text: str) -> float:
+    """A number from 0 to 1 (`--title-overlap`: a share of words two titles have in common)."""
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise argparse.ArgumentTypeError(f"expected a finite number, not {text!r}")
+    if not 0.0 <= value <= 1.0:  # NaN fails this too
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, not {text!r}")
     return value
 
 

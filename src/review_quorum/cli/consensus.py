@@ -9,10 +9,11 @@ import orjson
 
 from review_quorum.cli.common import (
     GATE_LEVELS,
+    HELP,
     ExitCode,
     add_input_arguments,
     add_model_arguments,
-    finite_float,
+    fraction,
     gate_level,
     load_inputs,
     load_profile,
@@ -35,7 +36,9 @@ def add_parser(subparsers: Any) -> None:
     )
     add_input_arguments(parser)
     add_consensus_arguments(parser)
-    parser.add_argument("--format", choices=["markdown", "json"], default="markdown")
+    parser.add_argument(
+        "--format", choices=["markdown", "json"], default="markdown", help="output format"
+    )
     parser.add_argument("-o", "--output", help="write the result to this file")
     parser.set_defaults(run=run)
 
@@ -46,10 +49,18 @@ def add_consensus_arguments(parser: argparse.ArgumentParser) -> None:
         "--bots",
         help="how many bots ran (N), or their names (a,b,c); bots with no findings count",
     )
-    parser.add_argument("--line-window", type=non_negative_int, default=3, metavar="N")
-    parser.add_argument("--title-overlap", type=finite_float, default=0.5, metavar="X")
-    parser.add_argument("--order", choices=["input", "canonical"], default="input")
-    parser.add_argument("--gate-level", choices=GATE_LEVELS, default="confirmed")
+    parser.add_argument(
+        "--line-window", type=non_negative_int, default=3, metavar="N", help=HELP["line-window"]
+    )
+    parser.add_argument(
+        "--title-overlap", type=fraction, default=0.5, metavar="X", help=HELP["title-overlap"]
+    )
+    parser.add_argument(
+        "--order", choices=["input", "canonical"], default="input", help=HELP["order"]
+    )
+    parser.add_argument(
+        "--gate-level", choices=GATE_LEVELS, default="confirmed", help=HELP["gate-level"]
+    )
     add_model_arguments(parser, default=DEFAULT_MODEL)
 
 

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from review_quorum.cli import progress
 from review_quorum.cli.common import warn
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import Batch, ReadOptions
@@ -106,16 +107,19 @@ def read_github(
         )
     http = make_http_client()
     try:
-        client = GitHubClient.from_env(http, env, sleep=TIMING.sleep, clock=TIMING.clock)
+        client = GitHubClient.from_env(
+            http, env, sleep=TIMING.sleep, clock=TIMING.clock, on_wait=progress.note
+        )
         date = head_commit_date if bots else None
 
         def read() -> PullSnapshot:
             return read_pull(client, target, commit_date=date)
 
-        if bots:
-            snapshot, awaited = _wait(read, bots, args.wait_timeout, options.bot_logins)
-        else:
-            snapshot, awaited = read(), None
+        with progress.stage(f"reading {target} from GitHub"):
+            if bots:
+                snapshot, awaited = _wait(read, bots, args.wait_timeout, options.bot_logins)
+            else:
+                snapshot, awaited = read(), None
     finally:
         http.close()
     batch = read_comments(_comments(snapshot), name=str(snapshot.target), options=options)

@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 
 from review_quorum import config
+from review_quorum.cli import progress
 from review_quorum.cli.common import ExitCode, write_output
 from review_quorum.cli.record import add_db_argument, db_target
 from review_quorum.history import open_history
@@ -34,17 +35,19 @@ def add_parser(subparsers: Any) -> None:
         help="read what happened to past bot comments, and show it",
         description="The history of bot comments and their outcomes (see docs/history.md).",
     )
-    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    actions = parser.add_subparsers(
+        dest="action", metavar="ACTION", required=True, help="what to do with the history"
+    )
     sync = actions.add_parser("sync", help="read past pull requests from GitHub")
-    sync.add_argument("--repo", required=True, metavar="OWNER/NAME")
+    sync.add_argument("--repo", required=True, metavar="OWNER/NAME", help="the repository to read")
     sync.add_argument("--since", type=date, metavar="DATE", help="pull requests updated since")
     sync.add_argument("--last", type=positive, metavar="N", help="the N most recent")
     show = actions.add_parser("show", help="each stored bot finding and its outcome")
-    show.add_argument("--repo", metavar="OWNER/NAME")
-    show.add_argument("--pr", type=positive, metavar="N")
-    show.add_argument("--bot", metavar="NAME")
+    show.add_argument("--repo", metavar="OWNER/NAME", help="only this repository")
+    show.add_argument("--pr", type=positive, metavar="N", help="only this pull request")
+    show.add_argument("--bot", metavar="NAME", help="only this bot's findings")
     show.add_argument("--since", type=date, metavar="DATE", help="comments made since")
-    show.add_argument("--format", choices=["text", "json"], default="text")
+    show.add_argument("--format", choices=["text", "json"], default="text", help="output format")
     show.add_argument("-o", "--output", help="write to this file")
     rule = actions.add_parser("rule", help="the outcome rule in effect, clause by clause")
     for action in (sync, show, rule):
@@ -79,7 +82,7 @@ def _sync(args: argparse.Namespace, database: Any, settings: dict[str, Any]) -> 
     target = PullRequest.create(args.repo, 1)
     http = make_http_client()
     try:
-        client = GitHubClient.from_env(http)
+        client = GitHubClient.from_env(http, on_wait=progress.note)
         report = sync(
             database,
             client,

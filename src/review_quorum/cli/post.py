@@ -26,8 +26,10 @@ import importlib.metadata
 import os
 import sys
 from collections.abc import Mapping
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
+from review_quorum.cli import progress
 from review_quorum.cli.common import ExitCode, read_bytes, warn
 from review_quorum.cli.record import Recorder, add_record_arguments
 from review_quorum.config import INLINE_MODES
@@ -144,17 +146,20 @@ def post_from_args(
     owned = http is None
     http_client = make_http_client() if http is None else http
     try:
-        client = GitHubClient.from_env(http_client, env, dry_run=args.dry_run)
-        result = post_review(
-            client,
-            target,
-            draft,
-            resolve_fixed=args.resolve_fixed,
-            hide_duplicates=args.hide_duplicates,
-            dry_run=args.dry_run,
-            bot_login=args.bot_login,
-            env=env,
+        client = GitHubClient.from_env(
+            http_client, env, dry_run=args.dry_run, on_wait=progress.note
         )
+        with nullcontext() if client.offline else progress.stage(f"posting to {target}"):
+            result = post_review(
+                client,
+                target,
+                draft,
+                resolve_fixed=args.resolve_fixed,
+                hide_duplicates=args.hide_duplicates,
+                dry_run=args.dry_run,
+                bot_login=args.bot_login,
+                env=env,
+            )
     finally:
         if owned:
             http_client.close()

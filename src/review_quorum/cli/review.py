@@ -20,10 +20,11 @@ from typing import Any
 
 from review_quorum import config
 from review_quorum.cli.common import (
+    HELP,
     ExitCode,
     add_input_arguments,
     add_model_arguments,
-    finite_float,
+    fraction,
     gate_level,
     load_inputs,
     load_profile,
@@ -84,18 +85,22 @@ def add_parser(subparsers: Any) -> None:
     scope.add_argument("--git", metavar="BASE..HEAD", help="take the diff from git")
     parser.add_argument("--verdicts", metavar="FILE", help="verifier verdicts (JSON)")
     parser.add_argument("--bots", help="how many bots ran (N), or their names (a,b,c)")
-    parser.add_argument("--line-window", type=non_negative_int, metavar="N")
-    parser.add_argument("--title-overlap", type=finite_float, metavar="X")
-    parser.add_argument("--order", choices=["input", "canonical"])
-    parser.add_argument("--filter-mode", choices=config.FILTER_MODES)
-    parser.add_argument("--context-lines", type=non_negative_int, metavar="N")
+    parser.add_argument(
+        "--line-window", type=non_negative_int, metavar="N", help=HELP["line-window"]
+    )
+    parser.add_argument("--title-overlap", type=fraction, metavar="X", help=HELP["title-overlap"])
+    parser.add_argument("--order", choices=["input", "canonical"], help=HELP["order"])
+    parser.add_argument("--filter-mode", choices=config.FILTER_MODES, help=HELP["filter-mode"])
+    parser.add_argument(
+        "--context-lines", type=non_negative_int, metavar="N", help=HELP["context-lines"]
+    )
     parser.add_argument("--threshold", metavar="VALUE", help="post threshold: 30-100 or a band")
     parser.add_argument(
         "--cap", type=non_negative_int, metavar="N", help="most non-forced inline comments"
     )
-    parser.add_argument("--inline-level", choices=config.LEVELS)
-    parser.add_argument("--gate-level", choices=[*config.LEVELS, "none"])
-    parser.add_argument("--format", choices=sorted(RENDERERS))
+    parser.add_argument("--inline-level", choices=config.LEVELS, help=HELP["inline-level"])
+    parser.add_argument("--gate-level", choices=[*config.LEVELS, "none"], help=HELP["gate-level"])
+    parser.add_argument("--format", choices=sorted(RENDERERS), help="output (default markdown)")
     add_model_arguments(parser, default=None)
     parser.add_argument("-o", "--output", help="write the result to this file")
     parser.add_argument("--config", metavar="FILE", help="configuration file to read")

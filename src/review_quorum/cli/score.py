@@ -57,7 +57,9 @@ def add_parser(subparsers: Any) -> None:
         metavar="N",
         help="most non-forced inline comments",
     )
-    parser.add_argument("--format", choices=["json", "markdown"], default="json")
+    parser.add_argument(
+        "--format", choices=["json", "markdown"], default="json", help="output format"
+    )
     parser.add_argument("-o", "--output", help="write the result to this file")
     parser.set_defaults(run=run)
 

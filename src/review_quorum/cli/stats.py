@@ -31,7 +31,7 @@ def add_parser(subparsers: Any) -> None:
         description="Per bot and per rule: comments, duplicates, agreement, addressed rate.",
     )
     add_filter_arguments(parser)
-    parser.add_argument("--format", choices=sorted(FORMATS), default="text")
+    parser.add_argument("--format", choices=sorted(FORMATS), default="text", help="output format")
     parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page")
     parser.add_argument("-o", "--output", help="write to this file instead of standard output")
     parser.set_defaults(run=run)

@@ -33,7 +33,7 @@ def add_parser(subparsers: Any) -> None:
         metavar="VALUE",
         help=f"the threshold (default: ${THRESHOLD_ENV}, else {DEFAULT_POST_THRESHOLD})",
     )
-    parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.add_argument("--format", choices=["text", "json"], default="text", help="output format")
     parser.set_defaults(run=run)
 
 

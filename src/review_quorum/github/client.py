@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import email.utils
 import os
+import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -72,9 +73,16 @@ class GitHubClient:
         clock: Callable[[], float] = time.time,
         dry_run: bool = False,
         graphql_url: str | None = None,
+        on_wait: Callable[[str], None] | None = None,
     ) -> None:
         if token is None and not dry_run:
             raise ConfigError("GITHUB_TOKEN is not set: posting needs a token (or use --dry-run)")
+        if token is not None and not _TOKEN.fullmatch(token):
+            # said at once, and without the token: httpx would print the header it refuses
+            raise ConfigError(
+                "GITHUB_TOKEN holds whitespace, a control character or a non-ASCII character, "
+                "which no GitHub token has; check how it was set"
+            )
         self._http = http
         self._token = token
         self.api_url = validate_api_url(api_url)
@@ -85,6 +93,7 @@ class GitHubClient:
         self._sleep = sleep
         self._clock = clock
         self.dry_run = dry_run
+        self._on_wait = on_wait
         self.unsent: list[httpx.Request] = []
         self.waited = 0.0
         self._last_write: float | None = None
@@ -130,9 +139,8 @@ class GitHubClient:
             response = self._send(self._build("GET", url))
             page = _json(response)
             if not isinstance(page, list):
-                raise GitHubError(
-                    f"GitHub API GET {url} returned {type(page).__name__}, not a list"
-                )
+                what = f"GitHub API GET {url} returned {type(page).__name__}, not a list"
+                raise _error(response.request, what, response.status_code)
             items.extend(page)
             url = self._next_page(response)
         return items
@@ -190,13 +198,13 @@ class GitHubClient:
             try:
                 result = graphql.decode(response, _describe(request))
             except GitHubError as err:
-                raise GitHubError(self._redact(str(err)), status=err.status) from None
+                raise _error(request, self._redact(str(err)), err.status) from None
             if not result.rate_limited:
                 remaining = _whole_number(response.headers.get("x-ratelimit-remaining"))
                 reset = _whole_number(response.headers.get("x-ratelimit-reset"))
                 self._budget = graphql.budget(result.data, remaining, reset) or self._budget
                 return result
-            failure = GitHubError(f"{_describe(request)}: GraphQL rate limit exceeded", status=403)
+            failure = _error(request, f"{_describe(request)}: GraphQL rate limit exceeded", 403)
             now = self._clock()
             delay = graphql.reset_delay(
                 _retry_after(response.headers.get("retry-after"), now),
@@ -216,7 +224,7 @@ class GitHubClient:
         try:
             return graphql.walk(self.graphql_result, document, variables, path)
         except GitHubError as err:
-            raise GitHubError(self._redact(str(err)), status=err.status) from None
+            raise _again(err, self._redact(str(err))) from None
 
     def user_login(self) -> str | None:
         """The login the token acts as; None when GitHub will not say (403) or offline."""
@@ -238,15 +246,16 @@ class GitHubClient:
     ) -> None:
         """Sleep before retry number `attempt + 1`, or raise `failure` when out of budget."""
         if attempt + 1 >= self._retry.attempts:
-            raise GitHubError(
-                f"{failure} (gave up after {attempt + 1} attempts)", status=failure.status
-            )
+            raise _again(failure, f"{failure} (gave up after {attempt + 1} attempts)")
         if delay is None:
             delay = min(self._retry.base_delay * 2.0**attempt, self._retry.max_delay)
         if self.waited + delay > self._retry.budget:
             budget = self._retry.budget
             note = f"waiting {delay:.0f}s more would exceed the {budget:.0f}s retry budget"
-            raise GitHubError(f"{failure} (gave up: {note})", status=failure.status)
+            raise _again(failure, f"{failure} (gave up: {note})")
+        if self._on_wait is not None:
+            attempts = self._retry.attempts
+            self._on_wait(f"{failure}; retrying in {delay:.0f}s ({attempt + 2} of {attempts})")
         self._sleep(delay)
         self.waited += delay
 
@@ -282,7 +291,7 @@ class GitHubClient:
                 response = self._http.send(request)
             except httpx.TransportError as err:
                 what = f"{type(err).__name__}: {err}"
-                failure = GitHubError(self._redact(f"{_describe(request)} failed: {what}"))
+                failure = _error(request, self._redact(f"{_describe(request)} failed: {what}"))
                 if not idempotent:
                     raise failure from err
                 self.wait_before_retry(attempt, failure)
@@ -328,7 +337,7 @@ class GitHubClient:
 
     def _failure(self, request: httpx.Request, response: httpx.Response) -> GitHubError:
         text = f"{_describe(request)} returned {response.status_code}: {_error_message(response)}"
-        return GitHubError(self._redact(text), status=response.status_code)
+        return _error(request, self._redact(text), response.status_code)
 
     def _next_page(self, response: httpx.Response) -> str | None:
         url = response.links.get("next", {}).get("url")
@@ -363,8 +372,21 @@ def _json(response: httpx.Response) -> Any:
     try:
         return orjson.loads(response.content)
     except orjson.JSONDecodeError:
-        what = _describe(response.request)
-        raise GitHubError(f"{what} returned invalid JSON", status=response.status_code) from None
+        what = f"{_describe(response.request)} returned invalid JSON"
+        raise _error(response.request, what, response.status_code) from None
+
+
+def _error(request: httpx.Request, message: str, status: int | None = None) -> GitHubError:
+    """A `GitHubError` that carries the method and path of `request`, as httpx's do."""
+    return GitHubError(message, status=status, method=request.method, path=request.url.path)
+
+
+def _again(failure: GitHubError, message: str) -> GitHubError:
+    """`failure` with a new message, keeping its status, method and path."""
+    return GitHubError(message, status=failure.status, method=failure.method, path=failure.path)
+
+
+_TOKEN = re.compile(r"[\x21-\x7e]+")
 
 
 def _describe(request: httpx.Request) -> str:

@@ -13,7 +13,6 @@ from sys import intern
 import msgspec
 import orjson
 
-from review_quorum._perf import paused_gc
 from review_quorum.errors import FindingError, InputError, Skipped
 from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.ingest.paths import PathResolver
@@ -46,10 +45,6 @@ class NativeReader:
         return False
 
     def read(self, source: Source) -> Batch:
-        with paused_gc():
-            return self._read(source)
-
-    def _read(self, source: Source) -> Batch:
         if not source.data.strip():
             return Batch()
         if not source.head().startswith("["):

@@ -21,7 +21,6 @@ import warnings
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from review_quorum._perf import paused_gc
 from review_quorum.model import ConsensusFinding, ConsensusLevel, NormalizedFinding
 
 CONFIRMED_FLOOR = 0.66
@@ -133,14 +132,13 @@ def compute_consensus(
         raise ValueError(f"title_overlap must be a finite number, not {title_overlap!r}")
     if order not in ("input", "canonical"):
         raise ValueError(f"order must be 'input' or 'canonical', not {order!r}")
-    with paused_gc():
-        items = list(findings)
-        if order == "canonical":
-            items.sort(key=canonical_key)
-        ran = resolve_bots_ran(items, bots_ran)
-        groups = _cluster(items, line_window, title_overlap)
-        consensus = [_summarise(members, ran) for members in groups]
-        consensus.sort(key=output_key)
+    items = list(findings)
+    if order == "canonical":
+        items.sort(key=canonical_key)
+    ran = resolve_bots_ran(items, bots_ran)
+    groups = _cluster(items, line_window, title_overlap)
+    consensus = [_summarise(members, ran) for members in groups]
+    consensus.sort(key=output_key)
     return consensus
 
 

@@ -23,7 +23,6 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from review_quorum._perf import paused_gc
 from review_quorum.bands import (
     DEFAULT_POST_THRESHOLD,
     MODERATE_FLOOR,
@@ -318,20 +317,17 @@ def score_findings(
     if isinstance(comment_cap, bool) or not isinstance(comment_cap, int) or comment_cap < 0:
         raise ValueError(f"comment_cap must be a whole number >= 0, not {comment_cap!r}")
     threshold = resolve_post_threshold(post_threshold)
-    with paused_gc():
-        items = list(inputs)
-        table = _table(threshold)
-        results = _results(items, table)
-        _apply_comment_cap(results, comment_cap, table.capped_ids)
-        # tuple.__new__ straight from C: a NamedTuple's own constructor is a Python function.
-        rows = zip(itertools.count(), items, results)
-        findings: list[ScoredFinding] = list(
-            map(tuple.__new__, itertools.repeat(ScoredFinding), rows)
-        )
-        groups = _group(findings, results)
-        # Forced findings first, each part by rank; a stable sort keeps input order on ties.
-        groups[Disposition.INLINE].sort(key=_INLINE_ORDER, reverse=True)
-        groups[Disposition.SUMMARY].sort(key=_RANK, reverse=True)
+    items = list(inputs)
+    table = _table(threshold)
+    results = _results(items, table)
+    _apply_comment_cap(results, comment_cap, table.capped_ids)
+    # tuple.__new__ straight from C: a NamedTuple's own constructor is a Python function.
+    rows = zip(itertools.count(), items, results)
+    findings: list[ScoredFinding] = list(map(tuple.__new__, itertools.repeat(ScoredFinding), rows))
+    groups = _group(findings, results)
+    # Forced findings first, each part by rank; a stable sort keeps input order on ties.
+    groups[Disposition.INLINE].sort(key=_INLINE_ORDER, reverse=True)
+    groups[Disposition.SUMMARY].sort(key=_RANK, reverse=True)
     return ScoreReport(
         findings=tuple(findings),
         inline=tuple(groups[Disposition.INLINE]),

@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
-from review_quorum._perf import paused_gc
 from review_quorum.model import (
     ConsensusFinding,
     ConsensusLevel,
@@ -69,19 +68,17 @@ def compute_reliability(
         raise ValueError(f"order must be 'input' or 'canonical', not {order!r}")
     if profile is None:
         profile = Profile.default()
-    with paused_gc():
-        items = list(findings)
-        if order == "canonical":
-            items.sort(key=_canonical_key)
-        ran = resolve_bots_ran(items, bots_ran)
-        groups = matching.cluster(items, line_window)
-        family = witnesses.families(items, groups, profile)
-        estimates = witnesses.reliabilities(items, groups, family, profile)
-        consensus = [
-            _summarise([items[index] for index in group], ran, family, estimates)
-            for group in groups
-        ]
-        consensus.sort(key=output_key)
+    items = list(findings)
+    if order == "canonical":
+        items.sort(key=_canonical_key)
+    ran = resolve_bots_ran(items, bots_ran)
+    groups = matching.cluster(items, line_window)
+    family = witnesses.families(items, groups, profile)
+    estimates = witnesses.reliabilities(items, groups, family, profile)
+    consensus = [
+        _summarise([items[index] for index in group], ran, family, estimates) for group in groups
+    ]
+    consensus.sort(key=output_key)
     return consensus
 
 
