@@ -21,7 +21,7 @@ from review_quorum import config
 from review_quorum.cli import progress
 from review_quorum.cli.common import ExitCode, write_output
 from review_quorum.cli.record import add_db_argument, db_target
-from review_quorum.history import open_history
+from review_quorum.history import Database, open_history
 from review_quorum.history.outcomes import CONDITIONS, DEFAULT_RULE, OutcomeRule
 from review_quorum.history.show import Filters, FindingOutcome, finding_outcomes
 from review_quorum.ingest.base import ReadOptions
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _sync(args: argparse.Namespace, database: Any, settings: dict[str, Any]) -> int:
+def _sync(args: argparse.Namespace, database: Database, settings: dict[str, Any]) -> int:
     from review_quorum.cli.post import make_http_client
     from review_quorum.github import GitHubClient, PullRequest
     from review_quorum.history.sync import sync
