@@ -6,7 +6,8 @@ megabyte of adversarial markup per bot (openers without closers, repeated prefix
 every construct the parsers look for). Prints the time of orjson.loads, of the
 github-comments reader on the same bytes, their ratio and the cost per comment; then the
 time per adversarial megabyte, which stays near the per-megabyte cost of ordinary bodies
-because every parser is linear.
+because every parser is linear, for every bot reader (past each one's first checks) and
+every text helper they share.
 
     python bench/bot_comments.py                 # 20,000 comments
     python bench/bot_comments.py --comments 2000
@@ -24,6 +25,17 @@ import orjson
 
 from review_quorum.ingest import freetext, github_comments
 from review_quorum.ingest.base import Source
+from review_quorum.ingest.bots.keywords import guess_category
+from review_quorum.ingest.bots.text import (
+    bare_label,
+    bold_title,
+    first_sentence,
+    layout,
+    lines_of,
+    plain,
+    summary_raw,
+    unquote,
+)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "comments"
 LOGINS = {
@@ -34,8 +46,74 @@ LOGINS = {
     "qodo": "qodo-code-review[bot]",
     "ghas": "github-advanced-security[bot]",
 }
-ATTACKS = ["<summary>x", "**", "In `@", '<location path="', "![", "[a](", "> ", "a.", "\n"]
-ATTACKS += ["`", "<details>", "```", "<!--"]
+# Openers without closers and repeated prefixes of every construct the parsers look for;
+# those that hide the rest of a body (fences, collapsed blocks, comments) come last.
+ATTACKS = [
+    "<summary>x",
+    "**",
+    "*a",
+    "In `@",
+    '<location path="',
+    "<location>`",
+    "![",
+    "![high](",
+    "[a](",
+    "<a ",
+    '<img alt="',
+    "[a[R1-",
+    "> ",
+    "> > ",
+    "_a_ | ",
+    "`1-2`: ",
+    "a.",
+    "<summary>  1.  ",
+    "<td rowspan=1>",
+    "[high] ",
+    "a/b.py:1 ",
+    "x" * 300,
+    "\n",
+    "`",
+    "<details>",
+    "```",
+    "<!--",
+]
+INLINE = {"path": "a.py", "line": 3}
+REVIEW = {"state": "COMMENTED"}
+# (login, where the comment sits, valid markup that gets the parser past its first checks)
+TARGETS = [
+    ("coderabbitai", INLINE, "_⚠️ Potential issue_ | _🟠 Major_\n\n**Title.**\n"),
+    ("coderabbitai", REVIEW, "**Actionable comments posted: 1**\n<details>\n"
+     "<summary>🧹 Nitpick comments (1)</summary><blockquote>\n<details>\n"
+     "<summary>a.py (1)</summary><blockquote>\n`1-2`: "),
+    ("Copilot", INLINE, ""),
+    ("copilot-pull-request-reviewer", REVIEW, "<details>\n"
+     "<summary>Comments suppressed due to low confidence (1)</summary>\n**a.py:1**\n* "),
+    ("sourcery-ai", INLINE, "**issue (bug_risk):** "),
+    ("sourcery-ai", REVIEW, '## Individual Comments\n### Comment 1\n<location path="a.py" />\n'
+     "<issue_to_address>\n**issue:** "),
+    ("gemini-code-assist", INLINE, "![high](https://x/high.svg)\n\n"),
+    ("qodo-code-review", {},
+     "<h3>Code Review by Qodo</h3>\n<details>\n<summary>  1.  t</summary>\n"),
+    ("qodo-merge-pro", {}, "## PR Code Suggestions\n<tr><td rowspan=1>General</td>\n"),
+    ("qodo-merge-pro", {}, "## PR Reviewer Guide\n<details><summary><a href='#diff-"
+     + "a" * 64 + "R1-R2'><strong>F</strong></a>\n"),
+    ("github-advanced-security", INLINE, "## CodeQL / X\n\n"),
+    ("cursor", INLINE, "### Title\n\n**High Severity**\n<!-- LOCATIONS START\n"),
+    ("greptile-apps", INLINE, "**Title**\n<details><summary>Prompt To Fix With AI</summary>\n"),
+    ("greptile-apps", {}, "<details>\n<summary>Additional Comments (1)</summary>\n**`a.py`**\n"),
+    ("chatgpt-codex-connector", INLINE, "**<sub><sub>![P1 Badge](x)</sub></sub>  T**\n"),
+    ("chatgpt-codex-connector", REVIEW, "### 💡 Codex Review\n\n"
+     "https://github.com/o/r/blob/0123456/a.py#L1\n**![P1 Badge](x) T**\n"),
+    ("claude", {}, "## 🔴 Issues\n### 1. **[High] Title** `a.py:1`\n"),
+    ("devin-ai-integration", INLINE, '<!-- devin-review-comment {"id": "BUG_1"} -->\n🔴 **T**\n'),
+    ("augmentcode", INLINE, "`a.py:3` Text.\n\n**Severity: high**\n"),
+    ("cubic-dev-ai", INLINE, '<!-- metadata:{"confidence":9} -->\nP1: Text.\n'),
+    ("codeant-ai", {}, "## Nitpicks 🔍\n"),
+    ("macroscopeapp", INLINE, "🟡 **Medium** `a.py:4`\n\n"),
+    ("codoki-pr-intelligence", INLINE, "<!-- CODOKI_INLINE -->\n⚠️ **High**: "),
+    ("some-new-reviewer[bot]", INLINE, "### Title\n\n"),
+    ("some-new-reviewer[bot]", REVIEW, "## Findings\n### [High] Title `a.py:3`\n"),
+]  # fmt: skip
 
 
 def _records(count: int) -> list[dict[str, Any]]:
@@ -61,9 +139,25 @@ def _best(action: Callable[[], object], repeat: int = 3) -> float:
     return min(timings)
 
 
-def _attack(megabytes: int = 1) -> str:
+def _attack(prefix: str = "", megabytes: int = 1) -> str:
     size = (megabytes << 20) // len(ATTACKS)
-    return "\n".join((attack * (size // len(attack) + 1))[:size] for attack in ATTACKS)
+    return prefix + "\n".join((attack * (size // len(attack) + 1))[:size] for attack in ATTACKS)
+
+
+def _helpers(attack: str) -> None:
+    """Every text helper the parsers share, over a quarter megabyte of one attack."""
+    text = (attack * ((1 << 18) // len(attack) + 1))[: 1 << 18]
+    lines = lines_of(text)
+    plain(text)
+    first_sentence(text)
+    layout(lines)
+    guess_category(text)
+    for line in lines:
+        unquote(line)
+        summary_raw(line)
+        bold_title(line)
+        bare_label(line)
+        freetext.parse_line(line)
 
 
 def main() -> None:
@@ -80,17 +174,19 @@ def main() -> None:
     print(f"  per comment         {read / args.comments * 1e6:8.1f} us")
     print(f"  findings / skipped  {len(batch.findings)} / {len(batch.skipped)}")
     per_megabyte = read / (len(data) / (1 << 20))
-    body = _attack()
-    print(f"adversarial 1 MB bodies (ordinary bodies: {per_megabyte * 1e3:.1f} ms per MB):")
-    for login in dict.fromkeys(LOGINS.values()):
-        for fields in ({"path": "a.py", "line": 3}, {"state": "COMMENTED"}):
-            raw = orjson.dumps([{"user": {"login": login}, "body": body, **fields}])
-            seconds = _best(lambda raw=raw: github_comments.READER.read(Source("a.json", raw)), 1)
-            kind = "inline" if "path" in fields else "review"
-            print(f"  {login:32} {kind:6} {seconds * 1e3:8.1f} ms")
-    text = body.encode()
+    print(f"adversarial 1 MB bodies (ordinary bodies: {per_megabyte * 1e3:.1f} ms per MB;")
+    print("linear parsing takes about a second, quadratic backtracking minutes):")
+    for login, fields, prefix in TARGETS:
+        raw = orjson.dumps([{"user": {"login": login}, "body": _attack(prefix), **fields}])
+        seconds = _best(lambda raw=raw: github_comments.READER.read(Source("a.json", raw)), 1)
+        print(f"  {login:32} {prefix[:20]!r:24} {seconds * 1e3:8.1f} ms")
+    text = _attack().encode()
     seconds = _best(lambda: freetext.READER.read(Source("a.txt", text)), 1)
-    print(f"  {'freetext':32} {'lines':6} {seconds * 1e3:8.1f} ms")
+    print(f"  {'freetext':32} {'':24} {seconds * 1e3:8.1f} ms")
+    print("text helpers, a quarter megabyte of each attack:")
+    for attack in ATTACKS:
+        seconds = _best(lambda attack=attack: _helpers(attack), 1)
+        print(f"  {attack[:20]!r:24} {seconds * 1e3:8.1f} ms")
 
 
 if __name__ == "__main__":

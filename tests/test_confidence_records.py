@@ -8,6 +8,8 @@ from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import FIXTURES
 from review_quorum.confidence import (
@@ -21,6 +23,9 @@ from review_quorum.confidence import (
 from review_quorum.errors import InputError, RecordProblem, RecordsError
 from review_quorum.join import Unmatched, join_verdicts
 from review_quorum.verdicts import (
+    OPTIONAL_TEXT,
+    SCORE_FIELDS,
+    check_record,
     parse_drafter_output,
     parse_score_records,
     parse_verifier_output,
@@ -370,3 +375,65 @@ def _runtime_accepts(parse: Any, document: object) -> bool:
     except RecordsError:
         return False
     return True
+
+
+# --- the fast path for canonical records beside the field-by-field path -------------------
+# `parse_score_records` takes records in canonical form (JSON integers and booleans) by a
+# fast path and everything else field by field; both must agree, above all at the edges.
+
+EDGES = [
+    ({"line": 1}, {"line": "1"}),
+    ({"line": 2147483647}, {"line": "2147483647"}),
+    ({"in_diff": False, "in_changed_code": True}, {"in_diff": "false", "in_changed_code": "true"}),
+    ({"issue": "", "details": ""}, {"issue": None, "details": None}),
+]
+
+
+@pytest.mark.parametrize(("canonical", "loose"), EDGES)
+def test_both_paths_agree_on_the_edges_they_accept(
+    canonical: dict[str, object], loose: dict[str, object]
+) -> None:
+    fast, careful = parse_score_records([{**GOOD, **canonical}, {**GOOD, **loose}], "in.json")
+    assert fast == careful
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        (0, "must be a positive integer, not 0"),
+        (2147483648, "must be at most 2147483647, not 2147483648"),
+        ("2147483648", 'must be at most 2147483647, not "2147483648"'),
+        (True, "must be a positive integer, not true"),
+    ],
+)
+def test_both_paths_refuse_the_first_line_beyond_each_edge(line: object, message: str) -> None:
+    assert problems_of([{**GOOD, "line": line}]) == [("/0/line", message)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    changes=st.dictionaries(
+        st.sampled_from(sorted(GOOD)),
+        st.none()
+        | st.booleans()
+        | st.integers(-3, 2**31 + 3)
+        | st.text(max_size=4)
+        | st.sampled_from(["true", "false", "12", "security", "LIKELY", "full", "high"]),
+        max_size=3,
+    )
+)
+def test_the_fast_path_takes_only_what_the_careful_path_would(
+    changes: dict[str, object],
+) -> None:
+    record = {**GOOD, **changes}
+    report: list[tuple[str, str]] = []
+    careful = check_record(
+        record, "/0", SCORE_FIELDS, OPTIONAL_TEXT, lambda *problem: report.append(problem)
+    )
+    try:
+        (fast,) = parse_score_records([record], "in.json")
+    except RecordsError as err:
+        assert careful is None
+        assert [(p.pointer, p.message) for p in err.problems] == report
+    else:
+        assert careful is not None and fast == FindingInput(**careful)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import warnings
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -109,3 +110,56 @@ def test_large_random_workload_equals_naive() -> None:
     for overlap in (0.5, 0.25, 0.0):
         fast, slow = run_both(items, 8, 3, overlap)
         assert fast == slow
+
+
+# --- boundary examples for the fast paths beside the comparison above -------------------
+# The engine probes the lines around a finding when its bucket holds at least 2w+1 anchor
+# lines and scans the anchors otherwise, inlined for ordinary title overlaps and in
+# `_nearest_lined` when titles always match; each path is pinned at w and w+1 lines away.
+
+FAR_ANCHORS = 12  # more anchor lines than any probe span below, far from line 100
+
+
+def bucket_with(line: int, window: int, many_anchors: bool) -> list[NormalizedFinding]:
+    def at(bot: str, where: int) -> NormalizedFinding:
+        return NormalizedFinding(bot, f"{bot}-{where}", Severity.HIGH, "security",
+                                 "SQL injection", Evidence("a.py", where))  # fmt: skip
+
+    far = [at("far", 1000 + 50 * index) for index in range(FAR_ANCHORS if many_anchors else 0)]
+    return [*far, at("anchor", 100), at("probe", line)]
+
+
+@pytest.mark.parametrize("many_anchors", [False, True], ids=["scan", "probe"])
+@pytest.mark.parametrize("overlap", [0.5, 0.0], ids=["titles-compared", "titles-always-match"])
+@pytest.mark.parametrize("window", [0, 1, 3, 5])
+@pytest.mark.parametrize(
+    ("offset", "joins"), [(0, True), (1, True), (-1, True), (2, False), (-2, False)]
+)
+def test_the_line_window_is_inclusive_on_every_path(
+    many_anchors: bool, overlap: float, window: int, offset: int, joins: bool
+) -> None:
+    # offsets 1 and -1 stand for +-window, 2 and -2 for +-(window + 1)
+    distance = 0 if offset == 0 else (window if abs(offset) == 1 else window + 1)
+    line = 100 + distance * (1 if offset > 0 else -1)
+    items = bucket_with(line, window, many_anchors)
+    result = compute_consensus(items, bots_ran=3, line_window=window, title_overlap=overlap)
+    bots = [sorted(member.bot for member in found.members) for found in result]
+    together = [group for group in bots if "anchor" in group]
+    assert together == ([["anchor", "probe"]] if joins else [["anchor"]])
+    assert result == naive_consensus(items, 3, window, overlap)
+
+
+@pytest.mark.parametrize("window", [0, 1, 3])
+@pytest.mark.parametrize(("distance", "joins"), [(0, True), (1, True), (2, False)])
+@pytest.mark.parametrize("sign", [1, -1])
+def test_the_reliability_models_line_window_is_inclusive(
+    window: int, distance: int, joins: bool, sign: int
+) -> None:
+    # distance 1 stands for the window itself, 2 for one line beyond it
+    line = 100 + sign * (0 if distance == 0 else window + distance - 1)
+    items = bucket_with(line, window, many_anchors=True)
+    result = compute_consensus(items, bots_ran=3, line_window=window, model="reliability")
+    bots = [sorted(member.bot for member in found.members) for found in result]
+    assert [group for group in bots if "anchor" in group] == (
+        [["anchor", "probe"]] if joins else [["anchor"]]
+    )

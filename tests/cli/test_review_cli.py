@@ -45,14 +45,26 @@ def test_json_report_accounts_for_every_input(capsys: pytest.CaptureFixture[str]
     assert loop["confidence"]["band"] == "weak" and loop["verdict"]["verdict"] == "LIKELY"
     assert by_line[("app/other.py", 3)]["disposition"] == "dropped"
     assert report["settings"]["filter_mode"] == "added"
-    assert "2 input record(s) skipped" in err
+    assert err == "quorum: warning: 2 input record(s) skipped (listed in the JSON report)\n"
 
 
-def test_markdown_is_the_review_body(capsys: pytest.CaptureFixture[str]) -> None:
+def test_markdown_is_the_review_body_with_bot_text_escaped(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     status, out, _ = run(capsys)
-    assert out.startswith("<!-- review-quorum:summary -->\n## Review assessment: 🔴 CRITICAL")
-    assert "[detected by 2/3 bots, agreement 67%]" in out
-    assert "<img" not in out and "@everyone" not in out
+    assert status == 1
+    assert out == (
+        "<!-- review-quorum:summary -->\n## Review assessment: 🔴 CRITICAL\n\n"
+        "**1** posted inline · **2** lower-confidence · **1** dropped · "
+        "**1** input record skipped\n\n### 1 finding posted inline\n\n"
+        "- **HIGH** SQL query built from an f-string &lt;img src=x onerror=alert(1)> "
+        "@\u2060everyone — `app/db.py:9-11` — [detected by 2/3 bots, agreement 67%] "
+        "bandit, semgrep\n\n### 2 lower-confidence findings (not posted inline)\n\n"
+        "#### Needs verification (1)\n\n- **INFO** No type checking configured — *global* — "
+        "[detected by 1/3 bots, agreement 33%] semgrep\n\n#### Unverified (1)\n\n"
+        "- **LOW** Loop stops one page early — `app/db.py:11` — "
+        "[detected by 1/3 bots, agreement 33%] copilot\n"
+    )
 
 
 def test_github_review_payload_is_valid_against_githubs_schema(
@@ -87,9 +99,16 @@ def test_sarif_is_valid_sarif_2_1_0(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_terminal_table_has_no_colour_when_not_a_tty(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "--format", "terminal")
-    assert "Review assessment: CRITICAL" in out
+    lines = [line.strip() for line in out.splitlines()]
+    assert status == 1
+    assert lines[0] == "Review assessment: CRITICAL"
+    assert [line.split()[:3] for line in lines if line.startswith(("inline", "summary"))] == [
+        ["inline", "high", "app/db.py:9"],
+        ["summary", "info", "(global)"],
+        ["summary", "low", "app/db.py:11"],
+    ]
+    assert lines[-1] == "Gate (confirmed): failed, 1 blocking; 1 input record(s) skipped"
     assert "\x1b[" not in out
-    assert "Gate (confirmed): failed, 1 blocking; 1 input record(s) skipped" in out
 
 
 def test_config_file_sets_defaults_and_flags_override(
@@ -107,20 +126,25 @@ def test_config_file_sets_defaults_and_flags_override(
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ("colour = 1\n", "unknown key 'colour'"),
-        ('gate-level = "sometimes"\n', "bad value for 'gate-level'"),
-        ("cap = -1\n", "bad value for 'cap'"),
-        ("cap = \n", "cannot read configuration"),
+        ("colour = 1\n", "unknown key 'colour' (known keys: bots, line-window, "),
+        (
+            'gate-level = "sometimes"\n',
+            "bad value for 'gate-level': \"sometimes\": expected one of confirmed, "
+            "needs-verification, unverified, none",
+        ),
+        ("cap = -1\n", "bad value for 'cap': -1: expected a whole number >= 0"),
+        ("cap = \n", "cannot read configuration: Invalid value (at line 1, column 7)"),
     ],
 )
-def test_bad_configuration_names_the_key(
+def test_bad_configuration_names_the_file_and_the_key(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
 ) -> None:
     config = tmp_path / ".quorum.toml"
     config.write_text(content)
-    status, _, err = run(capsys, "--config", str(config))
-    assert status == 2
-    assert message in err and str(config) in err
+    status, out, err = run(capsys, "--config", str(config))
+    assert (status, out) == (2, "")
+    assert err.startswith(f"quorum: error: {config}: {message}")
+    assert err.count("\n") == 1
 
 
 def test_pyproject_tool_quorum_is_discovered(
@@ -144,8 +168,11 @@ def test_verbose_prints_stage_timings(capsys: pytest.CaptureFixture[str]) -> Non
     ("args", "message"),
     [
         (["--diff", "missing.diff"], "missing.diff: no such file"),
-        (["--verdicts", FINDINGS], 'expected a JSON object with a "verdicts" array'),
-        (["--git", "nonsense"], "expected BASE..HEAD"),
+        (
+            ["--verdicts", FINDINGS],
+            f'{FINDINGS}:/: expected a JSON object with a "verdicts" array, not an array',
+        ),
+        (["--git", "nonsense"], "--git: expected BASE..HEAD, not 'nonsense'"),
     ],
 )
 def test_bad_inputs_are_usage_errors(
@@ -153,7 +180,7 @@ def test_bad_inputs_are_usage_errors(
 ) -> None:
     status = main(["review", FINDINGS, "--bots", "3", *args])
     assert status == 2
-    assert message in capsys.readouterr().err
+    assert capsys.readouterr() == ("", f"quorum: error: {message}\n")
 
 
 def readme_example_arguments() -> list[str]:
@@ -181,26 +208,63 @@ def test_the_readme_command_prints_a_consolidated_review(
     assert "dismissed security finding" in out
 
 
-@pytest.mark.parametrize("output", ["markdown", "github-review", "sarif", "json", "terminal"])
-def test_the_example_in_every_format(output: str, capsys: pytest.CaptureFixture[str]) -> None:
+def example(capsys: pytest.CaptureFixture[str], output: str) -> str:
+    """The README example's output in `output` format; it fails the gate (exit 1)."""
     status = main([*readme_example_arguments(), "--format", output])
     out = capsys.readouterr().out
     assert status == 1
-    if output == "json":
-        report = json.loads(out)
-        members = sum(len(f["members"]) for f in report["findings"])
-        assert members + len(report["skipped"]) >= report["input_findings"]
-        assert members == report["input_findings"]
-    elif output == "sarif":
-        schema = json.loads(shared_path("schemas", "sarif-schema-2.1.0.json").read_text())
-        jsonschema.Draft7Validator(schema).validate(json.loads(out))
-    elif output == "github-review":
-        contract = json.loads(shared_path("github", "github-rest-subset.json").read_text())
-        payload = json.loads(out)
-        jsonschema.validate(payload, contract["operations"]["pulls/create-review"]["requestBody"])
-        assert len(payload["comments"]) >= 5
-    else:
-        assert "CRITICAL" in out
+    return out
+
+
+def test_the_example_as_json_accounts_for_every_input(capsys: pytest.CaptureFixture[str]) -> None:
+    report = json.loads(example(capsys, "json"))
+    members = sum(len(finding["members"]) for finding in report["findings"])
+    assert (members, report["input_findings"]) == (42, 42)
+    assert [item["reason"] for item in report["skipped"]] == [
+        "CodeRabbit walkthrough, not a finding",
+        "comment by a human/unknown author",
+        "review-quorum's own comment",
+        "CodeRabbit review summary with no findings of its own",
+    ]
+
+
+def test_the_example_as_sarif_is_valid_sarif(capsys: pytest.CaptureFixture[str]) -> None:
+    sarif = json.loads(example(capsys, "sarif"))
+    assert len(sarif["runs"][0]["results"]) == 13
+    schema = json.loads(shared_path("schemas", "sarif-schema-2.1.0.json").read_text())
+    jsonschema.Draft7Validator(schema).validate(sarif)
+
+
+def test_the_example_as_a_github_review_anchors_every_inline_comment(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    payload = json.loads(example(capsys, "github-review"))
+    assert payload["event"] == "COMMENT"
+    assert [(c["path"], c.get("start_line"), c["line"]) for c in payload["comments"]] == [
+        ("app/db.py", 67, 68),
+        ("app/auth.py", 18, 19),
+        ("app/export.py", 47, 48),
+        ("app/auth.py", None, 12),
+        ("app/db.py", 58, 59),
+        ("app/export.py", 38, 41),
+        ("app/auth.py", 59, 60),
+    ]
+    contract = json.loads(shared_path("github", "github-rest-subset.json").read_text())
+    jsonschema.validate(payload, contract["operations"]["pulls/create-review"]["requestBody"])
+
+
+def test_the_example_as_markdown_and_terminal_leads_with_the_assessment(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert example(capsys, "markdown").splitlines()[:5] == [
+        "<!-- review-quorum:summary -->",
+        "## Review assessment: 🔴 CRITICAL",
+        "",
+        "**7** posted inline · **5** lower-confidence · **1** dismissed security · "
+        "**1** dropped · **4** input records skipped",
+        "",
+    ]
+    assert example(capsys, "terminal").splitlines()[0].strip() == "Review assessment: CRITICAL"
 
 
 def test_long_inputs_show_a_bar_on_a_terminal_instead_of_log_lines(

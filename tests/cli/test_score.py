@@ -239,7 +239,7 @@ def test_every_bad_record_is_reported_and_nothing_is_scored(
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (b'[{"file": "a.py",', "invalid JSON"),
+        (b'[{"file": "a.py",', ":line 1 column 18: invalid JSON: unexpected end of data"),
         (b'{"findings": []}', ":/: expected a JSON array of finding records, not an object"),
     ],
 )
@@ -248,11 +248,7 @@ def test_a_broken_file_is_one_error_naming_the_file(
 ) -> None:
     path = tmp_path / "broken.json"
     path.write_bytes(content)
-    status, out, err = run(capsys, str(path))
-    assert (status, out) == (2, "")
-    assert err.startswith(f"quorum: error: {path}")
-    assert message in err
-    assert "Traceback" not in err
+    assert run(capsys, str(path)) == (2, "", f"quorum: error: {path}{message}\n")
 
 
 @pytest.mark.parametrize(
@@ -274,7 +270,9 @@ def test_input_choice_errors(
 def test_the_cap_must_be_a_whole_number(capsys: pytest.CaptureFixture[str], cap: str) -> None:
     status, out, err = run(capsys, MIXED, "--cap", cap)
     assert (status, out) == (2, "")
-    assert "expected a whole number >= 0" in err
+    assert err.splitlines()[-1] == (
+        f"quorum score: error: argument --cap: expected a whole number >= 0, not {cap!r}"
+    )
 
 
 def test_missing_file(capsys: pytest.CaptureFixture[str]) -> None:

@@ -200,6 +200,27 @@ def test_a_planted_finding_marker_by_someone_else_does_not_suppress_ours(
     assert result.created == 3
 
 
+def test_a_planted_moved_marker_in_someone_elses_review_does_not_suppress_ours(
+    fake: FakeGitHub,
+) -> None:
+    body = f"{marker('moved', 'fp-a')}\n**`src/app.py` line 12**\n\nAlready listed, honest."
+    fake.add_review("mallory", body, [])
+    result = run(fake, FINDINGS)
+    assert (result.created, result.skipped_existing) == (3, 0)
+    assert fingerprints(fake) == ["fp-a", "fp-b", "fp-c"]
+
+
+def test_someone_elses_changes_requested_review_with_our_marker_is_never_dismissed(
+    fake: FakeGitHub,
+) -> None:
+    planted = fake.add_review("mallory", f"Blocked.\n\n{marker('batch', 'feedc0de')}", [])
+    planted["state"] = "CHANGES_REQUESTED"
+    result = run(fake, FINDINGS)
+    assert (result.event, result.dismissed) == ("COMMENT", 0)
+    assert planted["state"] == "CHANGES_REQUESTED"
+    assert planted["body"] == f"Blocked.\n\n{marker('batch', 'feedc0de')}"
+
+
 def test_a_refused_anchor_moves_that_finding_to_the_review_body(fake: FakeGitHub) -> None:
     findings = [*FINDINGS, comment("fp-x", "src/db.py", 90), comment("fp-y", "gone.py", 1)]
     result = run(fake, findings)

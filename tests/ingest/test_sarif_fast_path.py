@@ -249,3 +249,80 @@ def test_invalid_utf8_in_a_member_the_reader_skips_is_read_by_the_typed_path() -
     assert [f.title for f in sarif.READER.read(Source("x.sarif", data)).findings] == ["Found"]
     with pytest.raises(InputError, match=r"^x\.sarif:line 1 column 109: not UTF-8"):
         sarif.read_parsed(Source("x.sarif", data))
+
+
+# --- boundary examples beside the comparisons above ----------------------------------------
+
+
+def one_result(region: dict[str, Any], **result: Any) -> bytes:
+    location = {"physicalLocation": {"artifactLocation": {"uri": "a.py"}, "region": region}}
+    document = {
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": "t"}},
+                "results": [{"message": {"text": "Found."}, "locations": [location], **result}],
+            }
+        ],
+    }
+    return orjson.dumps(document)
+
+
+LINE_EDGES = [
+    ({"startLine": 1}, (1, None), ""),
+    ({"startLine": 2147483647}, (2147483647, None), ""),
+    ({"startLine": 2147483647, "endLine": 2147483647}, (2147483647, 2147483647), ""),
+    ({"startLine": 4, "endLine": 4}, (4, 4), ""),
+    ({"startLine": 4, "endLine": 3}, None, "endLine must be an integer >= startLine, not 3"),
+    ({"startLine": 0}, None, "startLine must be a positive integer, not 0"),
+    (
+        {"startLine": 2147483648},
+        None,
+        "evidence for 'a.py': line must be at most 2147483647, not 2147483648",
+    ),
+    (
+        {"startLine": 2**63 - 1},
+        None,
+        "evidence for 'a.py': line must be at most 2147483647, not 9223372036854775807",
+    ),
+]
+
+
+@pytest.mark.parametrize(("region", "lines", "reason"), LINE_EDGES)
+def test_line_numbers_at_the_edges_read_the_same_by_both_paths(
+    region: dict[str, Any], lines: tuple[int, int | None] | None, reason: str
+) -> None:
+    typed, generic = both_paths(one_result(region))
+    assert typed is not None
+    assert_same(typed, generic)
+    assert [(f.line, f.evidence.end_line) for f in generic.findings] == ([lines] if lines else [])
+    assert [s.reason for s in generic.skipped] == ([reason] if reason else [])
+
+
+@pytest.mark.parametrize(
+    ("rank", "confidence"), [(0, 0.0), (100, 1.0), (100.0, 1.0), (-1, 1.0), (0.5, 0.005)]
+)
+def test_ranks_at_the_edges_read_the_same_by_both_paths(rank: float, confidence: float) -> None:
+    typed, generic = both_paths(one_result({"startLine": 3}, rank=rank))
+    assert typed is not None
+    assert_same(typed, generic)
+    assert [f.confidence for f in generic.findings] == [confidence]
+
+
+@pytest.mark.parametrize("rank", [100.5, -0.5, 101])
+def test_a_rank_beyond_the_edges_is_skipped_by_both_paths(rank: float) -> None:
+    typed, generic = both_paths(one_result({"startLine": 3}, rank=rank))
+    assert typed is not None
+    assert_same(typed, generic)
+    assert [s.reason for s in generic.skipped] == [
+        f"rank must be a number from 0 to 100, not {rank!r}"
+    ]
+
+
+def test_an_integer_beyond_64_bits_is_left_to_the_generic_path() -> None:
+    data = one_result({"startLine": 0}).replace(b'"startLine":0', f'"startLine":{2**64}'.encode())
+    typed, generic = both_paths(data)
+    assert typed is None
+    assert [s.reason for s in generic.skipped] == [
+        "startLine must be a positive integer, not 1.8446744073709552e+19"
+    ]
