@@ -92,18 +92,6 @@ def test_deep_nesting_in_a_field_is_a_skipped_record_not_a_crash(
     )
 
 
-def test_deep_nesting_in_a_score_record_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    path = write(tmp_path, "score.json", "[" + SCORE_RECORD.format(line=DEEP) + "]")
-    assert quorum(capsys, "score", path) == (
-        2,
-        "",
-        f"quorum: error: {path}: 1 problem in 1 record; nothing was scored\n"
-        f"  {path}:/0/line: must be a positive integer, not [[[…]]]\n",
-    )
-
-
 def test_deep_nesting_in_a_plan_start_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -170,6 +158,7 @@ def test_huge_checkstyle_lines_are_skipped_with_their_reasons(
         ("2147483648", "must be at most 2147483647, not 2147483648"),
         ('"' + "9" * 5000 + '"', 'must be at most 2147483647, not "' + "9" * 58 + "…"),
         ("-3", "must be a positive integer, not -3"),
+        (DEEP, "must be a positive integer, not [[[…]]]"),
     ],
 )
 def test_a_score_line_beyond_any_line_number_is_refused(

@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from review_quorum.cli import main
+from verified import DEFAULTS
 
 SETTINGS = settings(
     max_examples=30,
@@ -315,32 +316,8 @@ COMMENTS: list[Any] = [
     },
 ]
 SCORE: list[Any] = [
-    {
-        "file": "src/auth.py",
-        "line": 41,
-        "category": "security",
-        "verdict": "CONFIRMED",
-        "evidence_strength": "direct",
-        "context_completeness": "full",
-        "drafter_severity": "high",
-        "verifier_severity": "high",
-        "in_diff": True,
-        "in_changed_code": True,
-        "issue": "Token compared with ==",
-        "details": "Use a constant-time comparison.",
-    },
-    {
-        "file": "src/billing.py",
-        "line": "118",
-        "category": "logic_error",
-        "verdict": "LIKELY",
-        "evidence_strength": "circumstantial",
-        "context_completeness": "partial",
-        "drafter_severity": "medium",
-        "verifier_severity": "low",
-        "in_diff": "true",
-        "in_changed_code": True,
-    },
+    {**DEFAULTS, "category": "security", "issue": "Token compared with ==", "details": "Fix."},
+    {**DEFAULTS, "line": "118", "verdict": "LIKELY", "in_diff": "true"},  # the loose forms
 ]
 FREE_TEXT = [
     "## High",
@@ -386,55 +363,34 @@ PLAN = _plan()
 POST = ["post", "--dry-run", "--repo", "example/repo", "--pr", "7"]
 
 
+def lines_of(records: list[Any]) -> list[str]:
+    return [json.dumps(record) for record in records]
+
+
+# each reader: hostile documents in its format, and the command that reads them
+CASES: dict[str, tuple[st.SearchStrategy[str], list[str]]] = {
+    "sarif": (hostile_document(SARIF), CONSENSUS),
+    "rdjson": (hostile_document(RDJSON), CONSENSUS),
+    "rdjsonl": (hostile_lines(lines_of(RDJSON["diagnostics"])), CONSENSUS),
+    "gitlab": (hostile_document(GITLAB), CONSENSUS),
+    "native": (hostile_document(NATIVE), CONSENSUS),
+    "native jsonl": (hostile_lines(lines_of(NATIVE)), CONSENSUS),
+    "github comments": (hostile_document(COMMENTS), CONSENSUS),
+    "free text": (hostile_lines(FREE_TEXT), CONSENSUS),
+    "quorum score records": (hostile_document(SCORE), ["score"]),
+    "post plan": (hostile_document(PLAN), POST),
+}
+
+
+@pytest.mark.parametrize("reader", list(CASES))
 @SETTINGS
-@given(text=hostile_document(SARIF), encoding=ENCODINGS)
-def test_sarif(capsys: pytest.CaptureFixture[str], text: str, encoding: str) -> None:
-    check(capsys, CONSENSUS, text, encoding)
-
-
-@SETTINGS
-@given(text=hostile_document(RDJSON), encoding=ENCODINGS)
-def test_rdjson(capsys: pytest.CaptureFixture[str], text: str, encoding: str) -> None:
-    check(capsys, CONSENSUS, text, encoding)
-
-
-@SETTINGS
-@given(
-    text=hostile_lines([json.dumps(record) for record in RDJSON["diagnostics"]]),
-    encoding=ENCODINGS,
-)
-def test_rdjsonl(capsys: pytest.CaptureFixture[str], text: str, encoding: str) -> None:
-    check(capsys, CONSENSUS, text, encoding)
-
-
-@SETTINGS
-@given(text=hostile_document(GITLAB), encoding=ENCODINGS)
-def test_gitlab(capsys: pytest.CaptureFixture[str], text: str, encoding: str) -> None:
-    check(capsys, CONSENSUS, text, encoding)
-
-
-@SETTINGS
-@given(text=hostile_document(NATIVE), encoding=ENCODINGS)
-def test_native(capsys: pytest.CaptureFixture[str], text: str, encoding: str) -> None:
-    check(capsys, CONSENSUS, text, encoding)
-
-
-@SETTINGS
-@given(text=hostile_lines([json.dumps(record) for record in NATIVE]), encoding=ENCODINGS)
-def test_native_jsonl(capsys: pytest.CaptureFixture[str], text: str, encoding: str) -> None:
-    check(capsys, CONSENSUS, text, encoding)
-
-
-@SETTINGS
-@given(text=hostile_document(COMMENTS), encoding=ENCODINGS)
-def test_github_comments(capsys: pytest.CaptureFixture[str], text: str, encoding: str) -> None:
-    check(capsys, CONSENSUS, text, encoding)
-
-
-@SETTINGS
-@given(text=hostile_lines(FREE_TEXT), encoding=ENCODINGS)
-def test_free_text(capsys: pytest.CaptureFixture[str], text: str, encoding: str) -> None:
-    check(capsys, CONSENSUS, text, encoding)
+@given(data=st.data())
+def test_hostile_input(
+    capsys: pytest.CaptureFixture[str], reader: str, data: st.DataObject
+) -> None:
+    documents, command = CASES[reader]
+    text = data.draw(documents, label="text")
+    check(capsys, command, text, data.draw(ENCODINGS, label="encoding"))
 
 
 @SETTINGS
@@ -464,15 +420,3 @@ def test_checkstyle(
         assert run(capsys, CONSENSUS, READABLE[encoding](document("UTF-16"))) == expected
     else:
         check(capsys, CONSENSUS, document("UTF-8"), encoding)
-
-
-@SETTINGS
-@given(text=hostile_document(SCORE), encoding=ENCODINGS)
-def test_score_records(capsys: pytest.CaptureFixture[str], text: str, encoding: str) -> None:
-    check(capsys, ["score"], text, encoding)
-
-
-@SETTINGS
-@given(text=hostile_document(PLAN), encoding=ENCODINGS)
-def test_post_plan(capsys: pytest.CaptureFixture[str], text: str, encoding: str) -> None:
-    check(capsys, POST, text, encoding)
