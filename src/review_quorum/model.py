@@ -174,6 +174,7 @@ class NormalizedFinding:
     `confidence` is the bot's self-reported confidence, nominally in [0, 1].
     `category_certainty` is 1.0 when the tool states the category (a rule's tags, a CWE, a
     label) and below 1.0, by how sure the guess is, when it was inferred from words.
+    `cwes` are the CWE ids the tool's rule states, if any (finer than the category).
     """
 
     bot: str
@@ -189,6 +190,7 @@ class NormalizedFinding:
     suggestion: str = ""
     source: CommentSource | None = None
     related: tuple[Evidence, ...] = ()
+    cwes: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         name = _FindingName(self)  # formatted only when a check fails
@@ -211,6 +213,8 @@ class NormalizedFinding:
             raise FindingError(f"{name}: source must be a CommentSource")
         if self.related and not all(isinstance(place, Evidence) for place in self.related):
             raise FindingError(f"{name}: related locations must be Evidence values")
+        if self.cwes and not all(type(cwe) is int and cwe > 0 for cwe in self.cwes):
+            raise FindingError(f"{name}: CWE ids must be positive integers")
 
     def _check_extras(self, name: _FindingName) -> None:
         if not all(isinstance(text, str) for text in (self.rule_id, self.body, self.suggestion)):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -74,8 +75,8 @@ def test_unknown_model_is_an_error() -> None:
 
 
 def test_source_to_sink_span_meets_the_sink() -> None:
-    taint = finding("njsscan", 4, end=12, rule="xss")
-    sink = finding("semgrep", 12, rule="direct-write")
+    taint = finding("njsscan", 4, end=12)
+    sink = finding("semgrep", 12)
     (merged,) = reliability([taint, sink], profile(njsscan=0.6, semgrep=0.7))
     assert merged.detected_by == ("njsscan", "semgrep")
     assert merged.line == 4
@@ -186,3 +187,28 @@ def test_every_finding_lands_in_exactly_one_cluster(items):  # type: ignore[no-u
     members = [id(member) for cluster in clusters for member in cluster.members]
     assert sorted(members) == sorted(id(item) for item in items)
     assert all(0 < cluster.consensus_score < 1 for cluster in clusters)
+
+
+def test_stated_cwes_that_share_nothing_are_different_issues() -> None:
+    xss = replace(finding("njsscan", 4, end=8, rule="express_xss"), cwes=(79,))
+    random_number = replace(finding("njsscan", 6, rule="insecure_random"), cwes=(327,))
+    sink = replace(finding("semgrep", 8, rule="direct-write"), cwes=(79, 116))
+    untagged = finding("eslint", 6, rule="object-injection")
+    clusters = reliability([xss, random_number, sink, untagged])
+    assert sorted(len(c.members) for c in clusters) == [1, 3]
+
+
+def test_a_witness_less_reliable_than_the_prior_adds_nothing() -> None:
+    items = [finding("semgrep", 3), finding("eslint", 3)]
+    (merged,) = reliability(items, profile(semgrep=0.8, eslint=0.05))
+    assert merged.consensus_score == pytest.approx(0.8)
+    assert [c.weight for c in merged.contributions] == pytest.approx(
+        [logit(0.8) - logit(PRIOR_REAL), 0.0]
+    )
+
+
+def test_a_rule_without_an_entry_starts_from_its_bots_entry() -> None:
+    items = [finding("semgrep", 3, rule="new-rule")]
+    (alone,) = reliability(items, profile(semgrep=0.9))
+    # one lone finding (0.36) shrunk by four pseudo-findings toward the bot's 0.9
+    assert alone.consensus_score == pytest.approx((0.36 + 4 * 0.9) / 5)

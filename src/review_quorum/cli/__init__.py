@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from review_quorum._perf import paused_gc
-from review_quorum.cli import calibrate, consensus, history, post, review, score, stats, threshold
+from review_quorum.cli import calibrate, consensus, evaluate, history, post, review, score, stats, threshold
 from review_quorum.cli.common import ExitCode
 from review_quorum.errors import QuorumError
 
@@ -37,6 +37,7 @@ COMMANDS: dict[str, Command] = {
     "threshold": threshold,
     "history": history,
     "stats": stats,
+    "evaluate": evaluate,
     "calibrate": calibrate,
 }
 

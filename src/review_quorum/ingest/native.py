@@ -9,6 +9,7 @@ Each record is ``{"bot", "finding_id", "severity", "category", "title", "evidenc
 from __future__ import annotations
 
 from sys import intern
+from typing import Any
 
 import msgspec
 import orjson
@@ -149,6 +150,7 @@ def parse_record(
         raise FindingError("field 'confidence' must be a number")
     if not is_finite(confidence):
         raise FindingError("field 'confidence' must be finite")
+    extras = _extras(record) if _EXTRA_KEYS & record.keys() else {}
     return NormalizedFinding.create(
         bot=intern(bot_override or record["bot"]),
         finding_id=str(finding_id),
@@ -161,7 +163,27 @@ def parse_record(
         snippet=evidence.get("snippet", ""),
         symbol=evidence.get("symbol", ""),
         confidence=float(confidence),
+        **extras,
     )
+
+
+_EXTRA_KEYS = frozenset({"rule_id", "body", "category_certainty"})
+
+
+def _extras(record: dict[str, Any]) -> dict[str, Any]:
+    """The optional fields beyond the seed: rule id, body text and category certainty."""
+    extras: dict[str, Any] = {}
+    for name in ("rule_id", "body"):
+        if name in record:
+            if not isinstance(record[name], str):
+                raise FindingError(f"field {name!r} must be a string")
+            extras[name] = record[name]
+    if "category_certainty" in record:
+        certainty = record["category_certainty"]
+        if isinstance(certainty, bool) or not isinstance(certainty, int | float):
+            raise FindingError("field 'category_certainty' must be a number")
+        extras["category_certainty"] = float(certainty)
+    return extras
 
 
 READER = NativeReader()

@@ -163,7 +163,16 @@ class RunReader:
         finding_id = first_fingerprint(fingerprints, rule.id) if fingerprints else rule.id
         body = text if type(text) is str else ""
         return NormalizedFinding(
-            self.bot, finding_id, severity, category, title, evidence, confidence, rule.id, body
+            self.bot,
+            finding_id,
+            severity,
+            category,
+            title,
+            evidence,
+            confidence,
+            rule.id,
+            body,
+            cwes=rule.cwes,
         )
 
     def title(self, message: object, text: object, rule: Rule) -> str:

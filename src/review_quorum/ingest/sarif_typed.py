@@ -279,6 +279,7 @@ class _TypedRun:
             confidence,
             rule.id,
             text or "",
+            cwes=rule.cwes,
         )
 
     def _evidence(self, location: Location) -> Evidence:

@@ -13,8 +13,10 @@ that already holds the same bot needs a near-duplicate (`DUPLICATE_SIMILARITY`),
 bot states each issue once and repeats itself nearly verbatim.
 
 Categories: a category the tool stated (certainty 1.0) separates findings, as an analyser
-rule's category does; a category guessed from words (certainty < 1.0) never does, it only
-breaks ties between candidate clusters. The result depends only on the findings' order,
+rule's category does, and so do stated CWE ids that share nothing (an insecure random
+number is not the cross-site scripting on the same line); a category guessed from words
+(certainty < 1.0) never does, it only breaks ties between candidate clusters. The result
+depends only on the findings' order,
 which `order="canonical"` makes canonical.
 """
 
@@ -37,6 +39,7 @@ class _Cluster:
     start: int
     end: int
     stated: str | None  # the category stated by a member, if any
+    cwes: set[int] = field(default_factory=set)  # the CWE ids members' rules state
     sources: dict[tuple[str, str], int] = field(default_factory=dict)  # source -> its line
     bots: set[str] = field(default_factory=set)
 
@@ -54,18 +57,21 @@ def cluster(findings: Sequence[NormalizedFinding], window: int) -> list[list[int
     by_file: dict[str, list[int]] = {}
     for index, finding in enumerate(findings):
         by_file.setdefault(finding.evidence.file, []).append(index)
+    swept: list[tuple[list[_Cluster], list[int]]] = []
+    for indices in by_file.values():
+        lined = [i for i in indices if findings[i].evidence.line is not None]
+        lineless = [i for i in indices if findings[i].evidence.line is None]
+        swept.append((_sweep(findings, lined, window), lineless))
+    # Text takes part only where a file has findings without a line: those findings, and
+    # each lined cluster of their file through its first member.
     corpus = Corpus(
         finding_text(findings[index])
-        for indices in by_file.values()
-        if any(findings[index].evidence.line is None for index in indices)
-        for index in indices
+        for clusters, lineless in swept
+        if lineless
+        for index in (*(found.members[0] for found in clusters), *lineless)
     )
     groups: list[list[int]] = []
-    for indices in by_file.values():
-        clusters = _sweep(
-            findings, [i for i in indices if findings[i].evidence.line is not None], window
-        )
-        lineless = [i for i in indices if findings[i].evidence.line is None]
+    for clusters, lineless in swept:
         if lineless:
             _join_by_text(findings, clusters, lineless, corpus)
         groups.extend(found.members for found in clusters)
@@ -114,7 +120,12 @@ def _best_by_overlap(
 
 
 def _category_allows(found: _Cluster, finding: NormalizedFinding) -> bool:
-    return finding.category_certainty < 1.0 or found.stated in (None, finding.category)
+    """Stated categories must agree, and stated CWEs (finer) must share one."""
+    if finding.category_certainty < 1.0:
+        return True
+    if found.cwes and finding.cwes and found.cwes.isdisjoint(finding.cwes):
+        return False
+    return found.stated in (None, finding.category)
 
 
 def _add(found: _Cluster, finding: NormalizedFinding, index: int, start: int, end: int) -> None:
@@ -122,9 +133,15 @@ def _add(found: _Cluster, finding: NormalizedFinding, index: int, start: int, en
     found.start = min(found.start, start)
     found.end = max(found.end, end)
     found.sources.setdefault((finding.bot, finding.rule_id), start)
+    _note_kind(found, finding)
+
+
+def _note_kind(found: _Cluster, finding: NormalizedFinding) -> None:
     found.bots.add(finding.bot)
-    if found.stated is None and finding.category_certainty >= 1.0:
-        found.stated = finding.category
+    if finding.category_certainty >= 1.0:
+        found.cwes.update(finding.cwes)
+        if found.stated is None:
+            found.stated = finding.category
 
 
 def _join_by_text(
@@ -134,21 +151,19 @@ def _join_by_text(
     corpus: Corpus,
 ) -> None:
     index = TextIndex(corpus)
-    for found in clusters:
-        for member in found.members:
-            index.add(found.number, corpus.vector(finding_text(findings[member])))
+    for found in clusters:  # a lined cluster is represented by its first member's text
+        index.add(found.number, finding_text(findings[found.members[0]]))
     for position in lineless:
         finding = findings[position]
-        vector = corpus.vector(finding_text(finding))
+        text = finding_text(finding)
+        vector = corpus.vector(text)
         target = _best_by_text(finding, vector, clusters, index)
         if target is None:
             target = _Cluster(len(clusters), [], 0, 0, None)
             clusters.append(target)
         target.members.append(position)
-        target.bots.add(finding.bot)
-        if target.stated is None and finding.category_certainty >= 1.0:
-            target.stated = finding.category
-        index.add(target.number, vector)
+        _note_kind(target, finding)
+        index.add(target.number, text)
 
 
 def _best_by_text(

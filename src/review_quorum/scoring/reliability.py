@@ -4,11 +4,15 @@ Findings are matched by evidence (`matching`), every source gets a reliability a
 bot a witness family (`witnesses`), and a cluster's score is the naive-Bayes posterior
 that it is real given its independent witnesses:
 
-    log-odds = logit(PRIOR_REAL) + sum over families of (logit(r_family) - logit(PRIOR_REAL))
+    log-odds = logit(r_lead) + sum over the other families of
+               max(0, logit(r_family) - logit(PRIOR_REAL))
 
-where `r_family` is the reliability of the family's most reliable member in the cluster.
-A lone finding therefore scores exactly its source's reliability, and each further
-independent family that reports the issue multiplies the odds. `PRIOR_REAL` is the
+where `r_family` is the reliability of the family's most reliable member in the cluster
+and `r_lead` the highest of them. A lone finding therefore scores exactly its source's
+reliability, and each further independent family that reports the issue multiplies the
+odds by how much more often its reports are real than the prior. A source less reliable
+than the prior (one that fires on everything) adds nothing: its report is no evidence
+either way, never evidence against the issue. `PRIOR_REAL` is the
 probability that an issue is real before anyone reports it; 0.12 is what makes two
 witnesses of the typical reliability 0.36 reach the 0.70 precision measured for
 two-tool clusters on the benchmark review-bots-dev comes from (odds 0.5625^2 / 2.33).
@@ -49,7 +53,7 @@ def level_for_probability(probability: float) -> ConsensusLevel:
 
 
 def logit(probability: float) -> float:
-    probability = min(max(probability, _FLOOR), _CEILING)
+    probability = _FLOOR if probability < _FLOOR else min(probability, _CEILING)
     return math.log(probability / (1.0 - probability))
 
 
@@ -75,9 +79,8 @@ def compute_reliability(
     groups = matching.cluster(items, line_window)
     family = witnesses.families(items, groups, profile)
     estimates = witnesses.reliabilities(items, groups, family, profile)
-    consensus = [
-        _summarise([items[index] for index in group], ran, family, estimates) for group in groups
-    ]
+    shares = _shares(estimates, family)
+    consensus = [_summarise([items[index] for index in group], ran, shares) for group in groups]
     consensus.sort(key=output_key)
     return consensus
 
@@ -87,65 +90,110 @@ def _canonical_key(finding: NormalizedFinding) -> tuple[object, ...]:
     return (*canonical_key(finding), finding.rule_id, finding.category_certainty, finding.body)
 
 
+Shares = dict[witnesses.Source, tuple[Contribution, Contribution, Contribution]]
+
+
+def _shares(
+    estimates: dict[witnesses.Source, witnesses.Estimate], family: dict[str, str]
+) -> Shares:
+    """Per source, its contribution as the cluster's most reliable witness, as a further
+    witness (never below zero), and as a member whose family already counted.
+
+    Contributions are immutable, so every member of one source shares the same three.
+    """
+    prior = logit(PRIOR_REAL)
+    shares: Shares = {}
+    for source, estimate in estimates.items():
+        name, group = witnesses.source_name(source), family.get(source[0], source[0])
+        weight = logit(estimate.reliability) - prior
+        reliability, origin = estimate.reliability, estimate.origin
+        shares[source] = (
+            Contribution(name, group, reliability, origin, True, weight),
+            Contribution(name, group, reliability, origin, True, max(weight, 0.0)),
+            Contribution(name, group, reliability, origin, False, 0.0),
+        )
+    return shares
+
+
 def _summarise(
-    members: Sequence[NormalizedFinding],
-    bots_ran: int,
-    family: dict[str, str],
-    estimates: dict[witnesses.Source, witnesses.Estimate],
+    members: Sequence[NormalizedFinding], bots_ran: int, shares: Shares
 ) -> ConsensusFinding:
-    contributions = _contributions(members, family, estimates)
-    log_odds = logit(PRIOR_REAL) + sum(c.weight for c in contributions if c.counted)
+    if len(members) == 1:
+        return _alone(members[0], bots_ran, shares)
+    contributions = _contributions(members, shares)
+    log_odds = logit(PRIOR_REAL)
+    for contribution in contributions:
+        log_odds += contribution.weight
     probability = 1.0 / (1.0 + math.exp(-log_odds))
-    lined = [m.evidence.line for m in members if m.evidence.line is not None]
-    anchor = next((m for m in members if m.evidence.line is not None), members[0])
-    stated = next((m.category for m in members if m.category_certainty >= 1.0), None)
+    anchor, stated = None, None
+    line, title, severity, confidence = None, "", members[0].severity, members[0].confidence
+    for member in members:  # one pass, as the agreement model's summary does
+        member_line = member.evidence.line
+        if member_line is not None:
+            anchor = anchor or member
+            line = member_line if line is None or member_line < line else line
+        if stated is None and member.category_certainty >= 1.0:
+            stated = member.category
+        title = member.title if len(member.title) > len(title) else title
+        severity = max(severity, member.severity)
+        confidence = max(confidence, member.confidence)
+    anchor = anchor or members[0]
     detected_by = tuple(sorted({member.bot for member in members}))
-    ratio = min(len(detected_by) / bots_ran, 1.0)
-    confidence = min(max(max(member.confidence for member in members), 0.0), 1.0)
+    # Positional on purpose, as in the agreement model: this runs once per cluster.
     return ConsensusFinding(
-        file=anchor.evidence.file,
-        line=min(lined) if lined else None,
-        category=stated or anchor.category,
-        title=max((member.title for member in members), key=len),
-        severity=max(member.severity for member in members),
-        detected_by=detected_by,
-        bots_ran=bots_ran,
-        agreement_ratio=ratio,
-        max_confidence=confidence,
-        consensus_score=probability,
-        level=level_for_probability(probability),
-        members=tuple(members),
-        model="reliability",
-        contributions=contributions,
+        anchor.evidence.file,
+        line,
+        stated or anchor.category,
+        title,
+        severity,
+        detected_by,
+        bots_ran,
+        min(len(detected_by) / bots_ran, 1.0),
+        min(max(confidence, 0.0), 1.0),
+        probability,
+        level_for_probability(probability),
+        tuple(members),
+        "reliability",
+        contributions,
+    )
+
+
+def _alone(member: NormalizedFinding, bots_ran: int, shares: Shares) -> ConsensusFinding:
+    """A cluster of one finding (most of them): its source's reliability is its score."""
+    contribution = shares[(member.bot, member.rule_id)][0]
+    probability = 1.0 / (1.0 + math.exp(-(logit(PRIOR_REAL) + contribution.weight)))
+    return ConsensusFinding(
+        member.evidence.file,
+        member.evidence.line,
+        member.category,
+        member.title,
+        member.severity,
+        (member.bot,),
+        bots_ran,
+        min(1 / bots_ran, 1.0),
+        min(max(member.confidence, 0.0), 1.0),
+        probability,
+        level_for_probability(probability),
+        (member,),
+        "reliability",
+        (contribution,),
     )
 
 
 def _contributions(
-    members: Sequence[NormalizedFinding],
-    family: dict[str, str],
-    estimates: dict[witnesses.Source, witnesses.Estimate],
+    members: Sequence[NormalizedFinding], shares: Shares
 ) -> tuple[Contribution, ...]:
     """Each member's share: only the most reliable member of each family counts."""
-    prior = logit(PRIOR_REAL)
     best: dict[str, int] = {}
-    rows = []
+    chosen = []
     for position, member in enumerate(members):
-        source = (member.bot, member.rule_id)
-        estimate = estimates[source]
-        name = family.get(member.bot, member.bot)
-        rows.append((source, name, estimate))
-        leader = best.get(name)
-        if leader is None or estimate.reliability > rows[leader][2].reliability:
-            best[name] = position
+        share = shares[(member.bot, member.rule_id)]
+        chosen.append(share)
+        leader = best.get(share[0].family)
+        if leader is None or share[0].reliability > chosen[leader][0].reliability:
+            best[share[0].family] = position
+    lead = max(best.values(), key=lambda at: (chosen[at][0].reliability, -at))
     counted = set(best.values())
     return tuple(
-        Contribution(
-            source=witnesses.source_name(source),
-            family=name,
-            reliability=estimate.reliability,
-            origin=estimate.origin,
-            counted=position in counted,
-            weight=logit(estimate.reliability) - prior if position in counted else 0.0,
-        )
-        for position, (source, name, estimate) in enumerate(rows)
+        share[0 if at == lead else 1 if at in counted else 2] for at, share in enumerate(chosen)
     )

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 _TOKEN = re.compile(r"\w\w+")
 _SUFFIXES = ("ing", "ed", "es", "s")
@@ -47,16 +47,28 @@ Vector = dict[str, float]
 
 def tokens(text: str) -> list[str]:
     """The word and identifier tokens of `text`, lowercased, stopwords dropped, stemmed."""
+    stems = _STEMS
     found = []
     for token in _TOKEN.findall(text.lower()):
-        if token in STOPWORDS:
-            continue
-        for suffix in _SUFFIXES:
-            if len(token) > len(suffix) + 3 and token.endswith(suffix):
-                token = token[: -len(suffix)]
-                break
-        found.append(token)
+        stem = stems.get(token)
+        if stem is None:
+            stem = stems[token] = _stem(token)
+        if stem:
+            found.append(stem)
     return found
+
+
+def _stem(token: str) -> str:
+    """`token` without a plural or tense suffix; empty for a stopword."""
+    if token in STOPWORDS:
+        return ""
+    for suffix in _SUFFIXES:
+        if len(token) > len(suffix) + 3 and token.endswith(suffix):
+            return token[: -len(suffix)]
+    return token
+
+
+_STEMS: dict[str, str] = {}
 
 
 class Corpus:
@@ -89,26 +101,21 @@ class Corpus:
 
 
 class TextIndex:
-    """The clusters of one file, by token, with each cluster's summed member vectors."""
+    """The clusters of one file, by token; members' vectors are summed when first needed."""
 
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
         self.postings: dict[str, list[int]] = {}
-        self.sums: dict[int, Vector] = {}
-        self.sizes: dict[int, int] = {}
+        self.texts: dict[int, list[str]] = {}
+        self._sums: dict[int, Vector] = {}
 
-    def add(self, cluster: int, vector: Vector) -> None:
-        total = self.sums.get(cluster)
-        if total is None:
-            total = self.sums[cluster] = {}
-            self.sizes[cluster] = 0
-        self.sizes[cluster] += 1
-        for token, weight in vector.items():
-            if token not in total:
-                self.postings.setdefault(token, []).append(cluster)
-                total[token] = weight
-            else:
-                total[token] += weight
+    def add(self, cluster: int, text: str) -> None:
+        texts = self.texts.setdefault(cluster, [])
+        known = {token for member in texts for token in self.corpus.tokens(member)}
+        for token in set(self.corpus.tokens(text)) - known:
+            self.postings.setdefault(token, []).append(cluster)
+        texts.append(text)
+        self._sums.pop(cluster, None)
 
     def candidates(self, vector: Vector) -> list[int]:
         """Clusters sharing one of the rarest tokens of `vector`, in cluster order."""
@@ -123,10 +130,12 @@ class TextIndex:
 
     def similarity(self, cluster: int, vector: Vector) -> float:
         """Average cosine between `vector` and the cluster's members."""
-        total = self.sums[cluster]
+        total = self._sums.get(cluster)
+        texts = self.texts[cluster]
+        if total is None:
+            total = self._sums[cluster] = {}
+            for text in texts:
+                for token, weight in self.corpus.vector(text).items():
+                    total[token] = total.get(token, 0.0) + weight
         dot = sum(weight * total.get(token, 0.0) for token, weight in vector.items())
-        return dot / self.sizes[cluster]
-
-
-def texts_of(parts: Sequence[str]) -> str:
-    return "\n".join(part for part in parts if part)
+        return dot / len(texts)

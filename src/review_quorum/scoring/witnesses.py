@@ -8,13 +8,15 @@ together (in at least `COFIRE_MIN` clusters, covering `COFIRE_SHARE` of the clus
 the rarer of the two); otherwise the bot is a family of its own.
 
 Reliability. A source is a bot, or a bot's rule for analysers. Its reliability, the
-probability that one of its findings is real, comes from the profile (rule entry, else
-bot entry), else from agreement in the input itself: a finding that another family also
-reported is right `AGREED` of the time, a lone one `LONE` (the cluster precisions measured
-on the public code-review benchmark the review-bots-dev corpus comes from: 2+ tools
-0.70-0.80, 1 tool 0.36). The mix of the two by the source's agreement rate is shrunk
-toward its bot's estimate, and the bot's toward `PRIOR`, by `PSEUDO_COUNT` findings, so
-a source seen a few times stays close to what is known about its bot.
+probability that one of its findings is real, comes from the profile's entry for it, else
+from agreement in the input itself (starting from the profile's entry for its bot): a
+finding that another family also reported is right `AGREED` of the time, a lone one
+`LONE` (the cluster precisions measured on the public code-review benchmark the
+review-bots-dev corpus comes from: 2+ tools 0.70-0.80, 1 tool 0.36). The mix of the two
+by the source's agreement rate is shrunk toward its bot's estimate, and the bot's toward
+the mean bot of the profile (`PRIOR` without one), by `PSEUDO_COUNT` findings, so a
+source seen a few times stays close to what is known about its bot, and an unknown bot
+close to the known ones.
 """
 
 from __future__ import annotations
@@ -107,23 +109,33 @@ def reliabilities(
             if shared:
                 agreed[source] += 1
     known = profile.lookup()
-    bots = _bot_estimates(seen, agreed)
+    prior = _population_mean(profile)
+    bots = _bot_estimates(seen, agreed, prior)
     estimates: dict[Source, Estimate] = {}
     for source, count in seen.items():
         bot, rule = source
-        entry = known.get((bot, rule or None)) or known.get((bot, None))
+        entry = known.get((bot, rule or None))
         if entry is not None:
             estimates[source] = Estimate(entry.reliability, _profile_origin(entry, profile))
             continue
         mixed = _mix(agreed[source], count)
-        prior = bots[bot] if rule else PRIOR
-        value = (mixed * count + prior * PSEUDO_COUNT) / (count + PSEUDO_COUNT)
+        bot_entry = known.get((bot, None))
+        base = bot_entry.reliability if bot_entry else bots[bot] if rule else prior
+        value = (mixed * count + base * PSEUDO_COUNT) / (count + PSEUDO_COUNT)
         share = f"{agreed[source]}/{count}"
         estimates[source] = Estimate(value, f"agreement in this input ({share} shared)")
     return estimates
 
 
-def _bot_estimates(seen: Counter[Source], agreed: Counter[Source]) -> dict[str, float]:
+def _population_mean(profile: Profile) -> float:
+    """What an unknown bot is taken to be: the mean bot of the profile, else `PRIOR`."""
+    bots = [source.reliability for source in profile.sources if source.rule is None]
+    return sum(bots) / len(bots) if bots else PRIOR
+
+
+def _bot_estimates(
+    seen: Counter[Source], agreed: Counter[Source], prior: float
+) -> dict[str, float]:
     total: Counter[str] = Counter()
     shared: Counter[str] = Counter()
     for (bot, _), count in seen.items():
@@ -131,7 +143,7 @@ def _bot_estimates(seen: Counter[Source], agreed: Counter[Source]) -> dict[str, 
     for (bot, _), count in agreed.items():
         shared[bot] += count
     return {
-        bot: (_mix(shared[bot], count) * count + PRIOR * PSEUDO_COUNT) / (count + PSEUDO_COUNT)
+        bot: (_mix(shared[bot], count) * count + prior * PSEUDO_COUNT) / (count + PSEUDO_COUNT)
         for bot, count in total.items()
     }
 

@@ -1,0 +1,200 @@
+"""Judgement benchmark: does the consolidated review beat every single bot? (not a test)
+
+Prints, in one run, the `quorum evaluate` tables of
+- review-bots-dev (../shared/corpora/review-bots-dev), for the Opus and the GPT-5.2 labels:
+  its units fed as native findings one pull request at a time (bot = tool, finding_id =
+  unit, title = text, severity medium, category other, no file, no line; `--bots` = the
+  pull request's list in reviewed.json; `trigger` units left out), scored by its README's
+  rule. The shipped default profile is learned from these labels, so the reliability rows
+  are leave-one-repository-out: for each repository a profile is fitted on the labels of
+  the other two and scores the third; the rows pool the three held-out repositories (a
+  note gives the same with profiles fitted on the Opus labels, as the shipped one is).
+  `reliability ..., label-free` rows use no profile at all: every source is estimated
+  from agreement in its own pull request.
+- securibench-micro-js: the three SARIF files as they are; labels are the `BAD` lines
+  converted to generic labels JSONL; ESLint's detect-object-injection and Semgrep's
+  useless-assignment findings are left out of scoring (not out of the input). The shipped
+  profile also holds these analysers' rules, fitted on this folder, so the reliability
+  rows are leave-one-folder-out (the test cases' eleven folders).
+- the time of the reliability model against the agreement model on the 1,000,000-finding
+  workload of bench/consensus.py, each in its own process.
+
+    python bench/judgement.py [--shared ../shared] [--size 1000000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from review_quorum import Profile, compute_consensus, labels
+from review_quorum.evaluate import Options, Row, kept_by_policy, score
+from review_quorum.ingest import read
+from review_quorum.ingest.base import Source
+from review_quorum.labels.review_bots import ReviewBotsLabels
+from review_quorum.model import NormalizedFinding
+from review_quorum.render.evaluation import render_table
+from review_quorum.scoring.calibrate import fit
+
+NOISE_RULES = ("*detect-object-injection", "*useless-assignment")
+BAD = re.compile(r"//\s*BAD\b|/\*\s*BAD\s*\*/")
+KEPT = "reliability >= needs-verification"
+Kept = dict[str, list[tuple[labels.Run, tuple[NormalizedFinding, ...]]]]
+
+
+def review_bots(folder: Path, judge: str) -> tuple[list[Row], list[str]]:
+    """The table for one judge's labels, and notes on the held-out folds."""
+    units = folder / "units.jsonl"
+    label_set = labels.load(units, "review-bots", judge=judge)
+    opus = labels.load(units, "review-bots", judge="opus")
+    assert isinstance(label_set, ReviewBotsLabels) and isinstance(opus, ReviewBotsLabels)
+    runs = label_set.runs([], None)
+    kept = kept_by_policy(runs, Options(models=("agreement",)))
+    _add_label_free(kept, runs)
+    shipped: Kept = {}
+    notes = []
+    for held in sorted({label_set.repository(run) for run in runs}):
+        test = [run for run in runs if label_set.repository(run) == held]
+        train = [run for run in runs if label_set.repository(run) != held]
+        own = fit(label_set, train, f"labels: review-bots-dev {judge} without {held}")
+        held_kept = _merge_reliability(kept, test, own)
+        fold = replace(label_set, core=frozenset(g for g in label_set.core if g.startswith(held)))
+        notes.append(f"{held} {fold.score(held_kept[KEPT]).f1:.3f}")
+        opus_train = [run for run in opus.runs([], None) if opus.repository(run) != held]
+        as_shipped = fit(opus, opus_train, f"labels: review-bots-dev opus without {held}")
+        _merge_reliability(shipped, test, as_shipped)
+    m = label_set.score(shipped[KEPT])
+    return score(label_set, kept), [
+        f"leave-one-repository-out, profile fitted on the {judge} labels of the other two "
+        f"repositories; `{KEPT}` F1 per held-out repository: {', '.join(notes)}",
+        f"the same with the profile fitted on the opus labels (as the shipped default is): "
+        f"P {m.precision:.3f} R {m.recall:.3f} F1 {m.f1:.4f}",
+    ]
+
+
+def _add_label_free(kept: Kept, runs: Sequence[labels.Run]) -> None:
+    free = kept_by_policy(runs, Options(profile=Profile(), models=("reliability",)))
+    kept |= {f"{name}, label-free": items for name, items in free.items() if "reliability" in name}
+
+
+def _merge_reliability(kept: Kept, runs: Sequence[labels.Run], profile: Profile) -> Kept:
+    held_kept = kept_by_policy(runs, Options(profile=profile, models=("reliability",)))
+    for name, items in held_kept.items():
+        if "reliability" in name:
+            kept.setdefault(name, []).extend(items)
+    return held_kept
+
+
+def securibench(folder: Path) -> tuple[list[Row], list[str]]:
+    """The table for the three SARIF files; reliability rows leave one test folder out."""
+    findings = securibench_findings(folder)
+    with tempfile.TemporaryDirectory() as scratch:
+        label_path = Path(scratch) / "bad-lines.jsonl"
+        label_path.write_text(bad_lines(folder))
+        scored = labels.load(label_path, "jsonl", ignore_rules=NOISE_RULES)
+        every_rule = labels.load(label_path, "jsonl")
+    runs = scored.runs(findings, 3)
+    kept = kept_by_policy(runs, Options(models=("agreement",)))
+    _add_label_free(kept, runs)
+    notes = []
+    for held in sorted({_folder(finding) for finding in findings}):
+        train = labels.Run("train", tuple(f for f in findings if _folder(f) != held), 3)
+        profile = fit(every_rule, [train], f"labels: securibench-micro-js without {held}")
+        test = labels.Run(held, tuple(f for f in findings if _folder(f) == held), 3)
+        _merge_reliability(kept, [test], profile)
+        notes.append(held)
+    return score(scored, kept), [
+        "reliability rows: leave-one-folder-out, a profile fitted (on every rule, noise "
+        f"included) on the other folders scores each of: {', '.join(notes)}"
+    ]
+
+
+def securibench_findings(folder: Path) -> list[NormalizedFinding]:
+    findings: list[NormalizedFinding] = []
+    for name in ("eslint", "njsscan", "semgrep"):
+        path = folder / "sarif" / f"{name}.sarif"
+        findings += read(Source(str(path), path.read_bytes())).findings
+    return findings
+
+
+def _folder(finding: NormalizedFinding) -> str:
+    return finding.evidence.file.split("/")[1]
+
+
+def bad_lines(folder: Path) -> str:
+    """securibench's BAD markers as generic labels JSONL (one real line per marker)."""
+    records = []
+    for path in sorted((folder / "test-cases").rglob("*.js")):
+        relative = path.relative_to(folder).as_posix()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if BAD.search(line):
+                records.append(json.dumps({"file": relative, "line": number, "real": True}))
+    return "\n".join(records) + "\n"
+
+
+def timing(size: int) -> dict[str, float]:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from consensus import workload
+
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "findings.json"
+        path.write_text(json.dumps(workload(size)))
+        return {model: _child(path, model) for model in ("agreement", "reliability")}
+
+
+def _child(path: Path, model: str) -> float:
+    command = [sys.executable, __file__, "--child", str(path), model]
+    done = subprocess.run(command, check=True, capture_output=True, text=True)
+    return float(done.stdout)
+
+
+def _time_model(path: Path, model: str) -> float:
+    from review_quorum.ingest.native import READER
+
+    findings = READER.read(Source(str(path), path.read_bytes())).findings
+    started = time.perf_counter()
+    compute_consensus(findings, bots_ran=8, model=model)  # type: ignore[arg-type]
+    return time.perf_counter() - started
+
+
+def _summary(rows: Sequence[Row], name: str) -> str:
+    row = next(row for row in rows if row.name == name)
+    m = row.metrics
+    return f"default model, {name}: P {m.precision:.3f} R {m.recall:.3f} F1 {m.f1:.4f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", type=Path, default=Path(__file__).parents[1] / ".." / "shared")
+    parser.add_argument("--size", type=int, default=1_000_000)
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(_time_model(Path(args.child[0]), args.child[1]))
+        return
+    corpora = args.shared / "corpora"
+    for judge in ("opus", "gpt-5.2"):
+        rows, notes = review_bots(corpora / "review-bots-dev", judge)
+        print(render_table(rows, f"review-bots-dev, {judge} labels:"))
+        print("\n".join([*notes, _summary(rows, KEPT)]) + "\n")
+    rows, notes = securibench(corpora / "securibench-micro-js")
+    print(render_table(rows, "securibench-micro-js (noise rules left out of scoring):"))
+    print("\n".join([*notes, _summary(rows, KEPT)]) + "\n")
+    times = timing(args.size)
+    ratio = times["reliability"] / times["agreement"]
+    print(
+        f"{args.size} findings: agreement {times['agreement']:.2f} s, "
+        f"reliability {times['reliability']:.2f} s, ratio {ratio:.2f}x"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+"""Labels: which findings are real, in the formats `quorum evaluate` and `calibrate` read.
+
+The registry is literal: `review-bots` (review-bots-dev units with golden.jsonl and
+reviewed.json beside them), `owasp` (an OWASP Benchmark expectedresults CSV), `jsonl`
+(generic line labels). `detect` picks one from the file's name and first bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from review_quorum.errors import InputError
+from review_quorum.labels import lines, owasp, review_bots
+from review_quorum.labels.base import Kept, Labels, Metrics, Run
+
+FORMATS = ("review-bots", "owasp", "jsonl")
+
+__all__ = ["FORMATS", "Kept", "Labels", "Metrics", "Run", "detect", "load"]
+
+
+def detect(path: Path) -> str:
+    """The label format of `path`, from its extension and its first line."""
+    if path.suffix.lower() == ".csv":
+        return "owasp"
+    try:
+        with path.open("rb") as handle:
+            head = handle.readline(65536)
+    except OSError as err:
+        raise InputError(str(path), "", f"cannot read: {err.strerror}") from err
+    return "review-bots" if b'"judge"' in head and b'"unit"' in head else "jsonl"
+
+
+def load(
+    path: Path,
+    label_format: str | None = None,
+    *,
+    judge: str | None = None,
+    ignore_rules: Sequence[str] = (),
+) -> Labels:
+    """Read the labels at `path` in `label_format` (detected when None)."""
+    chosen = label_format or detect(path)
+    if chosen == "review-bots":
+        return review_bots.load(path, judge)
+    if chosen == "owasp":
+        return owasp.load(path)
+    if chosen == "jsonl":
+        return lines.load(path, ignore_rules)
+    raise InputError(str(path), "", f"unknown label format {chosen!r} (expected {FORMATS})")

@@ -1,0 +1,62 @@
+"""What every label format shares: runs of findings to score, metrics, the label protocol.
+
+A label set says which findings are real. It turns the findings a user gives (or, for
+review-bots-dev, the findings its units are) into `Run`s, one consensus each (one pull
+request, or everything at once), answers whether one finding is real (`truth`, what
+`quorum calibrate` counts), and scores what a policy kept (`score`) by the rule of its
+corpus. A kept item is a group of findings: one finding alone, or a cluster's members.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from review_quorum.model import NormalizedFinding
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """The findings of one consensus (one pull request), and how many bots ran on it."""
+
+    name: str
+    findings: tuple[NormalizedFinding, ...]
+    bots_ran: int | None = None
+
+
+Kept = Sequence[tuple[Run, Sequence[NormalizedFinding]]]
+
+
+@dataclass(frozen=True, slots=True)
+class Metrics:
+    """How well a policy did: precision, recall and F1, plus TPR and FPR for test cases."""
+
+    kept: int
+    true: int
+    precision: float
+    recall: float
+    tpr: float | None = None
+    fpr: float | None = None
+
+    @property
+    def f1(self) -> float:
+        total = self.precision + self.recall
+        return 2 * self.precision * self.recall / total if total else 0.0
+
+    @classmethod
+    def of(cls, kept: int, true: int, found: int, wanted: int) -> Metrics:
+        precision = true / kept if kept else 0.0
+        return cls(kept, true, precision, found / wanted if wanted else 0.0)
+
+
+class Labels(Protocol):
+    """A label set: its runs, each finding's truth, and the score of kept findings."""
+
+    name: str
+
+    def runs(self, findings: Sequence[NormalizedFinding], bots_ran: int | None) -> list[Run]: ...
+
+    def truth(self, run: Run, finding: NormalizedFinding) -> bool | None: ...
+
+    def score(self, kept: Kept) -> Metrics: ...
