@@ -16,7 +16,17 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from review_quorum._perf import paused_gc
-from review_quorum.cli import calibrate, consensus, evaluate, history, post, review, score, stats, threshold
+from review_quorum.cli import (
+    calibrate,
+    consensus,
+    evaluate,
+    history,
+    post,
+    review,
+    score,
+    stats,
+    threshold,
+)
 from review_quorum.cli.common import ExitCode
 from review_quorum.errors import QuorumError
 

@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     if args.inputs:
         labels_args = argparse.Namespace(**vars(args))
         labels_args.labels, labels_args.inputs = args.inputs[0], args.inputs[1:]
-        labels_args.bot, labels_args.include_humans = [], False
+        labels_args.bot, labels_args.include_humans, labels_args.allow_empty = [], False, False
         label_set, runs = load_runs(labels_args)
         profile = fit(label_set, runs, args.origin or f"labels: {label_set.name}")
     else:

@@ -10,9 +10,10 @@ import orjson
 
 from review_quorum import labels
 from review_quorum.cli.common import (
+    HELP,
     ExitCode,
     add_input_arguments,
-    finite_float,
+    fraction,
     load_inputs,
     load_profile,
     non_negative_int,
@@ -51,18 +52,10 @@ def add_parser(subparsers: Any) -> None:
     add_label_options(parser)
     parser.add_argument("--profile", metavar="FILE", help="reliability profile (JSON)")
     parser.add_argument(
-        "--line-window",
-        type=non_negative_int,
-        default=3,
-        metavar="N",
-        help="lines apart that still count as one issue (default 3)",
+        "--line-window", type=non_negative_int, default=3, metavar="N", help=HELP["line-window"]
     )
     parser.add_argument(
-        "--title-overlap",
-        type=finite_float,
-        default=0.5,
-        metavar="X",
-        help="agreement model: title token Jaccard for findings without a line (default 0.5)",
+        "--title-overlap", type=fraction, default=0.5, metavar="X", help=HELP["title-overlap"]
     )
     parser.add_argument(
         "--format", choices=["table", "json"], default="table", help="output format"
@@ -76,7 +69,7 @@ def load_runs(args: argparse.Namespace) -> tuple[labels.Labels, list[labels.Run]
     label_set = labels.load(
         Path(args.labels), args.labels_format, judge=args.judge, ignore_rules=args.ignore_rule
     )
-    batch = load_inputs(args)
+    batch = load_inputs(args, elsewhere=label_set.own_findings)
     report_skipped(batch.skipped)
     seen = {finding.bot for finding in batch.findings}
     bots_ran = resolve_bots(args.bots, seen) if batch.findings else None

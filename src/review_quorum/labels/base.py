@@ -54,6 +54,7 @@ class Labels(Protocol):
     """A label set: its runs, each finding's truth, and the score of kept findings."""
 
     name: str
+    own_findings: bool  # the labels are their own findings (no finding files needed)
 
     def runs(self, findings: Sequence[NormalizedFinding], bots_ran: int | None) -> list[Run]: ...
 

@@ -33,6 +33,7 @@ class LineLabels:
     """Real (and known clean) lines per file, with their categories."""
 
     name: str
+    own_findings = False
     real: dict[tuple[str, int], str] = field(default_factory=dict)  # (file, line) -> category
     ignore_rules: tuple[str, ...] = ()
 

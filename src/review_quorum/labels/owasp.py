@@ -33,6 +33,7 @@ class OwaspLabels:
     """Test cases by name."""
 
     name: str
+    own_findings = False
     cases: dict[str, TestCase] = field(default_factory=dict)
 
     def runs(self, findings: Sequence[NormalizedFinding], bots_ran: int | None) -> list[Run]:

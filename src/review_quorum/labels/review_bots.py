@@ -38,6 +38,7 @@ class ReviewBotsLabels:
 
     name: str
     judge: str
+    own_findings = True
     units: dict[tuple[str, str, str], Unit] = field(default_factory=dict)
     texts: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
     core: frozenset[str] = frozenset()
