@@ -17,6 +17,7 @@ from review_quorum.cli.evaluate import add_label_options, load_runs
 from review_quorum.cli.history import positive
 from review_quorum.cli.stats import add_filter_arguments, load_stats
 from review_quorum.history.calibrate import calibrate
+from review_quorum.ingest import READERS
 from review_quorum.scoring.calibrate import fit
 
 
@@ -42,7 +43,11 @@ def add_parser(subparsers: Any) -> None:
         help="leave out sources with fewer decided findings (default 1)",
     )
     add_label_options(parser)
-    parser.add_argument("--input-format", help="labels mode: read every FINDINGS file as this")
+    parser.add_argument(
+        "--input-format",
+        choices=sorted(READERS),
+        help="labels mode: read every FINDINGS file in this format instead of detecting it",
+    )
     parser.add_argument("--root", help="labels mode: root that makes paths repository-relative")
     parser.add_argument("--origin", help="labels mode: what the profile was fitted on")
     parser.add_argument("-o", "--output", help="write the profile to this file")
