@@ -11,11 +11,11 @@ from review_quorum.scoring.agreement import (
     QuorumWarning,
     bucket_for_score,
     canonical_key,
-    jaccard,
     must_address,
     resolve_bots_ran,
     title_tokens,
 )
+from review_quorum.scoring.title_index import jaccard
 
 __all__ = [
     "CONFIRMED_FLOOR",

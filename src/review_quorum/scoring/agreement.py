@@ -6,10 +6,10 @@ in near-linear time: groups are indexed by (file, category); lined anchors by li
 lined finding probes only the `2 * line_window + 1` lines around it, and compares titles
 only when a lineless anchor is older than its best line match; and anchors' titles, which
 findings without a line need, are compared one by one while a bucket is small and through
-an inverted index over a prefix of their sorted tokens once it is large (the prefix filter
-of set-similarity joins: two token sets with Jaccard >= t always share one of their
-smallest tokens), so a title comparison only touches anchors that can possibly match.
-Among the candidates the earliest group wins, exactly as in the greedy pass.
+a `TitleIndex` once it is large (a prefix-filter set-similarity join: size filter, rarity
+order, keys of several shared tokens, first match in group order), so a title comparison
+only touches anchors that can possibly match, and the earliest group wins, exactly as in
+the greedy pass.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from review_quorum.model import ConsensusFinding, ConsensusLevel, NormalizedFinding
+from review_quorum.scoring.title_index import TitleIndex, jaccard
 
 CONFIRMED_FLOOR = 0.66
 NEEDS_VERIFICATION_FLOOR = 0.33
@@ -70,13 +71,6 @@ class QuorumWarning(UserWarning):
 def title_tokens(title: str) -> frozenset[str]:
     """The token set used for fuzzy title matching (SPEC 3.2)."""
     return frozenset(_WORD.findall(title.lower())) - STOPWORDS
-
-
-def jaccard(left: frozenset[str], right: frozenset[str]) -> float:
-    """Token Jaccard similarity; two empty sets have similarity 0."""
-    shared = len(left & right)
-    union = len(left) + len(right) - shared
-    return shared / union if union else 0.0
 
 
 def bucket_for_score(score: float) -> ConsensusLevel:
@@ -206,14 +200,12 @@ def _summarise(members: list[NormalizedFinding], bots_ran: int) -> ConsensusFind
 
 
 class _Titles:
-    """Token sets and prefix-filter keys of titles, each computed once per distinct title."""
+    """Token sets of titles, each computed once per distinct title."""
 
-    __slots__ = ("_prefixes", "_threshold", "_tokens")
+    __slots__ = ("_tokens",)
 
-    def __init__(self, threshold: float) -> None:
-        self._threshold = threshold
+    def __init__(self) -> None:
         self._tokens: dict[str, frozenset[str]] = {}
-        self._prefixes: dict[str, tuple[str, ...]] = {}
 
     def tokens(self, title: str) -> frozenset[str]:
         tokens = self._tokens.get(title)
@@ -221,69 +213,28 @@ class _Titles:
             tokens = self._tokens[title] = title_tokens(title)
         return tokens
 
-    def prefix(self, title: str) -> tuple[str, ...]:
-        """The smallest tokens, one of which any title matching this one must share.
-
-        A set of n tokens reaches Jaccard >= t only with >= ceil(t*n) shared tokens, so one
-        of its first n - ceil(t*n) + 1 tokens (in a fixed order) is shared. The epsilon
-        keeps the prefix conservative against float rounding.
-        """
-        prefix = self._prefixes.get(title)
-        if prefix is None:
-            tokens = self.tokens(title)
-            keep = len(tokens) - math.ceil(self._threshold * len(tokens) - 1e-9) + 1
-            prefix = self._prefixes[title] = tuple(sorted(tokens)[: max(keep, 0)])
-        return prefix
-
 
 class _Anchors:
-    """Anchors' titles in group order: scanned while few, indexed by prefix once many."""
+    """Anchors' titles in group order: scanned while few, through a `TitleIndex` once many."""
 
-    __slots__ = ("entries", "postings", "tokens")
+    __slots__ = ("index", "titles")
 
-    def __init__(self) -> None:
-        self.entries: list[tuple[int, str]] = []
-        self.postings: dict[str, list[int]] | None = None
-        self.tokens: dict[int, frozenset[str]] = {}
+    def __init__(self, titles: _Titles, threshold: float) -> None:
+        self.titles = titles
+        self.index = TitleIndex(threshold, titles.tokens)
 
-    def add(self, group: int, title: str, titles: _Titles) -> None:
-        self.entries.append((group, title))
-        if self.postings is not None:
-            self._index(group, title, titles)
+    def add(self, group: int, title: str) -> None:
+        self.index.add(group, title)
 
-    def _index(self, group: int, title: str, titles: _Titles) -> None:
-        assert self.postings is not None
-        self.tokens[group] = titles.tokens(title)
-        for token in titles.prefix(title):
-            posting = self.postings.get(token)
-            if posting is None:
-                self.postings[token] = [group]
-            else:
-                posting.append(group)
-
-    def first_match(self, title: str, before: int, titles: _Titles, threshold: float) -> int:
+    def first_match(self, title: str, before: int, threshold: float) -> int:
         """The earliest group before `before` whose anchor title matches, else `before`."""
-        tokens = titles.tokens(title)
-        if len(self.entries) <= _SCAN_LIMIT:
-            for group, anchor in self.entries:
-                if group >= before:
-                    break
-                if jaccard(tokens, titles.tokens(anchor)) >= threshold:
-                    return group
-            return before
-        if self.postings is None:
-            self.postings = {}
-            for group, anchor in self.entries:
-                self._index(group, anchor, titles)
-        candidates: set[int] = set()
-        for token in titles.prefix(title):
-            posting = self.postings.get(token)
-            if posting is not None:
-                candidates.update(posting)
-        for group in sorted(candidates):
+        tokens = self.titles.tokens(title)
+        if len(self.index) > _SCAN_LIMIT:
+            return self.index.first_match(tokens, before)
+        for group, anchor in self.index.scan():
             if group >= before:
                 break
-            if jaccard(tokens, self.tokens[group]) >= threshold:
+            if jaccard(tokens, self.titles.tokens(anchor)) >= threshold:
                 return group
         return before
 
@@ -297,20 +248,20 @@ class _Bucket:
 
     __slots__ = ("anchors", "by_line", "first", "first_lineless", "lineless")
 
-    def __init__(self, first: int) -> None:
+    def __init__(self, first: int, titles: _Titles, threshold: float) -> None:
         self.first = first
         self.first_lineless = _NO_MATCH
         self.by_line: dict[int, int] = {}
-        self.anchors = _Anchors()  # every anchor, for findings without a line
-        self.lineless = _Anchors()  # anchors without a line, for findings with one
+        self.anchors = _Anchors(titles, threshold)  # every anchor, for findings without a line
+        self.lineless = _Anchors(titles, threshold)  # lineless anchors, for findings with one
 
-    def add(self, group: int, line: int | None, title: str, titles: _Titles) -> None:
-        self.anchors.add(group, title, titles)
+    def add(self, group: int, line: int | None, title: str) -> None:
+        self.anchors.add(group, title)
         if line is not None:
             self.by_line.setdefault(line, group)
             return
         self.first_lineless = min(self.first_lineless, group)
-        self.lineless.add(group, title, titles)
+        self.lineless.add(group, title)
 
 
 def _cluster(
@@ -318,7 +269,7 @@ def _cluster(
 ) -> list[list[NormalizedFinding]]:
     groups: list[list[NormalizedFinding]] = []
     buckets: dict[tuple[str, str], _Bucket] = {}
-    titles = _Titles(threshold)
+    titles = _Titles()
     titles_always_match = threshold <= 0
     span = 2 * window + 1
     for finding in findings:
@@ -328,7 +279,7 @@ def _cluster(
         bucket = buckets.get(key)
         target = _NO_MATCH
         if bucket is None:
-            bucket = buckets[key] = _Bucket(len(groups))
+            bucket = buckets[key] = _Bucket(len(groups), titles, threshold)
         elif titles_always_match:
             target = _match_when_titles_always_match(bucket, line, window)
         elif line is not None:
@@ -345,13 +296,13 @@ def _cluster(
                         target = group
             # ...then, only when one is older than the best line match, lineless anchors.
             if bucket.first_lineless < target:
-                target = bucket.lineless.first_match(finding.title, target, titles, threshold)
+                target = bucket.lineless.first_match(finding.title, target, threshold)
         else:
-            target = bucket.anchors.first_match(finding.title, _NO_MATCH, titles, threshold)
+            target = bucket.anchors.first_match(finding.title, _NO_MATCH, threshold)
         if target == _NO_MATCH:
             target = len(groups)
             groups.append([finding])
-            bucket.add(target, line, finding.title, titles)
+            bucket.add(target, line, finding.title)
         else:
             groups[target].append(finding)
     return groups
