@@ -12,6 +12,7 @@ refuses UTF-32 and byte-order-mark-less UTF-16 with an error that names them.
 from __future__ import annotations
 
 import codecs
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -23,6 +24,9 @@ from review_quorum.ingest.categories import CategoryMap
 from review_quorum.model import NormalizedFinding
 
 _UNPARSED = object()
+# What delimits JSON values: a whole string (escapes included), or a bracket or comma.
+_JSON_DELIMITER = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|([\[\]{},])')
+_SPACE = re.compile(rb"[ \t\r\n]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,13 +48,14 @@ class Source:
     most once. `encoding` says what the bytes were written in ("UTF-8", "UTF-8 with BOM",
     "UTF-16 LE", "UTF-16 BE"); other encodings raise `InputError` naming them."""
 
-    __slots__ = ("_document", "data", "encoding", "name", "options")
+    __slots__ = ("_document", "_first", "data", "encoding", "name", "options")
 
     def __init__(self, name: str, data: bytes, options: ReadOptions | None = None) -> None:
         self.name = name
         self.data, self.encoding = as_utf8(name, data)
         self.options = options or ReadOptions()
         self._document: object = _UNPARSED
+        self._first: list[object] | None | object = _UNPARSED
 
     def text(self) -> str:
         """The whole input as text; `InputError` with line and column where it is not UTF-8."""
@@ -58,6 +63,10 @@ class Source:
             return self.data.decode("utf-8")
         except UnicodeDecodeError as err:
             raise not_utf8(self.name, self.data, err) from None
+
+    def blank(self) -> bool:
+        """Whether the input holds nothing but whitespace (checked without copying it)."""
+        return _skip_space(self.data, 0) == len(self.data)
 
     def head(self, size: int = 4096) -> str:
         """The start of the input as text, for content sniffing."""
@@ -87,6 +96,19 @@ class Source:
         """The document if another reader already parsed it (and it was JSON), else None."""
         document = self._document
         return None if document is _UNPARSED or isinstance(document, InputError) else document
+
+    def first_items(self) -> list[object] | None:
+        """The first element of a top-level JSON array, alone in a list ([] for an empty
+        array), parsed without the rest of the document, so detecting the format of a
+        million-record array costs one record; None when the input does not start with an
+        array whose first element is complete JSON."""
+        if self._first is _UNPARSED:
+            document = self.parsed()
+            if isinstance(document, list):
+                self._first = document[:1]
+            else:
+                self._first = first_element(self.data)
+        return self._first  # type: ignore[return-value]
 
     def json_or_none(self) -> object | None:
         """The parsed document, or None when the input is not one JSON value."""
@@ -129,6 +151,36 @@ class Reader(Protocol):
     def read(self, source: Source) -> Batch:
         """Every finding in `source`; bad records become `Skipped`, broken files raise."""
         ...
+
+
+def first_element(data: bytes) -> list[object] | None:
+    """The first element of the JSON array `data` starts with, see `Source.first_items`."""
+    opening = _skip_space(data, 0)
+    if data[opening : opening + 1] != b"[":
+        return None
+    start = _skip_space(data, opening + 1)
+    if data[start : start + 1] == b"]":
+        return []
+    depth = 0
+    for delimiter in _JSON_DELIMITER.finditer(data, start):
+        token = delimiter.group(1)  # None for a string, which is never copied
+        if token is None:
+            continue
+        if token in (b"{", b"["):
+            depth += 1
+        elif token in (b"}", b"]"):
+            depth -= 1
+        if depth < 0 or (depth == 0 and token == b","):
+            try:
+                return [orjson.loads(data[start : delimiter.start()])]
+            except orjson.JSONDecodeError:
+                return None
+    return None
+
+
+def _skip_space(data: bytes, at: int) -> int:
+    space = _SPACE.match(data, at)
+    return space.end() if space else at
 
 
 def pointer(*parts: object) -> str:

@@ -29,12 +29,12 @@ class GitHubCommentsReader:
     name = "github-comments"
 
     def detect(self, source: Source) -> bool:
-        document = source.json_or_none()
-        if document is None:  # pages back to back, or a truncated download
+        items = source.first_items()
+        if items is None:  # a truncated download, or not an array at all
             head = source.head()
             after = head[1:].lstrip(" \t\r\n[")
             return head.startswith("[") and after.startswith("{") and _names_fields(head)
-        return isinstance(document, list) and bool(document) and _looks_like_comment(document)
+        return bool(items) and _looks_like_comment(items)
 
     def read(self, source: Source) -> Batch:
         comments = (PullComment(record, where=where) for where, record in _records(source))

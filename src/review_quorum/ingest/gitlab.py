@@ -35,10 +35,10 @@ class GitLabReader:
     name = "gitlab"
 
     def detect(self, source: Source) -> bool:
-        document = source.json_or_none() if source.head(64).startswith("[") else None
-        if not isinstance(document, list) or not document:
+        items = source.first_items()
+        if not items:
             return False
-        first = document[0]
+        first = items[0]
         if not isinstance(first, dict):
             return False
         location = first.get("location")

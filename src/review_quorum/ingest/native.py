@@ -30,11 +30,12 @@ class NativeReader:
     name = "native"
 
     def detect(self, source: Source) -> bool:
-        if not source.data.strip():
+        if source.blank():
             return True  # an empty file is an empty list (JSONL writers leave it empty)
+        if source.head(8).startswith("["):
+            items = source.first_items()  # never the whole array just to look at one record
+            return items is not None and (not items or _looks_native(items[0]))
         document = source.json_or_none()
-        if isinstance(document, list):
-            return not document or _looks_native(document[0])
         if isinstance(document, dict):  # JSONL with a single line
             return _looks_native(document)
         if document is None:
@@ -46,7 +47,7 @@ class NativeReader:
         return False
 
     def read(self, source: Source) -> Batch:
-        if not source.data.strip():
+        if source.blank():
             return Batch()
         if not source.head().startswith("["):
             return _read_lines(source)
