@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
-
+import msgspec
 import pytest
 
 from review_quorum import Evidence, FindingError, NormalizedFinding, Severity
@@ -57,10 +56,40 @@ def test_out_of_range_confidence_is_kept_for_the_engine_to_clamp() -> None:
 
 def test_findings_are_frozen_and_changed_by_replace() -> None:
     finding = make()
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError, match="immutable type: 'NormalizedFinding'"):
         finding.title = "other"  # type: ignore[misc]
-    assert dataclasses.replace(finding, title="x").title == "x"
+    assert msgspec.structs.replace(finding, title="x").title == "x"
     assert finding.title != "x"
+
+
+def test_replace_validates_the_changed_finding_again() -> None:
+    with pytest.raises(FindingError, match="line must be >= 1, not 0"):
+        msgspec.structs.replace(make().evidence, line=0)
+    with pytest.raises(
+        FindingError, match="finding 'B608' from '': bot must be a non-empty string"
+    ):
+        msgspec.structs.replace(make(), bot="")
+
+
+def test_fields_are_positional_in_order_with_defaults() -> None:
+    evidence = Evidence("app/db.py", 3, "query(x)", "run", 4)
+    assert evidence == Evidence(
+        file="app/db.py", line=3, snippet="query(x)", symbol="run", end_line=4
+    )
+    positional = NormalizedFinding("bandit", "B608", Severity.HIGH, "security", "t", evidence)
+    assert positional == make(title="t", snippet="query(x)", symbol="run", end_line=4)
+    assert (positional.confidence, positional.rule_id, positional.source) == (1.0, "", None)
+    assert (positional.related, positional.cwes, positional.category_certainty) == ((), (), 1.0)
+    assert repr(Evidence()) == (
+        "Evidence(file='', line=None, snippet='', symbol='', end_line=None)"
+    )
+
+
+def test_equal_findings_hash_alike_and_survive_pickling() -> None:
+    import pickle
+
+    assert len({make(), make(), make(title="other")}) == 2
+    assert pickle.loads(pickle.dumps(make())) == make()
 
 
 def test_evidence_defaults_to_a_global_finding() -> None:
@@ -110,7 +139,7 @@ def test_invalid_extras_are_errors_naming_the_record(
 ) -> None:
     base = NormalizedFinding("bot", "f1", Severity.LOW, "other", "t")
     with pytest.raises(FindingError, match=f"finding 'f1' from 'bot': {message}"):
-        dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+        msgspec.structs.replace(base, **changes)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

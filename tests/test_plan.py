@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
-
+import msgspec
 import pytest
 
 from review_quorum.confidence import Assessment, Disposition
@@ -190,7 +189,7 @@ def test_fingerprint_ignores_lines_and_survives_a_new_agreeing_bot() -> None:
     moved = [finding("b", 25), finding("c", 26, title="A much longer SQL injection title")]
     [after] = review(moved, settings=Settings(bots_ran=2)).findings
     assert before.fingerprint == after.fingerprint
-    other = dataclasses.replace(before.finding, file="app/x.py")
+    other = msgspec.structs.replace(before.finding, file="app/x.py")
     assert fingerprint(other) != before.fingerprint
 
 

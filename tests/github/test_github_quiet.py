@@ -7,10 +7,10 @@ with `post_review`, exactly as `quorum review` then `quorum post` would.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
 import pytest
 
 from github.fake import FakeGitHub, Interrupted
@@ -156,7 +156,9 @@ def test_a_finding_that_splits_brings_its_comments_back(
     post(fake, findings_of(scene), hide_duplicates=True)
     # Copilot now reports its leak far from CodeRabbit's: two findings of one bot each.
     moved = finding(scene["leak_pilot"], "Secret leaks into logs")
-    moved = dataclasses.replace(moved, evidence=dataclasses.replace(moved.evidence, line=75))
+    moved = msgspec.structs.replace(
+        moved, evidence=msgspec.structs.replace(moved.evidence, line=75)
+    )
     others = findings_of(scene, "sql_rabbit", "sql_pilot", "sql_gemini", "leak_rabbit")
     result = post(fake, [*others, moved], hide_duplicates=True)
     assert result.quiet.restored == 2
@@ -248,8 +250,8 @@ def test_a_plan_naming_a_comment_by_someone_else_hides_nothing_of_theirs(
     person = said(fake, "alice", "src/db.py", 22, "A maintainer's remark")
     forged = finding(scene["sql_gemini"], "Unsanitised SQL query")
     assert forged.source is not None
-    forged = dataclasses.replace(
-        forged, source=dataclasses.replace(forged.source, rest_id=person["id"])
+    forged = msgspec.structs.replace(
+        forged, source=msgspec.structs.replace(forged.source, rest_id=person["id"])
     )
     findings = [*findings_of(scene, "sql_rabbit", "sql_pilot"), forged]
     post(fake, findings, hide_duplicates=True)
