@@ -153,3 +153,67 @@ def test_invalid_extras_are_errors_naming_the_record(
 def test_invalid_comment_sources_are_errors(kind: str, rest_id: object, message: str) -> None:
     with pytest.raises(FindingError, match=message):
         CommentSource(kind, rest_id)  # type: ignore[arg-type]
+
+
+class Text(str):
+    """A str subclass: valid wherever text is, though not the plain type."""
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"bot": Text("bandit")}, None),
+        ({"title": Text("SQL")}, None),
+        ({"confidence": 1}, None),  # an integer confidence is a number
+        ({"category_certainty": 1}, None),
+        ({"confidence": True}, "confidence must be a number, not true"),
+        ({"confidence": float("-inf")}, "confidence must be finite"),
+        ({"confidence": "0.5"}, "confidence must be a number"),
+        ({"category": 3}, "category and title must be strings"),
+        ({"severity": 3}, "unknown severity 3"),
+        ({"evidence": ("a.py", 3)}, "evidence must be an Evidence"),
+        ({"rule_id": None}, "rule id, body and suggestion must be strings"),
+        ({"category_certainty": -0.1}, r"category certainty must be a number in \[0, 1\]"),
+        ({"cwes": (79, 0)}, "CWE ids must be positive integers"),
+        ({"related": (Evidence("a.py", 2),)}, None),
+    ],
+)
+def test_every_field_is_checked_whatever_its_type(
+    changes: dict[str, object], message: str | None
+) -> None:
+    fields: dict[str, object] = {
+        "bot": "bandit",
+        "finding_id": "B608",
+        "severity": Severity.HIGH,
+        "category": "security",
+        "title": "SQL injection",
+        "evidence": Evidence("app/db.py", 3),
+    }
+    fields.update(changes)
+    if message is None:
+        assert NormalizedFinding(**fields).bot == fields["bot"]  # type: ignore[arg-type]
+    else:
+        with pytest.raises(FindingError, match=f"finding 'B608' from .*: {message}"):
+            NormalizedFinding(**fields)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("line", "end_line", "message"),
+    [
+        (3, None, None),
+        (None, None, None),
+        (3, 3, None),
+        (2**31 - 1, None, None),
+        (2**31, None, "line must be at most 2147483647"),
+        (True, None, "line must be a positive integer or null, not true"),
+        (3.0, None, "line must be a positive integer or null, not 3.0"),
+        (None, 4, "end_line 4 without a start line"),
+        (5, 4, "end_line 4 without a start line at or before it"),
+    ],
+)
+def test_evidence_lines_are_checked(line: object, end_line: object, message: str | None) -> None:
+    if message is None:
+        assert Evidence("a.py", line, end_line=end_line).line == line  # type: ignore[arg-type]
+    else:
+        with pytest.raises(FindingError, match=message):
+            Evidence("a.py", line, end_line=end_line)  # type: ignore[arg-type]

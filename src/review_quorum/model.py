@@ -122,6 +122,9 @@ class Evidence(msgspec.Struct, frozen=True, gc=False):
     end_line: int | None = None
 
     def __post_init__(self) -> None:
+        line = self.line
+        if self.end_line is None and (line is None or (type(line) is int and 0 < line <= MAX_LINE)):
+            return  # the common case, decided before anything else (readers build millions)
         _check_line(self.line, self.file)
         _check_line(self.end_line, self.file)
         if self.end_line is not None and (self.line is None or self.end_line < self.line):
@@ -195,6 +198,8 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
     cwes: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
+        if self._plainly_valid():
+            return
         name = _FindingName(self)  # formatted only when a check fails
         if not isinstance(self.bot, str) or not self.bot:
             raise FindingError(f"{name}: bot must be a non-empty string")
@@ -209,14 +214,36 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
             raise FindingError(f"{name}: confidence must be a number, not {shown(confidence)}")
         if not is_finite(confidence):
             raise FindingError(f"{name}: confidence must be finite, not {shown(confidence)}")
-        if self.category_certainty != 1.0 or self.rule_id or self.body or self.suggestion:
-            self._check_extras(name)  # the defaults are valid: skip the checks on the hot path
+        self._check_extras(name)
         if self.source is not None and not isinstance(self.source, CommentSource):
             raise FindingError(f"{name}: source must be a CommentSource")
         if self.related and not all(isinstance(place, Evidence) for place in self.related):
             raise FindingError(f"{name}: related locations must be Evidence values")
         if self.cwes and not all(type(cwe) is int and cwe > 0 for cwe in self.cwes):
             raise FindingError(f"{name}: CWE ids must be positive integers")
+
+    def _plainly_valid(self) -> bool:
+        """Whether every field has exactly its usual type and a valid value: readers build
+        millions of findings, and these identity checks cost a fraction of the full ones."""
+        confidence, certainty, source = self.confidence, self.category_certainty, self.source
+        return (
+            type(self.bot) is str
+            and self.bot != ""
+            and type(self.severity) is Severity
+            and type(self.category) is str
+            and type(self.title) is str
+            and type(self.evidence) is Evidence
+            and type(confidence) is float
+            and confidence - confidence == 0.0  # finite: inf - inf and nan - nan are nan
+            and type(self.rule_id) is str
+            and type(self.body) is str
+            and type(self.suggestion) is str
+            and type(certainty) is float
+            and 0.0 <= certainty <= 1.0
+            and (source is None or type(source) is CommentSource)
+            and not self.related
+            and not self.cwes
+        )
 
     def _check_extras(self, name: _FindingName) -> None:
         if not all(isinstance(text, str) for text in (self.rule_id, self.body, self.suggestion)):
@@ -333,8 +360,12 @@ class ConsensusFinding(msgspec.Struct, frozen=True, gc=False):
     @property
     def end_line(self) -> int | None:
         """The furthest end of any member's span that starts a multi-line region."""
-        ends = [m.evidence.end_line for m in self.members if m.evidence.end_line is not None]
-        if self.line is None or not ends:
+        line = self.line
+        if line is None:
             return None
-        end = max(ends)
-        return end if end > self.line else None
+        furthest = line
+        for member in self.members:
+            end = member.evidence.end_line
+            if end is not None and end > furthest:
+                furthest = end
+        return furthest if furthest > line else None
