@@ -18,11 +18,12 @@ import math
 import re
 import sys
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from operator import attrgetter
 from typing import Literal
 
-from review_quorum.model import ConsensusFinding, ConsensusLevel, NormalizedFinding
-from review_quorum.scoring.title_index import TitleIndex, jaccard
+from review_quorum.model import MAX_LINE, ConsensusFinding, ConsensusLevel, NormalizedFinding
+from review_quorum.scoring.title_index import TitleIndex
 
 CONFIRMED_FLOOR = 0.66
 NEEDS_VERIFICATION_FLOOR = 0.33
@@ -70,7 +71,8 @@ class QuorumWarning(UserWarning):
 
 def title_tokens(title: str) -> frozenset[str]:
     """The token set used for fuzzy title matching (SPEC 3.2)."""
-    return frozenset(_WORD.findall(title.lower())) - STOPWORDS
+    tokens = frozenset(_WORD.findall(title.lower()))
+    return tokens if tokens.isdisjoint(STOPWORDS) else tokens - STOPWORDS
 
 
 def bucket_for_score(score: float) -> ConsensusLevel:
@@ -132,7 +134,7 @@ def compute_consensus(
     ran = resolve_bots_ran(items, bots_ran)
     groups = _cluster(items, line_window, title_overlap)
     consensus = [_summarise(members, ran) for members in groups]
-    consensus.sort(key=output_key)
+    sort_for_output(consensus)
     return consensus
 
 
@@ -153,9 +155,21 @@ def resolve_bots_ran(findings: Sequence[NormalizedFinding], bots_ran: int | None
     return max(bots_ran, 1)
 
 
-def output_key(finding: ConsensusFinding) -> tuple[float, int, str, bool, int]:
+def sort_for_output(consensus: list[ConsensusFinding]) -> None:
+    """Sort in output order (SPEC 3.7): score desc, severity desc, file, line (none last).
+
+    Stable sorts from the last key to the first give the order of the tuple key
+    `(-score, -severity, file, line is None, line)`, with plain keys that compare fast.
+    """
+    consensus.sort(key=_line_or_last)
+    consensus.sort(key=attrgetter("file"))
+    consensus.sort(key=attrgetter("severity"), reverse=True)  # reverse keeps ties in order
+    consensus.sort(key=attrgetter("consensus_score"), reverse=True)
+
+
+def _line_or_last(finding: ConsensusFinding) -> int:
     line = finding.line
-    return (-finding.consensus_score, -finding.severity, finding.file, line is None, line or 0)
+    return MAX_LINE + 1 if line is None else line
 
 
 def _summarise(members: list[NormalizedFinding], bots_ran: int) -> ConsensusFinding:
@@ -202,9 +216,10 @@ def _summarise(members: list[NormalizedFinding], bots_ran: int) -> ConsensusFind
 class _Titles:
     """Token sets of titles, each computed once per distinct title."""
 
-    __slots__ = ("_tokens",)
+    __slots__ = ("_tokens", "threshold")
 
-    def __init__(self) -> None:
+    def __init__(self, threshold: float) -> None:
+        self.threshold = threshold
         self._tokens: dict[str, frozenset[str]] = {}
 
     def tokens(self, title: str) -> frozenset[str]:
@@ -214,54 +229,41 @@ class _Titles:
         return tokens
 
 
-class _Anchors:
-    """Anchors' titles in group order: scanned while few, through a `TitleIndex` once many."""
-
-    __slots__ = ("index", "titles")
-
-    def __init__(self, titles: _Titles, threshold: float) -> None:
-        self.titles = titles
-        self.index = TitleIndex(threshold, titles.tokens)
-
-    def add(self, group: int, title: str) -> None:
-        self.index.add(group, title)
-
-    def first_match(self, title: str, before: int, threshold: float) -> int:
-        """The earliest group before `before` whose anchor title matches, else `before`."""
-        tokens = self.titles.tokens(title)
-        if len(self.index) > _SCAN_LIMIT:
-            return self.index.first_match(tokens, before)
-        for group, anchor in self.index.scan():
-            if group >= before:
-                break
-            if jaccard(tokens, self.titles.tokens(anchor)) >= threshold:
-                return group
-        return before
-
-
-# Up to this many anchors, comparing titles one by one beats building an index.
-_SCAN_LIMIT = 12
-
-
 class _Bucket:
-    """The groups of one (file, category): lined anchors by line, every anchor's title."""
+    """The groups of one (file, category): lined anchors by line, and anchors' titles.
 
-    __slots__ = ("anchors", "by_line", "first", "first_lineless", "lineless")
+    A million findings make a hundred thousand buckets, most of which never see a finding
+    without a line: the title indexes are made only when one is needed.
+    """
 
-    def __init__(self, first: int, titles: _Titles, threshold: float) -> None:
-        self.first = first
+    __slots__ = ("by_line", "first_lineless", "groups", "lineless", "titled")
+
+    def __init__(self) -> None:
         self.first_lineless = _NO_MATCH
         self.by_line: dict[int, int] = {}
-        self.anchors = _Anchors(titles, threshold)  # every anchor, for findings without a line
-        self.lineless = _Anchors(titles, threshold)  # lineless anchors, for findings with one
+        self.groups: list[int] = []  # every anchor's group, in order
+        self.titled: TitleIndex | None = None  # every anchor, for findings without a line
+        self.lineless: TitleIndex | None = None  # lineless anchors, for findings with one
 
-    def add(self, group: int, line: int | None, title: str) -> None:
-        self.anchors.add(group, title)
+    def add(self, group: int, line: int | None, title: str, titles: _Titles) -> None:
+        self.groups.append(group)
+        if self.titled is not None:
+            self.titled.add(group, title)
         if line is not None:
             self.by_line.setdefault(line, group)
             return
-        self.first_lineless = min(self.first_lineless, group)
+        if self.lineless is None:
+            self.lineless = TitleIndex(titles.threshold, titles.tokens)
+            self.first_lineless = group
         self.lineless.add(group, title)
+
+    def every_anchor(self, titles: _Titles, title_of: Callable[[int], str]) -> TitleIndex:
+        """The index of every anchor's title, made on first use."""
+        if self.titled is None:
+            self.titled = TitleIndex(titles.threshold, titles.tokens)
+            for group in self.groups:
+                self.titled.add(group, title_of(group))
+        return self.titled
 
 
 def _cluster(
@@ -269,9 +271,13 @@ def _cluster(
 ) -> list[list[NormalizedFinding]]:
     groups: list[list[NormalizedFinding]] = []
     buckets: dict[tuple[str, str], _Bucket] = {}
-    titles = _Titles()
+    titles = _Titles(threshold)
     titles_always_match = threshold <= 0
     span = 2 * window + 1
+
+    def title_of(group: int) -> str:
+        return groups[group][0].title
+
     for finding in findings:
         evidence = finding.evidence
         line = evidence.line
@@ -279,7 +285,7 @@ def _cluster(
         bucket = buckets.get(key)
         target = _NO_MATCH
         if bucket is None:
-            bucket = buckets[key] = _Bucket(len(groups), titles, threshold)
+            bucket = buckets[key] = _Bucket()
         elif titles_always_match:
             target = _match_when_titles_always_match(bucket, line, window)
         elif line is not None:
@@ -296,13 +302,16 @@ def _cluster(
                         target = group
             # ...then, only when one is older than the best line match, lineless anchors.
             if bucket.first_lineless < target:
-                target = bucket.lineless.first_match(finding.title, target, threshold)
+                lineless = bucket.lineless
+                assert lineless is not None  # a lineless anchor exists
+                target = lineless.first_match(titles.tokens(finding.title), target)
         else:
-            target = bucket.anchors.first_match(finding.title, _NO_MATCH, threshold)
+            every = bucket.every_anchor(titles, title_of)
+            target = every.first_match(titles.tokens(finding.title), _NO_MATCH)
         if target == _NO_MATCH:
             target = len(groups)
             groups.append([finding])
-            bucket.add(target, line, finding.title)
+            bucket.add(target, line, finding.title, titles)
         else:
             groups[target].append(finding)
     return groups
@@ -311,7 +320,7 @@ def _cluster(
 def _match_when_titles_always_match(bucket: _Bucket, line: int | None, window: int) -> int:
     """With title_overlap <= 0 every title comparison succeeds (Jaccard is never negative)."""
     if line is None:
-        return bucket.first
+        return bucket.groups[0]
     return min(_nearest_lined(bucket.by_line, line, window), bucket.first_lineless)
 
 

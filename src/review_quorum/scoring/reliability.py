@@ -34,7 +34,12 @@ from review_quorum.model import (
     NormalizedFinding,
 )
 from review_quorum.scoring import matching, witnesses
-from review_quorum.scoring.agreement import Order, canonical_key, output_key, resolve_bots_ran
+from review_quorum.scoring.agreement import (
+    Order,
+    canonical_key,
+    resolve_bots_ran,
+    sort_for_output,
+)
 from review_quorum.scoring.profile import Profile
 
 PRIOR_REAL = 0.12
@@ -81,7 +86,7 @@ def compute_reliability(
     estimates = witnesses.reliabilities(items, groups, family, profile)
     shares = _shares(estimates, family)
     consensus = [_summarise([items[index] for index in group], ran, shares) for group in groups]
-    consensus.sort(key=output_key)
+    sort_for_output(consensus)
     return consensus
 
 

@@ -29,12 +29,14 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from itertools import combinations
 from math import comb
 
 KEY_BUDGET = 24
 MAX_SHARED = 3
+# Up to this many anchors, comparing titles one by one beats building an index.
+SCAN_LIMIT = 12
 
 
 def jaccard(left: frozenset[str], right: frozenset[str]) -> float:
@@ -108,10 +110,12 @@ def _shared_per_key(size: int, overlap: int) -> int:
 
 
 class TitleIndex:
-    """Anchors' titles in group order, indexed for `first_match` once it is first asked.
+    """Anchors' titles in group order, compared one by one while they are few (up to
+    `SCAN_LIMIT`) and indexed once they are more and a finding asks.
 
-    Titles are tokenized (by `tokens_of`, which may cache) only when the index is built,
-    so anchors no finding without a line ever asks about cost nothing.
+    Titles are tokenized (by `tokens_of`, which may cache) only when compared or indexed,
+    so anchors no finding without a line ever asks about cost nothing; nor does the index
+    of a small bucket, which is never built.
     """
 
     __slots__ = (
@@ -129,11 +133,13 @@ class TitleIndex:
         self._threshold = threshold
         self._tokens_of = tokens_of
         self._entries: dict[int, str] = {}  # anchor titles, in group order
-        self._rank: dict[str, int] = {}
-        self._parts: dict[int, _Partition] = {}
-        self._order: dict[frozenset[str], tuple[str, ...]] = {}
-        self._overlaps: dict[tuple[int, int], int | None] = {}
-        self._built_at = 0
+        self._built_at = 0  # how many anchors the index was last built with
+
+    # made by `_build`
+    _rank: dict[str, int]
+    _parts: dict[int, _Partition]
+    _order: dict[frozenset[str], tuple[str, ...]]
+    _overlaps: dict[tuple[int, int], int | None]
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -150,12 +156,10 @@ class TitleIndex:
         if tokens:
             self._partition(len(tokens)).add(group, self._ordered(tokens))
 
-    def scan(self) -> Iterator[tuple[int, str]]:
-        """Every anchor title in group order (what a small bucket compares one by one)."""
-        return iter(self._entries.items())
-
     def first_match(self, tokens: frozenset[str], before: int) -> int:
         """The earliest group before `before` whose anchor matches `tokens`, else `before`."""
+        if len(self._entries) <= SCAN_LIMIT:
+            return self._scan(tokens, before)
         if not self._built_at:
             self._build()
         size = len(tokens)
@@ -184,6 +188,15 @@ class TitleIndex:
                     return group
         return before
 
+    def _scan(self, tokens: frozenset[str], before: int) -> int:
+        tokens_of, threshold = self._tokens_of, self._threshold
+        for group, title in self._entries.items():
+            if group >= before:
+                break
+            if jaccard(tokens, tokens_of(title)) >= threshold:
+                return group
+        return before
+
     def _build(self) -> None:
         """Index every anchor under a rarity order taken from the anchors' own tokens."""
         tokens_of = self._tokens_of
@@ -196,6 +209,7 @@ class TitleIndex:
             )
         }
         self._order = {}
+        self._overlaps = {}
         self._rank = rank
         self._parts = {}
         self._built_at = len(self._entries)
