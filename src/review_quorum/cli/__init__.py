@@ -10,6 +10,7 @@ command (`paused_gc`): the library never switches it off behind its caller's bac
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -27,7 +28,7 @@ from review_quorum.cli import (
     stats,
     threshold,
 )
-from review_quorum.cli.common import ExitCode
+from review_quorum.cli.common import ExitCode, keep_until_exit
 from review_quorum.errors import QuorumError
 
 
@@ -75,8 +76,12 @@ def _version() -> str:
         return "unknown"
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run `quorum` with `argv` and return its exit status."""
+def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
+    """Run `quorum` with `argv` and return its exit status.
+
+    `exiting` is for the console script, which ends the process right after: what the
+    command built is then frozen out of the collector's sight instead of scanned once.
+    """
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -85,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            with paused_gc():  # findings hold no cycles: collecting finds nothing to free
+            with paused_gc(freeze=exiting):  # findings hold no cycles: nothing to collect
                 status = int(args.run(args))
         except QuorumError as err:
             print(f"quorum: error: {err}", file=sys.stderr)
@@ -102,4 +107,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def entry_point() -> None:
-    sys.exit(main())
+    """The `quorum` console script: run, flush the output, and leave at once.
+
+    Commands keep what they built (`common.keep_until_exit`) and the process ends with
+    `os._exit` after flushing, so a million findings are not freed one by one: the
+    operating system takes the memory back whole.
+    """
+    keep_until_exit.enable()
+    status = main(exiting=True)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:  # a closed pipe (`quorum ... | head`): nothing more can be said
+        status = status or ExitCode.INTERNAL
+    os._exit(status)

@@ -10,7 +10,7 @@ import argparse
 import enum
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -193,6 +193,48 @@ def write_output(text: str, output: str | None) -> None:
         return
     try:
         Path(output).write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise InputError(output, "", f"cannot write: {err.strerror}") from err
+
+
+class _Keeper:
+    """What commands built, held until the process ends when the console script runs.
+
+    The console script leaves with `os._exit` (see `cli.entry_point`); until then nothing
+    a command keeps here is freed, so it is not freed object by object on the way out.
+    Called from `main` in a library or a test, keeping does nothing.
+    """
+
+    __slots__ = ("kept",)
+
+    def __init__(self) -> None:
+        self.kept: list[object] | None = None
+
+    def enable(self) -> None:
+        self.kept = []
+
+    def __call__(self, *objects: object) -> None:
+        if self.kept is not None:
+            self.kept.extend(objects)
+
+
+keep_until_exit = _Keeper()
+
+
+def write_chunks(chunks: Iterable[bytes | memoryview], output: str | None) -> None:
+    """Write UTF-8 `chunks` as they come to the file `output`, or to standard output."""
+    if output is None or output == "-":
+        stdout = getattr(sys.stdout, "buffer", None)
+        if stdout is None:  # a text-only stream (a caller's StringIO)
+            sys.stdout.write(b"".join(chunks).decode())
+            return
+        sys.stdout.flush()
+        stdout.writelines(chunks)
+        stdout.flush()
+        return
+    try:
+        with Path(output).open("wb") as file:
+            file.writelines(chunks)
     except OSError as err:
         raise InputError(output, "", f"cannot write: {err.strerror}") from err
 

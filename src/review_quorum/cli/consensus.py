@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-import orjson
-
 from review_quorum.cli.common import (
     GATE_LEVELS,
     HELP,
@@ -15,15 +13,17 @@ from review_quorum.cli.common import (
     add_model_arguments,
     fraction,
     gate_level,
+    keep_until_exit,
     load_inputs,
     load_profile,
     non_negative_int,
     report_skipped,
     resolve_bots,
+    write_chunks,
     write_output,
 )
 from review_quorum.render.consensus import render_consensus_markdown
-from review_quorum.render.serialize import consensus_data, skipped_data
+from review_quorum.render.json_stream import consensus_document
 from review_quorum.scoring import DEFAULT_MODEL, compute_consensus
 from review_quorum.scoring.agreement import must_address
 
@@ -79,18 +79,15 @@ def run(args: argparse.Namespace) -> int:
         profile=profile,
     )
     if args.format == "json":
-        document: dict[str, Any] = {
-            "bots_ran": consensus[0].bots_ran if consensus else max(bots_ran or len(seen), 1),
-            "findings": [consensus_data(finding) for finding in consensus],
-            "skipped": [skipped_data(skipped) for skipped in batch.skipped],
-        }
-        text = orjson.dumps(document, option=orjson.OPT_INDENT_2).decode() + "\n"
+        ran = consensus[0].bots_ran if consensus else max(bots_ran or len(seen), 1)
+        write_chunks(consensus_document(consensus, ran, batch.skipped), args.output)
     else:
         text = render_consensus_markdown(consensus)
         if batch.skipped:
             text += f"\n{len(batch.skipped)} input record(s) skipped.\n"
-    write_output(text, args.output)
+        write_output(text, args.output)
     report_skipped(batch.skipped)
+    keep_until_exit(batch, consensus)
     level = gate_level(args.gate_level)
     if level is not None and must_address(consensus, min_level=level):
         return ExitCode.GATE_FAILED

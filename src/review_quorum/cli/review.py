@@ -26,6 +26,7 @@ from review_quorum.cli.common import (
     add_model_arguments,
     fraction,
     gate_level,
+    keep_until_exit,
     load_inputs,
     load_profile,
     non_negative_int,
@@ -286,6 +287,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             text = RENDERERS[output_format](plan)
     write_output(text, args.output)
+    keep_until_exit(plan, text)
     if plan.skipped:
         warn(f"{len(plan.skipped)} input record(s) skipped (listed in the JSON report)")
     if args.recorder is not None:

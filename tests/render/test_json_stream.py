@@ -1,0 +1,59 @@
+"""Streamed JSON documents equal the whole document dumped at once, byte for byte."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from review_quorum import Evidence, NormalizedFinding, Severity, compute_consensus
+from review_quorum.errors import Skipped
+from review_quorum.render.json_stream import Stream, consensus_document, document
+from review_quorum.render.serialize import consensus_data, skipped_data
+
+
+def findings(count: int) -> list[NormalizedFinding]:
+    return [
+        NormalizedFinding(
+            bot=f"bot{index % 3}",
+            finding_id=str(index),
+            severity=Severity(index % 5),
+            category="security",
+            title=f'weak "hash"\n<b>{index // 2}</b> \u2028 caf\u00e9',
+            evidence=Evidence(file="a.py", line=index // 2 + 1 if index % 4 else None),
+            confidence=0.5,
+        )
+        for index in range(count)
+    ]
+
+
+@pytest.mark.parametrize("count", [0, 1, 7])
+@pytest.mark.parametrize("chunk", [1, 2, 3, 2000])
+def test_consensus_document_is_the_whole_dump(count: int, chunk: int) -> None:
+    consensus = compute_consensus(findings(count), bots_ran=4, model="agreement")
+    skipped = [Skipped("x.json", f"/{index}", "bad") for index in range(count % 3)]
+    whole = {
+        "bots_ran": 4,
+        "findings": [consensus_data(finding) for finding in consensus],
+        "skipped": [skipped_data(item) for item in skipped],
+    }
+    streamed = b"".join(consensus_document(consensus, 4, skipped, chunk=chunk))
+    assert streamed == orjson.dumps(whole, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def test_plain_members_nest_like_the_whole_dump() -> None:
+    members = [
+        ("counts", {"inline": [1, {"deep": []}]}),
+        ("items", Stream(range(3), lambda number: {"n": number, "list": [number]})),
+        ("empty", Stream([], str)),
+        ("text", "a\nb"),
+    ]
+    whole = {
+        "counts": {"inline": [1, {"deep": []}]},
+        "items": [{"n": number, "list": [number]} for number in range(3)],
+        "empty": [],
+        "text": "a\nb",
+    }
+    for chunk in (1, 2, 5):
+        streamed = b"".join(document(members, chunk=chunk))
+        assert streamed == orjson.dumps(whole, option=orjson.OPT_INDENT_2) + b"\n"
+    assert b"".join(document([])) == b"{}\n"
