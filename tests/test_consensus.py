@@ -11,10 +11,10 @@ from review_quorum import (
     QuorumWarning,
     Severity,
     bucket_for_score,
-    compute_consensus,
     must_address,
 )
 from review_quorum.consensus import title_tokens
+from review_quorum.scoring.agreement import compute_consensus  # the seed 001 engine
 
 
 def finding(

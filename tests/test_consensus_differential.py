@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from naive_consensus import naive_consensus
-from review_quorum import Evidence, NormalizedFinding, Severity, compute_consensus
+from review_quorum import Evidence, NormalizedFinding, Severity, scoring
+from review_quorum.scoring.agreement import compute_consensus  # the seed 001 engine
 
 WORDS = [
     "sql", "injection", "query", "user", "input", "unsafe", "hash", "md5", "weak", "leak",
@@ -158,7 +159,7 @@ def test_the_reliability_models_line_window_is_inclusive(
     # distance 1 stands for the window itself, 2 for one line beyond it
     line = 100 + sign * (0 if distance == 0 else window + distance - 1)
     items = bucket_with(line, window, many_anchors=True)
-    result = compute_consensus(items, bots_ran=3, line_window=window, model="reliability")
+    result = scoring.compute_consensus(items, bots_ran=3, line_window=window, model="reliability")
     bots = [sorted(member.bot for member in found.members) for found in result]
     assert [group for group in bots if "anchor" in group] == (
         [["anchor", "probe"]] if joins else [["anchor"]]

@@ -75,7 +75,7 @@ def test_unverified_findings_are_placed_by_consensus() -> None:
         finding("a", 70, category="style", severity=Severity.HIGH),
         finding("b", 70, category="style", severity=Severity.HIGH),  # 2/4 high -> forced
     ]  # fmt: skip
-    plan = review(items, settings=Settings(bots_ran=4))
+    plan = review(items, settings=Settings(bots_ran=4, model="agreement"))
     assert sorted(placements(plan)) == [
         ("app/db.py:10", "inline", True),
         ("app/db.py:30", "summary", False),
@@ -170,11 +170,13 @@ def test_out_of_scope_findings_are_dropped_with_a_reason_and_never_gate() -> Non
 
 def test_gate_levels_and_none() -> None:
     items = [finding("a", 10, category="logic_error")]
-    assert review(items, settings=Settings(bots_ran=1)).gate.failed
-    assert not review(items, settings=Settings(bots_ran=4)).gate.failed
-    loose = Settings(bots_ran=4, gate_level=ConsensusLevel.UNVERIFIED)
+    assert review(items, settings=Settings(model="agreement", bots_ran=1)).gate.failed
+    assert not review(items, settings=Settings(model="agreement", bots_ran=4)).gate.failed
+    loose = Settings(model="agreement", bots_ran=4, gate_level=ConsensusLevel.UNVERIFIED)
     assert review(items, settings=loose).gate.failed
-    assert not review(items, settings=Settings(bots_ran=1, gate_level=None)).gate.failed
+    assert not review(
+        items, settings=Settings(model="agreement", bots_ran=1, gate_level=None)
+    ).gate.failed
 
 
 def test_every_input_finding_is_a_member_exactly_once() -> None:

@@ -208,7 +208,7 @@ ALTERED = "does not match the plan's findings, which give"
         ("/github_review/event", "APPROVE", "/github_review/event", ALTERED),
         ("/github_review/commit_id", "main", "/github_review/commit_id", "expected a commit SHA"),
         ("/github_review/comments/0/line", 1, "/github_review/comments/0/line", ALTERED),
-        ("/github_review/comments/0", DELETE, "/github_review/comments", "expected 7 items"),
+        ("/github_review/comments/0", DELETE, "/github_review/comments", "expected 9 items"),
         ("/github_review/comments/0/body", 5, "/github_review/comments/0/body", "a string"),
         ("/summary_markdown", None, "/summary_markdown", "expected a string"),
     ],

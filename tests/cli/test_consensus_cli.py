@@ -15,7 +15,7 @@ JSONL = str(FIXTURES / "native.jsonl-with-bad-records.jsonl")
 
 
 def test_markdown_output_and_gate_failure(capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(["consensus", THREE_BOTS, "--bots", "3"])
+    status = main(["consensus", "--model", "agreement", THREE_BOTS, "--bots", "3"])
     out, err = capsys.readouterr()
     assert status == 1
     assert out == (
@@ -42,11 +42,27 @@ def test_markdown_output_and_gate_failure(capsys: pytest.CaptureFixture[str]) ->
     ],
 )
 def test_gate_levels(bots: str, gate: str, status: int) -> None:
-    assert main(["consensus", THREE_BOTS, "--bots", bots, "--gate-level", gate]) == status
+    assert (
+        main(
+            ["consensus", "--model", "agreement", THREE_BOTS, "--bots", bots, "--gate-level", gate]
+        )
+        == status
+    )
 
 
 def test_json_output_has_every_field_and_full_members(capsys: pytest.CaptureFixture[str]) -> None:
-    main(["consensus", THREE_BOTS, "--bots", "bandit,semgrep,copilot,ruff", "--format", "json"])
+    main(
+        [
+            "consensus",
+            "--model",
+            "agreement",
+            THREE_BOTS,
+            "--bots",
+            "bandit,semgrep,copilot,ruff",
+            "--format",
+            "json",
+        ]
+    )
     document = json.loads(capsys.readouterr().out)
     assert document["bots_ran"] == 4
     assert document["skipped"] == []
@@ -65,7 +81,7 @@ def test_json_output_has_every_field_and_full_members(capsys: pytest.CaptureFixt
 def test_missing_bots_warns_that_agreement_is_over_stated(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    main(["consensus", THREE_BOTS])
+    main(["consensus", "--model", "agreement", THREE_BOTS])
     assert capsys.readouterr().err == (
         "quorum: warning: --bots not given: agreement is measured against the 3 bot(s) with "
         "findings only, which over-states it\n"
@@ -73,7 +89,7 @@ def test_missing_bots_warns_that_agreement_is_over_stated(
 
 
 def test_bots_lower_than_seen_warns(capsys: pytest.CaptureFixture[str]) -> None:
-    main(["consensus", THREE_BOTS, "--bots", "2", "--gate-level", "none"])
+    main(["consensus", "--model", "agreement", THREE_BOTS, "--bots", "2", "--gate-level", "none"])
     assert capsys.readouterr().err == (
         "quorum: warning: bots_ran=2 is lower than the 3 distinct bots in the input; "
         "agreement is capped at 100%\n"
@@ -81,14 +97,38 @@ def test_bots_lower_than_seen_warns(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bot_names_missing_a_seen_bot_warn(capsys: pytest.CaptureFixture[str]) -> None:
-    main(["consensus", THREE_BOTS, "--bots", "bandit,semgrep", "--gate-level", "none"])
+    main(
+        [
+            "consensus",
+            "--model",
+            "agreement",
+            THREE_BOTS,
+            "--bots",
+            "bandit,semgrep",
+            "--gate-level",
+            "none",
+        ]
+    )
     assert capsys.readouterr().err == "quorum: warning: --bots does not list copilot\n"
 
 
 def test_jsonl_bad_records_are_skipped_with_line_numbers(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    status = main(["consensus", JSONL, "--bots", "1", "--format", "json", "--gate-level", "none"])
+    status = main(
+        [
+            "consensus",
+            "--model",
+            "agreement",
+            JSONL,
+            "--bots",
+            "1",
+            "--format",
+            "json",
+            "--gate-level",
+            "none",
+        ]
+    )
     document = json.loads(capsys.readouterr().out)
     assert status == 0
     assert len(document["findings"]) == 2
@@ -107,7 +147,7 @@ def test_a_broken_file_is_an_error_naming_file_and_position(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     path = str(FIXTURES / "native.truncated.json")
-    assert main(["consensus", path, "--input-format", "native"]) == 2
+    assert main(["consensus", "--model", "agreement", path, "--input-format", "native"]) == 2
     assert capsys.readouterr() == (
         "",
         f"quorum: error: {path}:line 2 column 27: invalid JSON: unexpected end of data\n",
@@ -115,7 +155,7 @@ def test_a_broken_file_is_an_error_naming_file_and_position(
 
 
 def test_a_missing_file_is_an_error_naming_it(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["consensus", "no/such/file.json"]) == 2
+    assert main(["consensus", "--model", "agreement", "no/such/file.json"]) == 2
     assert capsys.readouterr() == ("", "quorum: error: no/such/file.json: no such file\n")
 
 
@@ -131,13 +171,13 @@ def test_a_missing_file_is_an_error_naming_it(capsys: pytest.CaptureFixture[str]
 def test_bad_options_are_usage_errors(
     capsys: pytest.CaptureFixture[str], option: str, value: str, message: str
 ) -> None:
-    assert main(["consensus", THREE_BOTS, option, value]) == 2
+    assert main(["consensus", "--model", "agreement", THREE_BOTS, option, value]) == 2
     assert capsys.readouterr().err.splitlines()[-1].endswith(f"error: {message}")
 
 
 def test_output_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "consensus.md"
-    main(["consensus", THREE_BOTS, "--bots", "3", "-o", str(out)])
+    main(["consensus", "--model", "agreement", THREE_BOTS, "--bots", "3", "-o", str(out)])
     assert out.read_text().startswith("### Consensus: 2 findings from 3 bots")
     assert capsys.readouterr().out == ""
 
@@ -148,7 +188,12 @@ def test_single_line_jsonl_is_detected_as_native(
 ) -> None:
     path = tmp_path / "one.jsonl"
     path.write_text('{"bot": "a", "severity": "low", "category": "x", "title": "one line"}\n')
-    assert main(["consensus", str(path), "--bots", "1", "--gate-level", "none"]) == 0
+    assert (
+        main(
+            ["consensus", "--model", "agreement", str(path), "--bots", "1", "--gate-level", "none"]
+        )
+        == 0
+    )
     assert capsys.readouterr().out == (
         "### Consensus: 1 finding from 1 bot\n\n#### Confirmed (1)\n\n"
         "- **LOW** one line — *global* [detected by 1/1 bot, agreement 100%] — a\n"
@@ -162,7 +207,12 @@ def test_a_byte_order_mark_and_leading_blank_lines_are_fine(
     path.write_bytes(
         b'\xef\xbb\xbf\n  [{"bot": "a", "severity": "low", "category": "x", "title": "bom"}]\n'
     )
-    assert main(["consensus", str(path), "--bots", "1", "--gate-level", "none"]) == 0
+    assert (
+        main(
+            ["consensus", "--model", "agreement", str(path), "--bots", "1", "--gate-level", "none"]
+        )
+        == 0
+    )
     assert capsys.readouterr().out == (
         "### Consensus: 1 finding from 1 bot\n\n#### Confirmed (1)\n\n"
         "- **LOW** bom — *global* [detected by 1/1 bot, agreement 100%] — a\n"

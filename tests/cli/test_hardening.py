@@ -132,7 +132,8 @@ def test_a_huge_checkstyle_line_is_skipped_and_every_format_renders(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], output: str
 ) -> None:
     path = write(tmp_path, "lint.xml", CHECKSTYLE_HUGE_LINE.format(digits="9" * 5000))
-    status, out, err = quorum(capsys, "review", path, "--bots", "1", "--format", output)
+    argv = ["review", path, "--bots", "1", "--model", "agreement", "--format", output]
+    status, out, err = quorum(capsys, *argv)  # one bot of one: the seed model gates on it
     assert status == 1
     assert "Fine" in out
     assert "Huge" not in out
@@ -370,7 +371,8 @@ def test_utf8_with_a_bom_and_utf16_are_read(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], data: bytes
 ) -> None:
     path = write(tmp_path, "review.txt", data)
-    status, out, _ = quorum(capsys, "consensus", path, "--bots", "1", "--format", "json")
+    argv = ["consensus", path, "--bots", "1", "--model", "agreement", "--format", "json"]
+    status, out, _ = quorum(capsys, *argv)
     finding = json.loads(out)["findings"][0]
     assert (status, finding["file"], finding["line"], finding["title"]) == (1, "a.py", 3, "café")
 

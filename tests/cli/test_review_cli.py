@@ -89,7 +89,7 @@ def test_sarif_is_valid_sarif_2_1_0(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(results) == 3  # the out-of-scope finding is not exported
     first = results[0]
     assert first["properties"]["detected_by"] == ["bandit", "semgrep"]
-    assert first["rank"] == 66.7
+    assert first["rank"] == 96.2  # the reliability model's probability, in percent
     assert set(first["partialFingerprints"]) == {"reviewQuorum/v1"}
     verified = [r for r in results if "confidence" in r["properties"]]
     assert verified[0]["properties"]["confidence"]["band"] == "weak"
@@ -230,7 +230,7 @@ def test_the_example_as_json_accounts_for_every_input(capsys: pytest.CaptureFixt
 
 def test_the_example_as_sarif_is_valid_sarif(capsys: pytest.CaptureFixture[str]) -> None:
     sarif = json.loads(example(capsys, "sarif"))
-    assert len(sarif["runs"][0]["results"]) == 13
+    assert len(sarif["runs"][0]["results"]) == 12
     schema = json.loads(shared_path("schemas", "sarif-schema-2.1.0.json").read_text())
     jsonschema.Draft7Validator(schema).validate(sarif)
 
@@ -241,13 +241,15 @@ def test_the_example_as_a_github_review_anchors_every_inline_comment(
     payload = json.loads(example(capsys, "github-review"))
     assert payload["event"] == "COMMENT"
     assert [(c["path"], c.get("start_line"), c["line"]) for c in payload["comments"]] == [
-        ("app/db.py", 67, 68),
         ("app/auth.py", 18, 19),
-        ("app/export.py", 47, 48),
+        ("app/export.py", 46, 48),
+        ("app/db.py", 67, 68),
         ("app/auth.py", None, 12),
         ("app/db.py", 58, 59),
         ("app/export.py", 38, 41),
+        ("app/export.py", None, 7),
         ("app/auth.py", 59, 60),
+        ("app/cli.py", None, 6),
     ]
     contract = json.loads(shared_path("github", "github-rest-subset.json").read_text())
     jsonschema.validate(payload, contract["operations"]["pulls/create-review"]["requestBody"])
@@ -260,7 +262,7 @@ def test_the_example_as_markdown_and_terminal_leads_with_the_assessment(
         "<!-- review-quorum:summary -->",
         "## Review assessment: 🔴 CRITICAL",
         "",
-        "**7** posted inline · **5** lower-confidence · **1** dismissed security · "
+        "**9** posted inline · **2** lower-confidence · **1** dismissed security · "
         "**1** dropped · **4** input records skipped",
         "",
     ]

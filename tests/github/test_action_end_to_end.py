@@ -71,7 +71,7 @@ def test_the_action_installs_reviews_posts_and_fails_the_gate(tmp_path: Path) ->
         plan = plan_of(result)
         assert result.outputs == {
             "gate": "failed",
-            "gate-count": "3",
+            "gate-count": "8",
             "findings-count": str(len(plan["findings"])),  # type: ignore[arg-type]
             "inline-count": str(len(plan["github_review"]["comments"])),  # type: ignore[index]
             "plan": str(tmp_path / "runner-temp-1" / "review-quorum-plan.json"),
@@ -81,7 +81,7 @@ def test_the_action_installs_reviews_posts_and_fails_the_gate(tmp_path: Path) ->
         assert sarif["version"] == "2.1.0"
         assert result.annotations("warning") == ["review-quorum: no file matches nothing/*.xml"]
         assert result.annotations("error") == [
-            "review-quorum: 3 finding(s) at or above the confirmed level"
+            "review-quorum: 8 finding(s) at or above the confirmed level"
         ]
         assert result.summary == plan["summary_markdown"]
         assert result.summary.splitlines()[1] == "## Review assessment: 🔴 CRITICAL"

@@ -101,7 +101,8 @@ def test_a_push_that_fixes_the_finding_restores_and_resolves(
     ]
     fake.push("f" * 40, DIFF, lambda path, line: line)
     # Gemini's finding is now the only one, by the only bot: confirmed, so the gate fails.
-    assert main(["review", "--github", *TARGET, *POST, "-o", str(tmp_path / "out.md")]) == 1
+    argv = ["review", "--github", *TARGET, *POST, "--model", "agreement"]
+    assert main([*argv, "-o", str(tmp_path / "out.md")]) == 1  # the seed gates on the rest
     assert fake.graphql.state.resolved == {ours["id"]: OURS}
     assert "Fixed in ffffffffffff" in ours["body"]
     [sticky] = [c for c in fake.issue_comments if c["user"]["login"] == OURS]

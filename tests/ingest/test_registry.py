@@ -59,7 +59,7 @@ def test_input_format_choices_are_the_registry_in_every_command(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert input_format_choices(capsys) == {
-        command: sorted(READERS) for command in ("consensus", "review")
+        command: sorted(READERS) for command in ("consensus", "review", "evaluate", "calibrate")
     }
 
 

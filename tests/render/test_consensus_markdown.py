@@ -10,11 +10,11 @@ from review_quorum import (
     Evidence,
     NormalizedFinding,
     Severity,
-    compute_consensus,
     render_consensus_markdown,
     render_provenance,
 )
 from review_quorum.render.consensus import agreement_percent
+from review_quorum.scoring.agreement import compute_consensus  # the seed 001 engine
 
 
 def finding(

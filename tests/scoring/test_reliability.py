@@ -66,7 +66,7 @@ def sigmoid(value: float) -> float:
 def test_agreement_model_is_the_seed_engine() -> None:
     items = [finding("a", 3), finding("b", 5), finding("c", None, "issue")]
     assert compute_consensus(items, model="agreement") == agreement.compute_consensus(items)
-    assert compute_consensus(items) == agreement.compute_consensus(items)
+    assert compute_consensus(items) == reliability(items, Profile.default())
 
 
 def test_unknown_model_is_an_error() -> None:

@@ -20,7 +20,7 @@ from review_quorum.scoring.profile import Profile
 
 Model = Literal["agreement", "reliability"]
 MODELS: tuple[Model, ...] = ("agreement", "reliability")
-DEFAULT_MODEL: Model = "agreement"
+DEFAULT_MODEL: Model = "reliability"
 
 
 def compute_consensus(

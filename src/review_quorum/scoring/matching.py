@@ -13,8 +13,10 @@ that already holds the same bot needs a near-duplicate (`DUPLICATE_SIMILARITY`),
 bot states each issue once and repeats itself nearly verbatim.
 
 Categories: a category the tool stated (certainty 1.0) separates findings, as an analyser
-rule's category does, and so do stated CWE ids that share nothing (an insecure random
-number is not the cross-site scripting on the same line); a category guessed from words
+rule's category does, and so do two rules of one analyser whose stated CWE ids share
+nothing (its insecure random number is not its cross-site scripting on the same line;
+different analysers tag one issue with neighbouring CWEs, so their CWEs never separate
+findings); a category guessed from words
 (certainty < 1.0) never does, it only breaks ties between candidate clusters. The result
 depends only on the findings' order,
 which `order="canonical"` makes canonical.
@@ -39,7 +41,7 @@ class _Cluster:
     start: int
     end: int
     stated: str | None  # the category stated by a member, if any
-    cwes: set[int] = field(default_factory=set)  # the CWE ids members' rules state
+    cwes: dict[str, set[int]] = field(default_factory=dict)  # per bot, its rules' CWE ids
     sources: dict[tuple[str, str], int] = field(default_factory=dict)  # source -> its line
     bots: set[str] = field(default_factory=set)
 
@@ -120,10 +122,11 @@ def _best_by_overlap(
 
 
 def _category_allows(found: _Cluster, finding: NormalizedFinding) -> bool:
-    """Stated categories must agree, and stated CWEs (finer) must share one."""
+    """Stated categories must agree, and one analyser's rules must share a stated CWE."""
     if finding.category_certainty < 1.0:
         return True
-    if found.cwes and finding.cwes and found.cwes.isdisjoint(finding.cwes):
+    stated = found.cwes.get(finding.bot)
+    if stated and finding.cwes and stated.isdisjoint(finding.cwes):
         return False
     return found.stated in (None, finding.category)
 
@@ -139,7 +142,8 @@ def _add(found: _Cluster, finding: NormalizedFinding, index: int, start: int, en
 def _note_kind(found: _Cluster, finding: NormalizedFinding) -> None:
     found.bots.add(finding.bot)
     if finding.category_certainty >= 1.0:
-        found.cwes.update(finding.cwes)
+        if finding.cwes:
+            found.cwes.setdefault(finding.bot, set()).update(finding.cwes)
         if found.stated is None:
             found.stated = finding.category
 
