@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from naive_consensus import naive_consensus
-from review_quorum import Evidence, NormalizedFinding, Severity, compute_consensus
-from review_quorum.scoring.agreement import title_tokens
+from review_quorum import Evidence, NormalizedFinding, Severity
+from review_quorum.scoring.agreement import compute_consensus, title_tokens  # the seed engine
 from review_quorum.scoring.title_index import TitleIndex, jaccard, least_overlap
 
 # 45 distinct tokens ("w00" ... "w44"): the adversarial small vocabulary.
