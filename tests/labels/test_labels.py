@@ -66,38 +66,28 @@ def test_detection_by_name_and_content() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "message"),
+    ("name", "text", "message"),
     [
-        ('{"file": "a.js", "line": 1, "real": true}\nnope\n', "bad.jsonl:line 2: invalid JSON"),
-        ('{"file": "", "line": 1, "real": true}\n', "bad.jsonl:line 1: 'file' must be"),
-        ('{"file": "a.js", "line": 0, "real": true}\n', "bad.jsonl:line 1: 'line'"),
-        ('{"file": "a.js", "line": 2, "real": "yes"}\n', "bad.jsonl:line 1: 'real' must be"),
-        ("[1]\n", "bad.jsonl:line 1: expected a JSON object"),
+        ("bad.jsonl", '{"file": "a.js", "line": 1, "real": true}\nnope\n', "line 2: invalid JSON"),
+        ("bad.jsonl", '{"file": "", "line": 1, "real": true}\n', "line 1: 'file' must be"),
+        ("bad.jsonl", '{"file": "a.js", "line": 0, "real": true}\n', "line 1: 'line'"),
+        ("bad.jsonl", '{"file": "a.js", "line": 2, "real": "yes"}\n', "line 1: 'real' must be"),
+        ("bad.jsonl", "[1]\n", "line 1: expected a JSON object"),
+        ("bad.csv", "BenchmarkTest00001,sqli,true\n", "line 1: expected 4 columns"),
+        ("bad.csv", "# h\nBenchmarkTest00001,sqli,maybe,89\n", "line 2: 'real vulnerability'"),
+        ("bad.csv", "BenchmarkTest00001,sqli,true,CWE-89\n", "line 1: CWE must be a number"),
+        ("bad.csv", "# only a header\n", ": no test cases"),
     ],
 )
-def test_line_label_errors_name_file_and_line(tmp_path: Path, text: str, message: str) -> None:
-    path = tmp_path / "bad.jsonl"
+def test_label_errors_name_file_and_line(
+    tmp_path: Path, name: str, text: str, message: str
+) -> None:
+    path = tmp_path / name
     path.write_text(text)
     with pytest.raises(InputError) as caught:
-        lines.load(path)
-    assert str(caught.value).startswith(f"{path.parent}/{message}")
-
-
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ("BenchmarkTest00001,sqli,true\n", "bad.csv:line 1: expected 4 columns"),
-        ("# header\nBenchmarkTest00001,sqli,maybe,89\n", "bad.csv:line 2: 'real vulnerability'"),
-        ("BenchmarkTest00001,sqli,true,CWE-89\n", "bad.csv:line 1: CWE must be a number"),
-        ("# only a header\n", "bad.csv: no test cases"),
-    ],
-)
-def test_owasp_errors_name_file_and_line(tmp_path: Path, text: str, message: str) -> None:
-    path = tmp_path / "bad.csv"
-    path.write_text(text)
-    with pytest.raises(InputError) as caught:
-        owasp.load(path)
-    assert str(caught.value).startswith(f"{path.parent}/{message}")
+        (owasp.load if name.endswith(".csv") else lines.load)(path)
+    separator = "" if message.startswith(":") else ":"  # a position, or none
+    assert str(caught.value).startswith(f"{path}{separator}{message}")
 
 
 def test_missing_beside_files_are_named(tmp_path: Path) -> None:
