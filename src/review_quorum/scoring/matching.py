@@ -82,22 +82,26 @@ def cluster(findings: Sequence[NormalizedFinding], window: int) -> list[list[int
 
 
 def _sweep(findings: Sequence[NormalizedFinding], lined: list[int], window: int) -> list[_Cluster]:
-    def start_and_end(index: int) -> tuple[int, int, int]:
+    spans = []
+    for index in lined:
         evidence = findings[index].evidence
         line = evidence.line or 0
-        return (line, evidence.end_line or line, index)
-
+        spans.append((line, evidence.end_line or line, index))
+    spans.sort()
     clusters: list[_Cluster] = []
     open_clusters: list[_Cluster] = []
-    for index in sorted(lined, key=start_and_end):
-        start, end, _ = start_and_end(index)
+    horizon = 0  # no open cluster ends (plus the window) before this line
+    for start, end, index in spans:
+        if horizon < start and open_clusters:
+            open_clusters = [found for found in open_clusters if found.end + window >= start]
+            horizon = min((found.end for found in open_clusters), default=start) + window
         finding = findings[index]
-        open_clusters = [found for found in open_clusters if found.end + window >= start]
-        target = _best_by_overlap(finding, start, end, open_clusters)
+        target = _best_by_overlap(finding, start, end, open_clusters) if open_clusters else None
         if target is None:
             target = _Cluster(len(clusters), [], start, end, None)
             clusters.append(target)
             open_clusters.append(target)
+            horizon = min(horizon, end + window) if len(open_clusters) > 1 else end + window
         _add(target, finding, index, start, end)
     return clusters
 
