@@ -1,33 +1,41 @@
-"""Benchmark the consensus engine on a realistic multi-bot workload (not a test).
+"""Benchmark the consensus pipeline against parsing its input with orjson (not a test).
 
-Workload: 8 bots; each real issue is reported by 1-4 of them, on lines jittered by up to 2,
-with reworded titles; about 5% of reports carry no line. The workload is written to a
-native JSON file; a fresh subprocess per size then runs the real pipeline on it and times
-each stage: ingest (the native reader: parse, validate, build NormalizedFindings),
-consensus, render (markdown), so that peak RSS is the pipeline's own. Two more
-subprocesses time orjson.loads and json.loads of the same file alone, for the ratios.
+Every figure comes from a fresh subprocess, so each run's peak RSS is its own, and every
+time is compared with `orjson.loads` of the same file in its own fresh process (collector
+on, as any program parses), measured in the same run; each is the best of `--repeat`.
 
-    python bench/consensus.py                 # 1e3, 1e4, 1e5, 1e6
-    python bench/consensus.py --sizes 1000 20000
+Workloads (native JSON files written to a temporary folder):
+- realistic: 8 bots; each issue is reported by 1-4 of them, on lines jittered by up to 2,
+  with reworded titles; about 5% of reports carry no line; 40 findings per file.
+- lineless: 8 bots, one file, one category, no lines, each title 5 words drawn from a
+  45-word vocabulary: every finding is a title comparison in one bucket.
+- chained: 8 bots, one file and category, two reports per line on consecutive lines, so
+  each sits within the line window of the one before and windows chain through the file.
+- bots50: 50 bots, each issue reported by 20-50 of them on jittered lines.
+
+Columns: `engine` is `compute_consensus` alone after ingest, per model (collector paused,
+as the CLI runs it); `cli` is `quorum consensus FILE --format json -o /dev/null` end to
+end, interpreter start-up included; `ms/1k` the engine's milliseconds per 1,000 findings.
+
+    python bench/consensus.py                          # realistic 1e4, 1e5, 1e6
+    python bench/consensus.py --workload lineless --sizes 10000 100000
+    python bench/consensus.py --workload all --sizes 10000 100000 --repeat 3
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
-import resource
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
-
-from review_quorum import compute_consensus, render_consensus_markdown
-from review_quorum.ingest.base import Source
-from review_quorum.ingest.native import READER
 
 BOTS = ["bandit", "ruff", "semgrep", "codeql", "coderabbit", "copilot", "sourcery", "gemini"]
 CATEGORIES = ["security", "logic_error", "resource_leak", "error_handling", "performance"]
@@ -39,13 +47,33 @@ TOPICS = {
     "performance": [["quadratic", "loop", "lookup"], ["repeated", "database", "call"]],
 }
 PHRASES = ["possible", "potential", "detected", "unsafe", "use of", "found", "risk of", "in"]
-NAIVE_LIMIT = 20_000
+VOCABULARY = [
+    "buffer", "cache", "client", "config", "cookie", "cursor", "database", "decode", "encode",
+    "exception", "field", "handler", "header", "index", "input", "iterator", "key", "lock",
+    "logger", "memory", "method", "module", "network", "object", "parser", "password", "path",
+    "payload", "pointer", "query", "record", "request", "response", "secret", "session",
+    "socket", "stream", "string", "template", "thread", "timeout", "token", "user", "value",
+    "variable",
+]  # fmt: skip
+MODELS = ("agreement", "reliability")
+Record = dict[str, object]
 
 
-def workload(size: int, seed: int = 7) -> list[dict[str, object]]:
-    rng = random.Random(seed)
+def record(bot: str, number: int, category: str, title: str, file: str, line: object) -> Record:
+    return {
+        "bot": bot,
+        "finding_id": f"{bot}-{number}",
+        "severity": ("low", "medium", "high", "critical")[number % 4],
+        "category": category,
+        "title": title,
+        "evidence": {"file": file, "line": line},
+        "confidence": round(0.4 + (number % 61) / 100, 2),
+    }
+
+
+def realistic(size: int, rng: random.Random) -> list[Record]:
     files = [f"src/pkg{n % 97}/module_{n}.py" for n in range(max(size // 40, 1))]
-    records: list[dict[str, object]] = []
+    records: list[Record] = []
     while len(records) < size:
         category = rng.choice(CATEGORIES)
         topic = rng.choice(TOPICS[category])
@@ -54,107 +82,174 @@ def workload(size: int, seed: int = 7) -> list[dict[str, object]]:
         for bot in rng.sample(BOTS, rng.randint(1, 4)):
             words = rng.sample(topic, max(len(topic) - rng.randint(0, 1), 1))
             title = " ".join([rng.choice(PHRASES), *words, "in", symbol])
-            lineless = rng.random() < 0.05
-            records.append(
-                {
-                    "bot": bot,
-                    "finding_id": f"{bot}-{len(records)}",
-                    "severity": rng.choice(["low", "medium", "high", "critical"]),
-                    "category": category,
-                    "title": title,
-                    "evidence": {
-                        "file": file,
-                        "line": None if lineless else max(line + rng.randint(-2, 2), 1),
-                    },
-                    "confidence": round(rng.uniform(0.4, 1.0), 2),
-                }
-            )
+            at = None if rng.random() < 0.05 else max(line + rng.randint(-2, 2), 1)
+            records.append(record(bot, len(records), category, title, file, at))
     return records[:size]
 
 
-def measure(path: Path, size: int) -> dict[str, float]:
-    """The real pipeline on a native JSON file: read, ingest, consensus, render."""
-    started = time.perf_counter()
-    source = Source(str(path), path.read_bytes())
-    loaded = time.perf_counter()
-    findings = READER.read(source).findings
-    del source
-    built = time.perf_counter()
-    consensus = compute_consensus(findings, bots_ran=len(BOTS))
-    clustered = time.perf_counter()
-    render_consensus_markdown(consensus)
-    rendered = time.perf_counter()
-    result = {
-        "size": size,
-        "groups": len(consensus),
-        "read": loaded - started,
-        "ingest": built - loaded,
-        "consensus": clustered - built,
-        "render": rendered - clustered,
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-    }
-    if size <= NAIVE_LIMIT:
-        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-        from naive_consensus import naive_consensus
-
-        started = time.perf_counter()
-        naive = naive_consensus(findings, len(BOTS))
-        result["naive"] = time.perf_counter() - started
-        assert naive == consensus, "the engine disagrees with the naive definition"
-    return result
+def lineless(size: int, rng: random.Random) -> list[Record]:
+    titles = (" ".join(rng.sample(VOCABULARY, 5)) for _ in range(size))
+    return [
+        record(rng.choice(BOTS), n, "security", title, "app.py", None)
+        for n, title in enumerate(titles)
+    ]
 
 
-def parse_only(path: Path, parser: str) -> float:
-    """Seconds to parse the file with `parser` alone, as any program would (collector on)."""
+def chained(size: int, rng: random.Random) -> list[Record]:
+    return [
+        record(rng.choice(BOTS), n, "security", "unchecked input", "app.py", n // 2 + 1)
+        for n in range(size)
+    ]
+
+
+def bots50(size: int, rng: random.Random) -> list[Record]:
+    bots = [f"bot{number:02d}" for number in range(50)]
+    files = [f"src/module_{n}.py" for n in range(max(size // 400, 1))]
+    records: list[Record] = []
+    while len(records) < size:
+        category, file, line = rng.choice(CATEGORIES), rng.choice(files), rng.randint(1, 3000)
+        title = " ".join(rng.choice(TOPICS[category]))
+        for bot in rng.sample(bots, rng.randint(20, 50)):
+            at = max(line + rng.randint(-2, 2), 1)
+            records.append(record(bot, len(records), category, f"{title} ({bot})", file, at))
+    return records[:size]
+
+
+WORKLOADS: dict[str, Callable[[int, random.Random], list[Record]]] = {
+    "realistic": realistic,
+    "lineless": lineless,
+    "chained": chained,
+    "bots50": bots50,
+}
+
+
+# --- children: each figure in a fresh process ---------------------------------------------
+
+
+def child_parse(path: Path) -> dict[str, float]:
     data = path.read_bytes()
-    loads = orjson.loads if parser == "orjson" else json.loads
     started = time.perf_counter()
-    loads(data)
-    return time.perf_counter() - started
+    orjson.loads(data)
+    return {"seconds": time.perf_counter() - started}
 
 
-def child(mode: str, path: Path, size: int) -> dict[str, float]:
-    command = [sys.executable, __file__, "--child", mode, str(path), str(size)]
+def child_engine(path: Path, model: str) -> dict[str, float]:
+    from review_quorum._perf import paused_gc
+    from review_quorum.ingest import read
+    from review_quorum.ingest.base import Source
+    from review_quorum.scoring import compute_consensus
+
+    with paused_gc():
+        findings = read(Source(str(path), path.read_bytes())).findings
+        started = time.perf_counter()
+        consensus = compute_consensus(findings, bots_ran=8, model=model)  # type: ignore[arg-type]
+        seconds = time.perf_counter() - started
+    return {"seconds": seconds, "groups": len(consensus)}
+
+
+def run_child(*arguments: str) -> dict[str, float]:
+    command = [sys.executable, __file__, "--child", *arguments]
     done = subprocess.run(command, check=True, capture_output=True, text=True)
     return dict(json.loads(done.stdout))
 
 
+def run_cli(path: Path, model: str) -> dict[str, float]:
+    """Wall seconds and peak RSS of `quorum consensus --format json` on `path`."""
+    command = [sys.executable, "-m", "review_quorum", "consensus", str(path), "--format", "json"]
+    command += ["--bots", "8", "--model", model, "--gate-level", "none", "-o", os.devnull]
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    assert process.stderr is not None
+    stderr = process.stderr.read().decode()
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"quorum failed ({process.returncode}): {stderr}")
+    return {"seconds": seconds, "peak_mb": usage.ru_maxrss / 1024}
+
+
+def best(runs: int, measure: Callable[[], dict[str, float]]) -> dict[str, float]:
+    results = [measure() for _ in range(runs)]
+    return min(results, key=lambda result: result["seconds"])
+
+
+# --- the report ---------------------------------------------------------------------------
+
+
+def measure_size(path: Path, size: int, args: argparse.Namespace) -> dict[str, float]:
+    row: dict[str, float] = {"size": size}
+    row["parse"] = best(args.repeat, lambda: run_child("parse", str(path)))["seconds"]
+    for model in MODELS:
+        engine = best(args.repeat, lambda model=model: run_child("engine", str(path), model))
+        row[f"{model}_engine"], row["groups"] = engine["seconds"], engine["groups"]
+    if args.cli:
+        cli = best(args.repeat, lambda: run_cli(path, args.cli_model))
+        row["cli"], row["peak_mb"] = cli["seconds"], cli["peak_mb"]
+    return row
+
+
+def print_row(row: dict[str, float]) -> None:
+    parse, size = row["parse"], row["size"]
+    cells = [f"{size:>9,.0f}", f"{row['groups']:>8,.0f}", f"{parse:>7.2f}"]
+    for model in MODELS:
+        engine = row[f"{model}_engine"]
+        cells.append(f"{engine:>7.2f} {engine / parse:>5.2f}x {engine / size * 1e6:>6.1f}")
+    if "cli" in row:
+        cells.append(f"{row['cli']:>7.2f} {row['cli'] / parse:>5.2f}x {row['peak_mb']:>7,.0f}")
+    print(" ".join(cells))
+
+
+def print_growth(first: dict[str, float], last: dict[str, float]) -> None:
+    """How the engine's time per finding grows from the smallest size to the largest."""
+    growth = []
+    for model in MODELS:
+        per_finding = [row[f"{model}_engine"] / row["size"] for row in (first, last)]
+        growth.append(f"{model} {per_finding[1] / per_finding[0]:.2f}x")
+    print(f"time per finding at {last['size']:,.0f} vs {first['size']:,.0f}: {', '.join(growth)}")
+
+
+def header(cli: bool) -> None:
+    columns = f"{'findings':>9} {'groups':>8} {'parse s':>7}"
+    for model in MODELS:
+        columns += f" {model[:9] + ' s':>7} {'/parse':>6} {'ms/1k':>6}"
+    if cli:
+        columns += f" {'cli s':>7} {'/parse':>6} {'peak MB':>7}"
+    print(columns)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--sizes", type=int, nargs="*", default=[1000, 10_000, 20_000, 100_000, 1_000_000]
-    )
-    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--workload", choices=[*WORKLOADS, "all"], default="realistic")
+    parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument("--repeat", type=int, default=2, help="runs per figure (best kept)")
+    parser.add_argument("--cli-model", choices=MODELS, default=None, help="default: quorum's")
+    parser.add_argument("--no-cli", dest="cli", action="store_false", help="engine figures only")
+    parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        mode, path, size = args.child
-        if mode in ("orjson", "json"):
-            print(json.dumps({mode: parse_only(Path(path), mode)}))
-        else:
-            print(json.dumps(measure(Path(path), int(size))))
+        mode, path, *rest = args.child
+        result = child_parse(Path(path)) if mode == "parse" else child_engine(Path(path), *rest)
+        print(json.dumps(result))
         return
-    print(
-        f"{'findings':>9} {'groups':>8} {'orjson s':>8} {'json s':>7} {'ingest s':>8} "
-        f"{'consensus s':>11} {'render s':>8} {'findings/s':>11} {'cons/orjson':>11} "
-        f"{'cons/json':>9} {'RSS MB':>7} {'naive x':>8}"
-    )
+    if args.cli_model is None:
+        from review_quorum.scoring import DEFAULT_MODEL
+
+        args.cli_model = DEFAULT_MODEL
+    names = list(WORKLOADS) if args.workload == "all" else [args.workload]
     with tempfile.TemporaryDirectory() as folder:
-        for size in args.sizes:
-            path = Path(folder) / f"findings-{size}.json"
-            path.write_bytes(orjson.dumps(workload(size)))
-            row = child("pipeline", path, size) | child("orjson", path, size)
-            row |= child("json", path, size)
-            path.unlink()
-            speedup = f"{row['naive'] / row['consensus']:.0f}x" if "naive" in row else "-"
-            print(
-                f"{size:>9} {row['groups']:>8.0f} {row['orjson']:>8.3f} {row['json']:>7.3f} "
-                f"{row['ingest']:>8.3f} {row['consensus']:>11.3f} {row['render']:>8.3f} "
-                f"{size / row['consensus']:>11.0f} {row['consensus'] / row['orjson']:>11.2f} "
-                f"{row['consensus'] / row['json']:>9.2f} {row['peak_rss_mb']:>7.0f} {speedup:>8}"
-            )
-    print("orjson/json = orjson.loads/json.loads of the same file alone, in their own process;")
-    print("ingest = the native reader (split, decode, validate, build findings);")
-    print("RSS = peak resident set of the whole pipeline (read, ingest, consensus, render)")
+        for name in names:
+            print(f"\n{name} (cli: --model {args.cli_model})")
+            header(args.cli)
+            rows = []
+            for size in args.sizes:
+                path = Path(folder) / f"{name}-{size}.json"
+                path.write_bytes(orjson.dumps(WORKLOADS[name](size, random.Random(size))))
+                rows.append(measure_size(path, size, args))
+                path.unlink()
+                print_row(rows[-1])
+            if len(rows) > 1:
+                print_growth(rows[0], rows[-1])
 
 
 if __name__ == "__main__":

@@ -4,6 +4,11 @@ Bot output is data, never markup. Everything a bot wrote passes through one of t
 functions before it reaches a rendered body, so that it cannot break our markdown, inject
 HTML, close a code span, fake one of our hidden markers, or @-mention people. Control
 characters and bidirectional overrides (Trojan Source) are removed outright.
+
+Bot text can be huge (a 200 MB title). Where a limit cuts the result, only the head of
+the text that can show is escaped: folding is local (characters are dropped one by one,
+and a run of white space with a line break becomes one space), so folding a head of the
+text gives a head of the folded whole, exact up to its trailing white space.
 """
 
 from __future__ import annotations
@@ -29,14 +34,33 @@ def clean(text: str) -> str:
 
 def one_line(text: str) -> str:
     """Untrusted text folded onto a single line."""
-    return _LINE_BREAKS.sub(" ", clean(text)).strip()
+    text = clean(text)
+    if "\n" in text or "\r" in text:  # the regular expression alone would try every space
+        text = _LINE_BREAKS.sub(" ", text)
+    return text.strip()
+
+
+def _folded_head(text: str, needed: int) -> str:
+    """`one_line(text)`, or a head of it longer than `needed` when only that can show."""
+    if len(text) > 2 * needed + _SLACK:
+        head = one_line(text[: 2 * needed + _SLACK])
+        if len(head) > needed:
+            return head
+    return one_line(text)
+
+
+_SLACK = 64
 
 
 def inline(text: str, *, limit: int | None = None) -> str:
     """Untrusted text as inert inline markdown: no HTML, links, emphasis or mentions."""
-    folded = one_line(text)
+    folded = one_line(text) if limit is None else _folded_head(text, limit)
     if limit is not None and len(folded) > limit:
         folded = folded[: max(limit - 1, 0)].rstrip() + "…"
+    return _escape_folded(folded)
+
+
+def _escape_folded(folded: str) -> str:
     escaped = folded.replace("&", "&amp;").replace("<", "&lt;")
     escaped = _MARKDOWN_PUNCTUATION.sub(r"\\\1", escaped)
     return _MENTION.sub("@" + _WORD_JOINER, escaped)
@@ -45,7 +69,16 @@ def inline(text: str, *, limit: int | None = None) -> str:
 def block(text: str, *, limit: int | None = None) -> str:
     """Untrusted multi-line text as inert markdown, keeping its line breaks."""
     lines = clean(text).replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    rendered = "  \n".join(_neutralise_line_start(inline(line)) for line in lines)
+    pieces: list[str] = []
+    size = -2  # the separators between lines
+    for line in lines:
+        if limit is not None and size > limit:
+            break  # what follows is cut off anyway
+        # One character more than can show, and one more for a mention cut at the end.
+        folded = one_line(line) if limit is None else _folded_head(line, limit - size + 2)
+        pieces.append(_neutralise_line_start(_escape_folded(folded)))
+        size += len(pieces[-1]) + 2
+    rendered = "  \n".join(pieces)
     if limit is not None and len(rendered) > limit:
         rendered = rendered[: max(limit - 1, 0)].rstrip("\\ \n") + "…"
     return rendered

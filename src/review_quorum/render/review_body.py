@@ -74,7 +74,9 @@ class ReviewBody:
 
 def utf16_size(text: str) -> int:
     """Length in UTF-16 code units: characters, plus one for each outside the BMP."""
-    return len(text) + sum(1 for character in text if ord(character) > 0xFFFF)
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def _plural(count: int, singular: str, plural: str = "") -> str:
