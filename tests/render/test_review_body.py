@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from review_quorum.confidence import Assessment, FindingInput, score_findings
 from review_quorum.model import ConsensusLevel
-from review_quorum.render.markers import find_markers
+from review_quorum.render import review_body as review_body_module
+from review_quorum.render.consensus import LEVEL_HEADINGS
+from review_quorum.render.markers import SUMMARY, find_markers, marker
 from review_quorum.render.review_body import (
+    ASSESSMENT_ICONS,
     GITHUB_LIMIT,
     BodyItem,
     ReviewBody,
     body_from_report,
     render_inline_comment,
+    render_item_line,
     render_review_body,
     utf16_size,
 )
@@ -346,3 +352,70 @@ def test_body_from_report_items() -> None:
     ]
     assert [item.title for item in body.audit] == ["security"]  # no issue text: the category
     assert (body.dropped_count, body.skipped_count, body.notes) == (1, 2, ("note",))
+
+
+def whole_sections(body: ReviewBody) -> list[tuple[str, bool]]:
+    blocks: list[tuple[str, bool]] = []
+    if body.inline:
+        blocks.append((f"\n### {len(body.inline)} findings posted inline\n", False))
+        blocks += [(render_item_line(item), True) for item in body.inline]
+    if body.summary:
+        blocks.append(
+            (f"\n### {len(body.summary)} lower-confidence findings (not posted inline)\n", False)
+        )
+        listed = [(render_item_line(item), True) for item in body.summary if item.level is None]
+        for level, heading in LEVEL_HEADINGS.items():
+            members = [item for item in body.summary if item.level is level]
+            if members:
+                gap = "\n" if listed else ""
+                listed.append((f"{gap}#### {heading} ({len(members)})\n", False))
+                listed += [(render_item_line(item), True) for item in members]
+        blocks += listed
+    if body.audit:
+        blocks.append(
+            (f"\n### {len(body.audit)} dismissed security findings (review manually)\n", False)
+        )
+        blocks += [(render_item_line(item, audit=True), True) for item in body.audit]
+    return blocks
+
+
+def whole_body(body: ReviewBody, limit: int) -> str:
+    """The body as rendered before lines were made lazily: every line first, then cut."""
+    icon = ASSESSMENT_ICONS[body.assessment]
+    head = [marker(SUMMARY), f"## Review assessment: {icon} {body.assessment.value}", ""]
+    head.append(review_body_module._counts(body))
+    blocks = [("", False), *((note, False) for note in body.notes)] if body.notes else []
+    blocks += whole_sections(body)
+    full = "\n".join(head + [text for text, _ in blocks]) + "\n"
+    if utf16_size(full) <= limit:
+        return full
+    total = sum(1 for _, is_item in blocks if is_item)
+    note_room = utf16_size(review_body_module._cut_note(total, total)) + 2
+    kept, used, shown = list(head), utf16_size("\n".join(head)) + 1, 0
+    for text, is_item in blocks:
+        if used + utf16_size(text) + 1 + note_room > limit:
+            break
+        kept.append(text)
+        used += utf16_size(text) + 1
+        shown += is_item
+    while kept[-1].lstrip("\n").startswith("#"):
+        kept.pop()
+    return "\n".join([*kept, "", review_body_module._cut_note(total - shown, total)]) + "\n"
+
+
+def test_only_the_lines_that_can_fit_are_rendered_with_the_same_result() -> None:
+    levels = [None, ConsensusLevel.CONFIRMED, ConsensusLevel.UNVERIFIED, None]
+    summary = [
+        dataclasses.replace(item, level=levels[index % 4])
+        for index, item in enumerate(many(60, "summary finding"))
+    ]
+    body = ReviewBody(
+        Assessment.CRITICAL,
+        inline=many(20, "inline finding " + "😀" * 3),
+        summary=summary,
+        audit=many(15, "audit finding"),
+        notes=("a note", "", "another note"),
+    )
+    full = whole_body(body, 10**9)
+    for limit in range(1_024, utf16_size(full) + 200, 97):
+        assert render_review_body(body, limit=limit) == whole_body(body, limit)

@@ -33,6 +33,7 @@ from review_quorum.cli.common import (
     read_bytes,
     resolve_bots,
     warn,
+    write_chunks,
     write_output,
 )
 from review_quorum.cli.github_input import add_github_arguments, read_github, wants_github
@@ -50,7 +51,7 @@ from review_quorum.plan import (
     Settings,
     review,
 )
-from review_quorum.render import terminal
+from review_quorum.render import json_report, terminal
 from review_quorum.render.formats import RENDERERS
 from review_quorum.render.json_report import report_data
 from review_quorum.scope import DiffScope, FilterMode
@@ -281,13 +282,8 @@ def run(args: argparse.Namespace) -> int:
     plan, file_settings = plan_review(args, stages)
     output_format = effective(args, file_settings, "format")
     with stages.stage("render"):
-        if output_format == "terminal":
-            color = (args.output in (None, "-")) and sys.stdout.isatty()
-            text = terminal.render(plan, color=color)
-        else:
-            text = RENDERERS[output_format](plan)
-    write_output(text, args.output)
-    keep_until_exit(plan, text)
+        _write(plan, output_format, args.output)
+    keep_until_exit(plan)
     if plan.skipped:
         warn(f"{len(plan.skipped)} input record(s) skipped (listed in the JSON report)")
     if args.recorder is not None:
@@ -301,6 +297,18 @@ def run(args: argparse.Namespace) -> int:
             return posted
     stages.report()
     return ExitCode.GATE_FAILED if plan.gate.failed else ExitCode.OK
+
+
+def _write(plan: ReviewPlan, output_format: str, output: str | None) -> None:
+    if output_format == "json":  # written as it is made: a report can be gigabytes
+        write_chunks(json_report.chunks(plan), output)
+        return
+    if output_format == "terminal":
+        color = (output in (None, "-")) and sys.stdout.isatty()
+        text = terminal.render(plan, color=color)
+    else:
+        text = RENDERERS[output_format](plan)
+    write_output(text, output)
 
 
 def _post(args: argparse.Namespace, plan: ReviewPlan) -> int:

@@ -18,7 +18,8 @@ from review_quorum.render.review import anchored, inline_comment
 from review_quorum.render.review import render as render_body
 
 
-def payload(plan: ReviewPlan, *, event: str = "COMMENT") -> dict[str, Any]:
+def payload(plan: ReviewPlan, *, event: str = "COMMENT", body: str | None = None) -> dict[str, Any]:
+    """The review to post; `body` is the plan's rendered body, when the caller has it."""
     comments: list[dict[str, Any]] = []
     linking = plan.settings.inline_mode == "link"
     for item in () if linking else anchored(plan):
@@ -31,7 +32,9 @@ def payload(plan: ReviewPlan, *, event: str = "COMMENT") -> dict[str, Any]:
         if item.span_end is not None and item.finding.line is not None:
             comment.update(start_line=item.finding.line, start_side="RIGHT", line=item.span_end)
         comments.append(comment)
-    review: dict[str, Any] = {"body": render_body(plan), "event": event, "comments": comments}
+    if body is None:
+        body = render_body(plan)
+    review: dict[str, Any] = {"body": body, "event": event, "comments": comments}
     if plan.commit_id is not None:
         review["commit_id"] = plan.commit_id
     return review

@@ -9,13 +9,13 @@ exact GitHub review payload and the sticky summary, so a saved plan can be poste
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
-
-import orjson
 
 from review_quorum.model import ConsensusLevel
 from review_quorum.plan import AttachedVerdict, AwaitedBots, PlannedFinding, ReviewPlan
 from review_quorum.render.github_review import payload
+from review_quorum.render.json_stream import Stream, document
 from review_quorum.render.review import render as render_body
 from review_quorum.render.serialize import consensus_data, skipped_data, source_data
 from review_quorum.scoring.confidence import Disposition
@@ -93,26 +93,43 @@ def _awaited(awaited: AwaitedBots | None) -> dict[str, Any] | None:
 
 
 def report_data(plan: ReviewPlan, *, event: str = "COMMENT") -> dict[str, Any]:
+    members = dict(_members(plan, event))
+    members["findings"] = [finding_data(item) for item in plan.findings]
+    members["skipped"] = [skipped_data(skipped) for skipped in plan.skipped]
+    return members
+
+
+def _members(plan: ReviewPlan, event: str) -> list[tuple[str, object]]:
+    """The report's members in order, its two long lists as `Stream`s."""
     counts = {kind.value: len(plan.with_disposition(kind)) for kind in Disposition}
-    return {
-        "assessment": plan.assessment.value,
-        "bots_ran": plan.bots_ran,
-        "input_findings": plan.input_count,
-        "counts": counts,
-        "gate": {
-            "level": plan.gate.level.value if plan.gate.level else "none",
-            "failed": plan.gate.failed,
-            "count": len(plan.gate.blocking),
-        },
-        "gate_findings_by_level": _gate_findings_by_level(plan),
-        "settings": plan.settings.as_data(),
-        "findings": [finding_data(item) for item in plan.findings],
-        "skipped": [skipped_data(skipped) for skipped in plan.skipped],
-        "awaited": _awaited(plan.awaited),
-        "github_review": payload(plan, event=event),
-        "summary_markdown": render_body(plan),
-    }
+    body = render_body(plan)  # once: the review payload carries it too
+    return [
+        ("assessment", plan.assessment.value),
+        ("bots_ran", plan.bots_ran),
+        ("input_findings", plan.input_count),
+        ("counts", counts),
+        (
+            "gate",
+            {
+                "level": plan.gate.level.value if plan.gate.level else "none",
+                "failed": plan.gate.failed,
+                "count": len(plan.gate.blocking),
+            },
+        ),
+        ("gate_findings_by_level", _gate_findings_by_level(plan)),
+        ("settings", plan.settings.as_data()),
+        ("findings", Stream(plan.findings, finding_data)),
+        ("skipped", Stream(plan.skipped, skipped_data)),
+        ("awaited", _awaited(plan.awaited)),
+        ("github_review", payload(plan, event=event, body=body)),
+        ("summary_markdown", body),
+    ]
+
+
+def chunks(plan: ReviewPlan) -> Iterator[bytes | memoryview]:
+    """The report as UTF-8 chunks, a few findings at a time (see `json_stream`)."""
+    return document(_members(plan, "COMMENT"))
 
 
 def render(plan: ReviewPlan) -> str:
-    return orjson.dumps(report_data(plan), option=orjson.OPT_INDENT_2).decode() + "\n"
+    return b"".join(chunks(plan)).decode()

@@ -11,8 +11,9 @@ than however GitHub counts) and say so explicitly when they had to cut.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 from review_quorum.model import ConsensusLevel
 from review_quorum.render import escape
@@ -125,34 +126,34 @@ def _noun(count: int) -> str:
     return "record" if count == 1 else "records"
 
 
-def _summary_blocks(items: Sequence[BodyItem]) -> list[tuple[str, bool]]:
+def _summary_blocks(items: Sequence[BodyItem]) -> Iterator[tuple[str, bool]]:
     """The lower-confidence list, grouped by consensus level when items carry one."""
-    blocks = [(render_item_line(item), True) for item in items if item.level is None]
+    unleveled = [item for item in items if item.level is None]
+    yield from ((render_item_line(item), True) for item in unleveled)
+    gap = "\n" if unleveled else ""  # the section heading already ends in a blank line
     for level, heading in LEVEL_HEADINGS.items():
         members = [item for item in items if item.level is level]
         if members:
-            gap = "\n" if blocks else ""  # the section heading already ends in a blank line
-            blocks.append((f"{gap}#### {heading} ({len(members)})\n", False))
-            blocks.extend((render_item_line(item), True) for item in members)
-    return blocks
+            yield (f"{gap}#### {heading} ({len(members)})\n", False)
+            yield from ((render_item_line(item), True) for item in members)
+            gap = "\n"
 
 
-def _sections(body: ReviewBody) -> list[tuple[str, bool]]:
-    """Every heading (False) and item line (True) of the lists, in reading order."""
-    blocks: list[tuple[str, bool]] = []
+def _sections(body: ReviewBody) -> Iterator[tuple[str, bool]]:
+    """Every heading (False) and item line (True) of the lists, in reading order, each
+    rendered only when asked for (a body holds what fits of a million findings)."""
     if body.inline:
         where = "linked, not posted inline" if body.linked else "posted inline"
-        blocks.append((f"\n### {_plural(len(body.inline), 'finding')} {where}\n", False))
-        blocks.extend((render_item_line(item), True) for item in body.inline)
+        yield (f"\n### {_plural(len(body.inline), 'finding')} {where}\n", False)
+        yield from ((render_item_line(item), True) for item in body.inline)
     if body.summary:
         heading = _plural(len(body.summary), "lower-confidence finding")
-        blocks.append((f"\n### {heading} (not posted inline)\n", False))
-        blocks.extend(_summary_blocks(body.summary))
+        yield (f"\n### {heading} (not posted inline)\n", False)
+        yield from _summary_blocks(body.summary)
     if body.audit:
         heading = _plural(len(body.audit), "dismissed security finding")
-        blocks.append((f"\n### {heading} (review manually)\n", False))
-        blocks.extend((render_item_line(item, audit=True), True) for item in body.audit)
-    return blocks
+        yield (f"\n### {heading} (review manually)\n", False)
+        yield from ((render_item_line(item, audit=True), True) for item in body.audit)
 
 
 def render_review_body(body: ReviewBody, *, limit: int = GITHUB_LIMIT) -> str:
@@ -162,19 +163,23 @@ def render_review_body(body: ReviewBody, *, limit: int = GITHUB_LIMIT) -> str:
     icon = ASSESSMENT_ICONS[body.assessment]
     head = [marker(SUMMARY), f"## Review assessment: {icon} {body.assessment.value}", ""]
     head.append(_counts(body))
-    blocks = [(note, False) for note in body.notes]
-    if blocks:
-        blocks.insert(0, ("", False))
-    blocks += _sections(body)
-    full = "\n".join(head + [text for text, _ in blocks]) + "\n"
-    if utf16_size(full) <= limit:
-        return full
-    return _cut(head, blocks, limit)
+    notes = [(note, False) for note in body.notes]
+    if notes:
+        notes.insert(0, ("", False))
+    # The lines up to the first that overflows the limit: all a cut body can keep.
+    blocks: list[tuple[str, bool]] = []
+    size = utf16_size("\n".join(head)) + 1
+    for block in chain(notes, _sections(body)):
+        blocks.append(block)
+        size += utf16_size(block[0]) + 1
+        if size > limit:
+            total = len(body.inline) + len(body.summary) + len(body.audit)
+            return _cut(head, blocks, limit, total)
+    return "\n".join(head + [text for text, _ in blocks]) + "\n"
 
 
-def _cut(head: list[str], blocks: list[tuple[str, bool]], limit: int) -> str:
+def _cut(head: list[str], blocks: list[tuple[str, bool]], limit: int, total: int) -> str:
     """Keep whole lines in order while they fit, then say how many findings are missing."""
-    total = sum(1 for _, is_item in blocks if is_item)
     note_room = utf16_size(_cut_note(total, total)) + 2
     kept = list(head)
     used = utf16_size("\n".join(kept)) + 1

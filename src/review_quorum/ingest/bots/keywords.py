@@ -145,10 +145,13 @@ def guess(text: str) -> Guess:
     strong: set[str] = set()
     previous = ""
     for word in _WORD.findall(text[:_SCAN_LIMIT].lower()):
-        for category, weight in _votes(word, f"{previous} {word}"):
-            votes[category] = votes.get(category, 0) + weight
-            if weight > 1:
-                strong.add(category)
+        for category in _word_votes(word):
+            votes[category] = votes.get(category, 0) + 1
+        if previous in _PHRASE_STARTS:
+            phrase = _PHRASES.get(f"{previous} {word}")
+            if phrase is not None:
+                votes[phrase] = votes.get(phrase, 0) + 2
+                strong.add(phrase)
         previous = word
     if not votes:
         return Guess("other", NONE)
@@ -188,14 +191,24 @@ def refine_category(category: str, text: str) -> str:
     return refine(category, text).category
 
 
-def _votes(word: str, pair: str) -> list[tuple[str, int]]:
-    found = []
-    if word in _WORDS:
-        found.append((_WORDS[word], 1))
-    if pair in _PHRASES:
-        found.append((_PHRASES[pair], 2))
-    found.extend((category, 1) for stem, category in _STEMS if word.startswith(stem))
+def _word_votes(word: str) -> tuple[str, ...]:
+    """The categories one word votes for (a vote each): as a whole word, and by its stems.
+
+    Words repeat across a review, so each is looked up once (up to `_KNOWN_WORDS` words).
+    """
+    found = _VOTES_BY_WORD.get(word)
+    if found is None:
+        whole = (_WORDS[word],) if word in _WORDS else ()
+        found = whole + tuple(category for stem, category in _STEMS if word.startswith(stem))
+        if len(_VOTES_BY_WORD) >= _KNOWN_WORDS:
+            _VOTES_BY_WORD.clear()
+        _VOTES_BY_WORD[word] = found
     return found
+
+
+_VOTES_BY_WORD: dict[str, tuple[str, ...]] = {}
+_KNOWN_WORDS = 100_000
+_PHRASE_STARTS = frozenset(phrase.split(" ", 1)[0] for phrase in _PHRASES)
 
 
 def guess_finding(title: str, body: str) -> Guess:
