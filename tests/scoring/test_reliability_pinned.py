@@ -1,0 +1,85 @@
+"""The reliability model's output on a fixed mixed workload, pinned before speed work on it.
+
+A seeded workload exercises every path of the model: lined findings on overlapping spans
+and on one line, analyser rules with and without CWE ids, stated and guessed categories,
+findings without a line whose text resembles a lined cluster or another lineless one,
+bots reporting twice, families, and the label-free reliability estimates. Its whole JSON
+rendering is pinned by digest, beside a few exact clusters: any change to what the model
+computes shows here, so an optimisation that keeps this digest keeps the output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import orjson
+
+from review_quorum import Evidence, NormalizedFinding, Severity, compute_consensus
+from review_quorum.render.serialize import consensus_data
+
+BOTS = ["semgrep", "bandit", "codeql", "coderabbit", "copilot", "sourcery", "ruff", "greptile"]
+WORDS = [
+    "sql", "injection", "query", "cursor", "execute", "password", "hardcoded", "token",
+    "leak", "file", "handle", "closed", "race", "lock", "thread", "timeout", "retry",
+    "null", "pointer", "dereference", "loop", "index", "bound", "cache", "stale",
+]  # fmt: skip
+CATEGORIES = ["security", "resource_leak", "concurrency", "logic_error", "performance"]
+
+
+def workload(count: int, seed: int) -> list[NormalizedFinding]:
+    rng = random.Random(seed)
+    findings = []
+    for index in range(count):
+        bot = rng.choice(BOTS)
+        line = None if rng.random() < 0.25 else rng.randint(1, 120)
+        end = line + rng.randint(0, 6) if line is not None and rng.random() < 0.3 else None
+        analyser = bot in ("semgrep", "bandit", "codeql", "ruff")
+        findings.append(
+            NormalizedFinding(
+                bot=bot,
+                finding_id=f"{bot}-{index}",
+                severity=rng.choice(list(Severity)),
+                category=rng.choice(CATEGORIES),
+                title=" ".join(rng.sample(WORDS, rng.randint(2, 6))),
+                evidence=Evidence(file=f"src/m{rng.randint(0, 7)}.py", line=line, end_line=end),
+                confidence=round(rng.random(), 2),
+                rule_id=f"{bot}.rule{rng.randint(0, 5)}" if analyser else "",
+                body=" ".join(rng.choices(WORDS, k=rng.randint(0, 12))),
+                category_certainty=1.0 if analyser or rng.random() < 0.3 else 0.6,
+                cwes=tuple(rng.sample([79, 89, 22, 327, 798], rng.randint(0, 2)))
+                if analyser
+                else (),
+            )
+        )
+    return findings
+
+
+def digest(count: int, seed: int, **options: object) -> str:
+    consensus = compute_consensus(workload(count, seed), model="reliability", **options)  # type: ignore[arg-type]
+    data = [consensus_data(finding) for finding in consensus]
+    return hashlib.sha256(orjson.dumps(data)).hexdigest()[:16]
+
+
+def test_a_mixed_workload_keeps_its_clusters_and_scores() -> None:
+    assert (digest(3000, 11), digest(3000, 12, bots_ran=10, line_window=1)) == (
+        "a15c89fe725ed537",
+        "2c079be3d2f38a87",
+    )
+
+
+def test_a_canonical_order_keeps_its_clusters_and_scores() -> None:
+    assert digest(1500, 13, order="canonical") == "5fa7e727b2553789"
+
+
+def test_a_few_clusters_exactly() -> None:
+    consensus = compute_consensus(workload(60, 5), model="reliability")
+    assert [
+        (finding.file, finding.line, finding.detected_by, round(finding.consensus_score, 4))
+        for finding in consensus[:4]
+    ] == [
+        ("src/m2.py", 25, ("coderabbit", "semgrep"), 0.9094),
+        ("src/m0.py", 57, ("copilot", "semgrep"), 0.8843),
+        ("src/m6.py", 65, ("ruff", "sourcery"), 0.8749),
+        ("src/m6.py", 93, ("bandit", "greptile"), 0.83),
+    ]
