@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from review_quorum.model import NormalizedFinding
 from review_quorum.scoring.text import Corpus, TextIndex, Vector
@@ -56,13 +57,15 @@ def finding_text(finding: NormalizedFinding) -> str:
 
 def cluster(findings: Sequence[NormalizedFinding], window: int) -> list[list[int]]:
     """Indices of `findings` grouped into issues, each group in input order."""
-    by_file: dict[str, list[int]] = {}
+    by_file: dict[str, tuple[list[int], list[int]]] = {}  # lined, lineless
     for index, finding in enumerate(findings):
-        by_file.setdefault(finding.evidence.file, []).append(index)
+        evidence = finding.evidence
+        split = by_file.get(evidence.file)
+        if split is None:
+            split = by_file[evidence.file] = ([], [])
+        split[evidence.line is None].append(index)
     swept: list[tuple[list[_Cluster], list[int]]] = []
-    for indices in by_file.values():
-        lined = [i for i in indices if findings[i].evidence.line is not None]
-        lineless = [i for i in indices if findings[i].evidence.line is None]
+    for lined, lineless in by_file.values():
         swept.append((_sweep(findings, lined, window), lineless))
     # Text takes part only where a file has findings without a line: those findings, and
     # each lined cluster of their file through its first member.
@@ -77,7 +80,7 @@ def cluster(findings: Sequence[NormalizedFinding], window: int) -> list[list[int
         if lineless:
             _join_by_text(findings, clusters, lineless, corpus)
         groups.extend(found.members for found in clusters)
-    groups.sort(key=lambda members: members[0])
+    groups.sort(key=itemgetter(0))
     return groups
 
 
@@ -137,8 +140,10 @@ def _category_allows(found: _Cluster, finding: NormalizedFinding) -> bool:
 
 def _add(found: _Cluster, finding: NormalizedFinding, index: int, start: int, end: int) -> None:
     found.members.append(index)
-    found.start = min(found.start, start)
-    found.end = max(found.end, end)
+    if start < found.start:
+        found.start = start
+    if end > found.end:
+        found.end = end
     found.sources.setdefault((finding.bot, finding.rule_id), start)
     _note_kind(found, finding)
 
@@ -158,12 +163,13 @@ def _join_by_text(
     lineless: list[int],
     corpus: Corpus,
 ) -> None:
-    index = TextIndex(corpus)
+    texts = [finding_text(findings[position]) for position in lineless]
+    probed = {token for text in texts for token in corpus.tokens(text)}
+    index = TextIndex(corpus, probed)
     for found in clusters:  # a lined cluster is represented by its first member's text
         index.add(found.number, finding_text(findings[found.members[0]]))
-    for position in lineless:
+    for position, text in zip(lineless, texts, strict=True):
         finding = findings[position]
-        text = finding_text(finding)
         vector = corpus.vector(text)
         target = _best_by_text(finding, vector, clusters, index)
         if target is None:

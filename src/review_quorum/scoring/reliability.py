@@ -85,7 +85,13 @@ def compute_reliability(
     family = witnesses.families(items, groups, profile)
     estimates = witnesses.reliabilities(items, groups, family, profile)
     shares = _shares(estimates, family)
-    consensus = [_summarise([items[index] for index in group], ran, shares) for group in groups]
+    alone = _Alone(shares, ran)
+    consensus = [
+        alone(items[group[0]])
+        if len(group) == 1
+        else _summarise([items[index] for index in group], ran, shares)
+        for group in groups
+    ]
     sort_for_output(consensus)
     return consensus
 
@@ -124,7 +130,7 @@ def _summarise(
     members: Sequence[NormalizedFinding], bots_ran: int, shares: Shares
 ) -> ConsensusFinding:
     if len(members) == 1:
-        return _alone(members[0], bots_ran, shares)
+        return _Alone(shares, bots_ran)(members[0])  # as compute_reliability does
     contributions = _contributions(members, shares)
     log_odds = logit(PRIOR_REAL)
     for contribution in contributions:
@@ -139,9 +145,12 @@ def _summarise(
             line = member_line if line is None or member_line < line else line
         if stated is None and member.category_certainty >= 1.0:
             stated = member.category
-        title = member.title if len(member.title) > len(title) else title
-        severity = max(severity, member.severity)
-        confidence = max(confidence, member.confidence)
+        if len(member.title) > len(title):
+            title = member.title
+        if member.severity > severity:  # the first of the highest, as max() keeps it
+            severity = member.severity
+        if member.confidence > confidence:
+            confidence = member.confidence
     anchor = anchor or members[0]
     detected_by = tuple(sorted({member.bot for member in members}))
     # Positional on purpose, as in the agreement model: this runs once per cluster.
@@ -163,26 +172,47 @@ def _summarise(
     )
 
 
-def _alone(member: NormalizedFinding, bots_ran: int, shares: Shares) -> ConsensusFinding:
-    """A cluster of one finding (most of them): its source's reliability is its score."""
-    contribution = shares[(member.bot, member.rule_id)][0]
-    probability = 1.0 / (1.0 + math.exp(-(logit(PRIOR_REAL) + contribution.weight)))
-    return ConsensusFinding(
-        member.evidence.file,
-        member.evidence.line,
-        member.category,
-        member.title,
-        member.severity,
-        (member.bot,),
-        bots_ran,
-        min(1 / bots_ran, 1.0),
-        min(max(member.confidence, 0.0), 1.0),
-        probability,
-        level_for_probability(probability),
-        (member,),
-        "reliability",
-        (contribution,),
-    )
+class _Alone:
+    """Clusters of one finding (most of them): its source's reliability is the score.
+
+    What depends only on the source (contribution, probability, level) is worked out once
+    per source; a million findings have a few dozen sources.
+    """
+
+    __slots__ = ("bots_ran", "ratio", "scores", "shares")
+
+    def __init__(self, shares: Shares, bots_ran: int) -> None:
+        self.shares = shares
+        self.bots_ran = bots_ran
+        self.ratio = min(1 / bots_ran, 1.0)
+        self.scores: dict[witnesses.Source, tuple[Contribution, float, ConsensusLevel]] = {}
+
+    def __call__(self, member: NormalizedFinding) -> ConsensusFinding:
+        source = (member.bot, member.rule_id)
+        score = self.scores.get(source)
+        if score is None:
+            contribution = self.shares[source][0]
+            probability = 1.0 / (1.0 + math.exp(-(logit(PRIOR_REAL) + contribution.weight)))
+            level = level_for_probability(probability)
+            score = self.scores[source] = (contribution, probability, level)
+        contribution, probability, level = score
+        confidence = member.confidence
+        return ConsensusFinding(
+            member.evidence.file,
+            member.evidence.line,
+            member.category,
+            member.title,
+            member.severity,
+            (member.bot,),
+            self.bots_ran,
+            self.ratio,
+            0.0 if confidence < 0.0 else 1.0 if confidence > 1.0 else confidence,
+            probability,
+            level,
+            (member,),
+            "reliability",
+            (contribution,),
+        )
 
 
 def _contributions(
@@ -197,8 +227,12 @@ def _contributions(
         leader = best.get(share[0].family)
         if leader is None or share[0].reliability > chosen[leader][0].reliability:
             best[share[0].family] = position
-    lead = max(best.values(), key=lambda at: (chosen[at][0].reliability, -at))
+    lead, most = -1, 0.0  # the most reliable leader, the first on ties
+    for at in best.values():
+        reliability = chosen[at][0].reliability
+        if lead < 0 or reliability > most or (reliability == most and at < lead):
+            lead, most = at, reliability
     counted = set(best.values())
     return tuple(
-        share[0 if at == lead else 1 if at in counted else 2] for at, share in enumerate(chosen)
+        [share[0 if at == lead else 1 if at in counted else 2] for at, share in enumerate(chosen)]
     )

@@ -76,11 +76,21 @@ class Corpus:
 
     def __init__(self, texts: Iterable[str]) -> None:
         self._tokens: dict[str, list[str]] = {}
-        self.frequency: Counter[str] = Counter()
+        frequency: dict[str, int] = {}
         self.size = 0
         for text in texts:
             self.size += 1
-            self.frequency.update(set(self.tokens(text)))
+            for token in set(self.tokens(text)):
+                frequency[token] = frequency.get(token, 0) + 1
+        self.frequency: Counter[str] = Counter(frequency)
+        self._idfs: dict[str, float] = {}
+
+    def _idf(self, token: str) -> float:
+        idf = self._idfs.get(token)
+        if idf is None:
+            size = self.size
+            idf = self._idfs[token] = math.log((1 + size) / (1 + self.frequency[token])) + 1
+        return idf
 
     def tokens(self, text: str) -> list[str]:
         found = self._tokens.get(text)
@@ -90,30 +100,40 @@ class Corpus:
 
     def vector(self, text: str) -> Vector:
         """The unit TF-IDF vector of `text` (idf = ln((1 + n) / (1 + df)) + 1)."""
-        counts = Counter(self.tokens(text))
-        size = self.size
-        weights = {
-            token: count * (math.log((1 + size) / (1 + self.frequency[token])) + 1)
-            for token, count in counts.items()
-        }
+        counts: dict[str, int] = {}  # in order of first occurrence, as a Counter keeps them
+        for token in self.tokens(text):
+            counts[token] = counts.get(token, 0) + 1
+        weights = {token: count * self._idf(token) for token, count in counts.items()}
         norm = math.sqrt(sum(weight * weight for weight in weights.values()))
         return {token: weight / norm for token, weight in weights.items()} if norm else {}
 
 
 class TextIndex:
-    """The clusters of one file, by token; members' vectors are summed when first needed."""
+    """The clusters of one file, by token; members' vectors are summed when first needed.
 
-    def __init__(self, corpus: Corpus) -> None:
+    `probed` holds every token a probe can carry (those of the texts that will probe):
+    postings of other tokens would never be read, and a cluster with none of them can
+    never be a candidate, so neither is kept.
+    """
+
+    def __init__(self, corpus: Corpus, probed: set[str]) -> None:
         self.corpus = corpus
+        self.probed = probed
         self.postings: dict[str, list[int]] = {}
         self.texts: dict[int, list[str]] = {}
         self._sums: dict[int, Vector] = {}
 
     def add(self, cluster: int, text: str) -> None:
-        texts = self.texts.setdefault(cluster, [])
+        tokens = self.corpus.tokens(text)
+        texts = self.texts.get(cluster)
+        if texts is None:
+            if self.probed.isdisjoint(tokens):
+                return  # no probe can reach this cluster through this text
+            texts = self.texts[cluster] = []
         known = {token for member in texts for token in self.corpus.tokens(member)}
-        for token in set(self.corpus.tokens(text)) - known:
-            self.postings.setdefault(token, []).append(cluster)
+        for token in set(tokens) - known:
+            if token in self.probed:
+                self.postings.setdefault(token, []).append(cluster)
         texts.append(text)
         self._sums.pop(cluster, None)
 

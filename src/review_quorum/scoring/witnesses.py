@@ -67,13 +67,21 @@ def families(
     for declared in profile.families:
         for bot in declared.members:
             family[bot] = declared.name
-    clusters_of: Counter[str] = Counter()
-    together: Counter[tuple[str, str]] = Counter()
+    # Plain dicts and loops: a million findings make half a million clusters, mostly of one.
+    clusters_of: dict[str, int] = {}
+    together: dict[tuple[str, str], int] = {}
     for group in groups:
+        if len(group) == 1:
+            bot = findings[group[0]].bot
+            clusters_of[bot] = clusters_of.get(bot, 0) + 1
+            continue
         bots = sorted({findings[index].bot for index in group})
-        clusters_of.update(bots)
+        for bot in bots:
+            clusters_of[bot] = clusters_of.get(bot, 0) + 1
         if 1 < len(bots) <= 16:  # a cluster of dozens of bots says nothing about a pair
-            together.update((a, b) for i, a in enumerate(bots) for b in bots[i + 1 :])
+            for i, first in enumerate(bots):
+                for second in bots[i + 1 :]:
+                    together[first, second] = together.get((first, second), 0) + 1
     for (first, second), count in sorted(together.items()):
         rarer = min(clusters_of[first], clusters_of[second])
         if count >= COFIRE_MIN and count >= COFIRE_SHARE * rarer:
@@ -101,10 +109,10 @@ def reliabilities(
     agreed: Counter[Source] = Counter()
     seen: Counter[Source] = Counter()
     for group in groups:
-        witnesses = {family.get(findings[index].bot, findings[index].bot) for index in group}
-        shared = len(witnesses) > 1
-        for index in group:
-            source = (findings[index].bot, findings[index].rule_id)
+        members = [findings[index] for index in group]
+        shared = len({family.get(member.bot, member.bot) for member in members}) > 1
+        for member in members:
+            source = (member.bot, member.rule_id)
             seen[source] += 1
             if shared:
                 agreed[source] += 1
