@@ -25,7 +25,6 @@ which `order="canonical"` makes canonical.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from operator import itemgetter
 
 from review_quorum.model import NormalizedFinding
@@ -35,16 +34,23 @@ TEXT_SIMILARITY = 0.4
 DUPLICATE_SIMILARITY = 0.7
 
 
-@dataclass(slots=True)
 class _Cluster:
-    number: int
-    members: list[int]
-    start: int
-    end: int
-    stated: str | None  # the category stated by a member, if any
-    cwes: dict[str, set[int]] = field(default_factory=dict)  # per bot, its rules' CWE ids
-    sources: dict[tuple[str, str], int] = field(default_factory=dict)  # source -> its line
-    bots: set[str] = field(default_factory=set)
+    """One issue being gathered: its members, span, stated category, CWEs, sources, bots.
+
+    A plain slotted class: a million findings make half a million of these.
+    """
+
+    __slots__ = ("bots", "cwes", "end", "members", "number", "sources", "start", "stated")
+
+    def __init__(self, number: int, start: int, end: int) -> None:
+        self.number = number
+        self.members: list[int] = []
+        self.start = start
+        self.end = end
+        self.stated: str | None = None  # the category stated by a member, if any
+        self.cwes: dict[str, set[int]] = {}  # per bot, its rules' CWE ids
+        self.sources: dict[tuple[str, str], int] = {}  # source -> its line
+        self.bots: set[str] = set()
 
 
 def finding_text(finding: NormalizedFinding) -> str:
@@ -87,21 +93,21 @@ def cluster(findings: Sequence[NormalizedFinding], window: int) -> list[list[int
 def _sweep(findings: Sequence[NormalizedFinding], lined: list[int], window: int) -> list[_Cluster]:
     spans = []
     for index in lined:
-        evidence = findings[index].evidence
+        finding = findings[index]
+        evidence = finding.evidence
         line = evidence.line or 0
-        spans.append((line, evidence.end_line or line, index))
+        spans.append((line, evidence.end_line or line, index, finding))  # indices never tie
     spans.sort()
     clusters: list[_Cluster] = []
     open_clusters: list[_Cluster] = []
     horizon = 0  # no open cluster ends (plus the window) before this line
-    for start, end, index in spans:
+    for start, end, index, finding in spans:
         if horizon < start and open_clusters:
             open_clusters = [found for found in open_clusters if found.end + window >= start]
             horizon = min((found.end for found in open_clusters), default=start) + window
-        finding = findings[index]
         target = _best_by_overlap(finding, start, end, open_clusters) if open_clusters else None
         if target is None:
-            target = _Cluster(len(clusters), [], start, end, None)
+            target = _Cluster(len(clusters), start, end)
             clusters.append(target)
             open_clusters.append(target)
             horizon = min(horizon, end + window) if len(open_clusters) > 1 else end + window
@@ -173,7 +179,7 @@ def _join_by_text(
         vector = corpus.vector(text)
         target = _best_by_text(finding, vector, clusters, index)
         if target is None:
-            target = _Cluster(len(clusters), [], 0, 0, None)
+            target = _Cluster(len(clusters), 0, 0)
             clusters.append(target)
         target.members.append(position)
         _note_kind(target, finding)

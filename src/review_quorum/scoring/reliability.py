@@ -81,16 +81,14 @@ def compute_reliability(
     if order == "canonical":
         items.sort(key=_canonical_key)
     ran = resolve_bots_ran(items, bots_ran)
-    groups = matching.cluster(items, line_window)
-    family = witnesses.families(items, groups, profile)
-    estimates = witnesses.reliabilities(items, groups, family, profile)
+    clusters = [[items[index] for index in group] for group in matching.cluster(items, line_window)]
+    family = witnesses.families(clusters, profile)
+    estimates = witnesses.reliabilities(clusters, family, profile)
     shares = _shares(estimates, family)
     alone = _Alone(shares, ran)
     consensus = [
-        alone(items[group[0]])
-        if len(group) == 1
-        else _summarise([items[index] for index in group], ran, shares)
-        for group in groups
+        alone(members[0]) if len(members) == 1 else _summarise(members, ran, shares)
+        for members in clusters
     ]
     sort_for_output(consensus)
     return consensus

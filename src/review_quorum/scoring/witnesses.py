@@ -56,9 +56,7 @@ def source_name(source: Source) -> str:
     return f"{bot}/{rule}" if rule else bot
 
 
-def families(
-    findings: Sequence[NormalizedFinding], groups: Sequence[Sequence[int]], profile: Profile
-) -> dict[str, str]:
+def families(clusters: Sequence[Sequence[NormalizedFinding]], profile: Profile) -> dict[str, str]:
     """Each bot's family name: known, from the profile, or detected from co-firing."""
     family: dict[str, str] = {}
     for name, members in KNOWN_FAMILIES.items():
@@ -70,12 +68,12 @@ def families(
     # Plain dicts and loops: a million findings make half a million clusters, mostly of one.
     clusters_of: dict[str, int] = {}
     together: dict[tuple[str, str], int] = {}
-    for group in groups:
-        if len(group) == 1:
-            bot = findings[group[0]].bot
+    for cluster in clusters:
+        if len(cluster) == 1:
+            bot = cluster[0].bot
             clusters_of[bot] = clusters_of.get(bot, 0) + 1
             continue
-        bots = sorted({findings[index].bot for index in group})
+        bots = sorted({member.bot for member in cluster})
         for bot in bots:
             clusters_of[bot] = clusters_of.get(bot, 0) + 1
         if 1 < len(bots) <= 16:  # a cluster of dozens of bots says nothing about a pair
@@ -100,17 +98,13 @@ def _merge(family: dict[str, str], first: str, second: str) -> None:
 
 
 def reliabilities(
-    findings: Sequence[NormalizedFinding],
-    groups: Sequence[Sequence[int]],
-    family: dict[str, str],
-    profile: Profile,
+    clusters: Sequence[Sequence[NormalizedFinding]], family: dict[str, str], profile: Profile
 ) -> dict[Source, Estimate]:
     """Every source's reliability: from the profile, else estimated from agreement."""
     agreed: Counter[Source] = Counter()
     seen: Counter[Source] = Counter()
-    for group in groups:
-        members = [findings[index] for index in group]
-        shared = len({family.get(member.bot, member.bot) for member in members}) > 1
+    for members in clusters:
+        shared = len(members) > 1 and len({family.get(m.bot, m.bot) for m in members}) > 1
         for member in members:
             source = (member.bot, member.rule_id)
             seen[source] += 1
