@@ -63,3 +63,11 @@ def test_a_large_json_output_is_flushed_whole(tmp_path: Path) -> None:
     done = quorum("consensus", str(path), "--bots", "4", "--format", "json", "-o", str(written))
     assert (done.returncode, done.stdout) == (0, "")
     assert json.loads(written.read_text()) == document
+
+
+def test_version_is_looked_up_only_when_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    assert in_process(capsys, "--version") == (0, f"quorum {version('review-quorum')}\n", "")
+    done = quorum("consensus", THREE_BOTS, "--bots", "3", "--gate-level", "none")
+    assert done.returncode == 0

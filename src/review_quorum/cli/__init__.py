@@ -58,13 +58,26 @@ def build_parser() -> argparse.ArgumentParser:
         prog="quorum",
         description="Merge many review bots' findings into one consensus-scored review.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     subparsers = parser.add_subparsers(
         dest="command", metavar="COMMAND", required=True, help="run `quorum COMMAND --help`"
     )
     for module in COMMANDS.values():
         module.add_parser(subparsers)
     return parser
+
+
+class _Version(argparse.Action):
+    """`--version`, looked up only when asked for: reading the installed package's
+    metadata costs every other run a tenth of its start-up."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        kwargs.update(nargs=0, default=argparse.SUPPRESS)
+        super().__init__(option_strings, argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        print(f"{parser.prog} {_version()}")
+        parser.exit()
 
 
 def _version() -> str:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import importlib.metadata
 import os
 import sys
 from collections.abc import Mapping
@@ -201,6 +200,8 @@ def choose_event(draft: ReviewDraft, request_changes_on: str | None) -> str:
 
 def make_http_client() -> httpx.Client:
     """The HTTP client `quorum post` uses; tests replace this function."""
+    import importlib.metadata
+
     import httpx
 
     try:

@@ -3,32 +3,51 @@
 `read(source, format=None)` reads one input; with no format it asks each reader in
 registry order whether the content is its own (specific formats first, then the generic
 native JSON, and free text as the fallback for content that is not JSON or XML). Adding
-a format means adding one module and one line here.
+a format means adding one module and one line here. A reader's module is imported when it
+is first asked to detect or read: a run that reads SARIF never loads the bot readers.
 """
 
 from __future__ import annotations
 
+import importlib
+
 from review_quorum.errors import InputError, json_type, shown
-from review_quorum.ingest import (
-    checkstyle,
-    freetext,
-    github_comments,
-    gitlab,
-    native,
-    rdjson,
-    sarif,
-)
 from review_quorum.ingest.base import Batch, Reader, ReadOptions, Source
 
+
+class _OnFirstUse:
+    """The reader `attribute` of module `ingest.<module>`, imported on first use."""
+
+    __slots__ = ("_attribute", "_module", "_reader", "name")
+
+    def __init__(self, name: str, module: str, attribute: str = "READER") -> None:
+        self.name = name
+        self._module = module
+        self._attribute = attribute
+        self._reader: Reader | None = None
+
+    def _loaded(self) -> Reader:
+        if self._reader is None:
+            module = importlib.import_module(f"review_quorum.ingest.{self._module}")
+            self._reader = getattr(module, self._attribute)
+        return self._reader
+
+    def detect(self, source: Source) -> bool:
+        return self._loaded().detect(source)
+
+    def read(self, source: Source) -> Batch:
+        return self._loaded().read(source)
+
+
 READERS: dict[str, Reader] = {
-    "sarif": sarif.READER,
-    "rdjson": rdjson.RDJSON,
-    "rdjsonl": rdjson.RDJSONL,
-    "gitlab": gitlab.READER,
-    "checkstyle": checkstyle.READER,
-    "github-comments": github_comments.READER,
-    "native": native.READER,
-    "freetext": freetext.READER,
+    "sarif": _OnFirstUse("sarif", "sarif"),
+    "rdjson": _OnFirstUse("rdjson", "rdjson", "RDJSON"),
+    "rdjsonl": _OnFirstUse("rdjsonl", "rdjson", "RDJSONL"),
+    "gitlab": _OnFirstUse("gitlab", "gitlab"),
+    "checkstyle": _OnFirstUse("checkstyle", "checkstyle"),
+    "github-comments": _OnFirstUse("github-comments", "github_comments"),
+    "native": _OnFirstUse("native", "native"),
+    "freetext": _OnFirstUse("freetext", "freetext"),
 }
 
 
