@@ -26,10 +26,11 @@ def findings(count: int) -> list[NormalizedFinding]:
     ]
 
 
+@pytest.mark.parametrize("model", ["agreement", "reliability"])
 @pytest.mark.parametrize("count", [0, 1, 7])
 @pytest.mark.parametrize("chunk", [1, 2, 3, 2000])
-def test_consensus_document_is_the_whole_dump(count: int, chunk: int) -> None:
-    consensus = compute_consensus(findings(count), bots_ran=4, model="agreement")
+def test_consensus_document_is_the_whole_dump(count: int, chunk: int, model: str) -> None:
+    consensus = compute_consensus(findings(count), bots_ran=4, model=model)  # type: ignore[arg-type]
     skipped = [Skipped("x.json", f"/{index}", "bad") for index in range(count % 3)]
     whole = {
         "bots_ran": 4,

@@ -10,13 +10,14 @@ option=OPT_INDENT_2)` of the document with the same keys in the same order.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
 from itertools import islice
 from typing import Any, TypeVar
 
 import orjson
 
 from review_quorum.errors import Skipped
-from review_quorum.model import ConsensusFinding
+from review_quorum.model import ConsensusFinding, Contribution
 from review_quorum.render.serialize import consensus_data, skipped_data
 
 CHUNK = 100
@@ -31,10 +32,11 @@ def consensus_document(
     chunk: int = CHUNK,
 ) -> Iterator[bytes | memoryview]:
     """`quorum consensus --format json`: bots_ran, findings, skipped, and a final newline."""
+    shares: dict[Contribution, dict[str, Any]] = {}
     return document(
         [
             ("bots_ran", bots_ran),
-            ("findings", Stream(consensus, consensus_data)),
+            ("findings", Stream(consensus, partial(consensus_data, shares=shares))),
             ("skipped", Stream(skipped, skipped_data)),
         ],
         chunk=chunk,

@@ -63,8 +63,14 @@ def source_data(source: CommentSource | None) -> dict[str, Any] | None:
     }
 
 
-def consensus_data(finding: ConsensusFinding) -> dict[str, Any]:
-    """A consensus finding; the reliability model adds its model and each member's share."""
+def consensus_data(
+    finding: ConsensusFinding, *, shares: dict[Contribution, dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """A consensus finding; the reliability model adds its model and each member's share.
+
+    Members of one source share one contribution, so a caller rendering many findings can
+    pass `shares` to build each contribution's data once (the dicts are then shared).
+    """
     members = finding.members
     detected_by = finding.detected_by
     data = {
@@ -85,7 +91,10 @@ def consensus_data(finding: ConsensusFinding) -> dict[str, Any]:
     }
     if finding.model != "agreement":
         data["model"] = finding.model
-        data["contributions"] = [contribution_data(item) for item in finding.contributions]
+        if shares is None:
+            data["contributions"] = [contribution_data(item) for item in finding.contributions]
+        else:
+            data["contributions"] = [_shared(item, shares) for item in finding.contributions]
     return data
 
 
@@ -98,6 +107,13 @@ def contribution_data(contribution: Contribution) -> dict[str, Any]:
         "counted": contribution.counted,
         "log_odds": round(contribution.weight, 4),
     }
+
+
+def _shared(contribution: Contribution, shares: dict[Contribution, dict[str, Any]]) -> Any:
+    data = shares.get(contribution)
+    if data is None:
+        data = shares[contribution] = contribution_data(contribution)
+    return data
 
 
 def skipped_data(skipped: Skipped) -> dict[str, str]:

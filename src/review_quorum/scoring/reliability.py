@@ -82,13 +82,17 @@ def compute_reliability(
         items.sort(key=_canonical_key)
     ran = resolve_bots_ran(items, bots_ran)
     clusters = [[items[index] for index in group] for group in matching.cluster(items, line_window)]
-    family = witnesses.families(clusters, profile)
-    estimates = witnesses.reliabilities(clusters, family, profile)
+    bots_of = [
+        (members[0].bot,) if len(members) == 1 else tuple(sorted({m.bot for m in members}))
+        for members in clusters
+    ]
+    family = witnesses.families(bots_of, profile)
+    estimates = witnesses.reliabilities(clusters, bots_of, family, profile)
     shares = _shares(estimates, family)
     alone = _Alone(shares, ran)
     consensus = [
-        alone(members[0]) if len(members) == 1 else _summarise(members, ran, shares)
-        for members in clusters
+        alone(members[0]) if len(members) == 1 else _summarise(members, bots, ran, shares)
+        for members, bots in zip(clusters, bots_of, strict=True)
     ]
     sort_for_output(consensus)
     return consensus
@@ -125,10 +129,12 @@ def _shares(
 
 
 def _summarise(
-    members: Sequence[NormalizedFinding], bots_ran: int, shares: Shares
+    members: Sequence[NormalizedFinding],
+    detected_by: tuple[str, ...],
+    bots_ran: int,
+    shares: Shares,
 ) -> ConsensusFinding:
-    if len(members) == 1:
-        return _Alone(shares, bots_ran)(members[0])  # as compute_reliability does
+    """A cluster of several findings; `detected_by` is its distinct bots, sorted."""
     contributions = _contributions(members, shares)
     log_odds = logit(PRIOR_REAL)
     for contribution in contributions:
@@ -150,7 +156,6 @@ def _summarise(
         if member.confidence > confidence:
             confidence = member.confidence
     anchor = anchor or members[0]
-    detected_by = tuple(sorted({member.bot for member in members}))
     # Positional on purpose, as in the agreement model: this runs once per cluster.
     return ConsensusFinding(
         anchor.evidence.file,

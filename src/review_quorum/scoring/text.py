@@ -20,6 +20,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable
+from itertools import chain
 
 _TOKEN = re.compile(r"\w\w+")
 _SUFFIXES = ("ing", "ed", "es", "s")
@@ -76,13 +77,9 @@ class Corpus:
 
     def __init__(self, texts: Iterable[str]) -> None:
         self._tokens: dict[str, list[str]] = {}
-        frequency: dict[str, int] = {}
-        self.size = 0
-        for text in texts:
-            self.size += 1
-            for token in set(self.tokens(text)):
-                frequency[token] = frequency.get(token, 0) + 1
-        self.frequency: Counter[str] = Counter(frequency)
+        documents = [set(self.tokens(text)) for text in texts]
+        self.size = len(documents)
+        self.frequency: Counter[str] = Counter(chain.from_iterable(documents))
         self._idfs: dict[str, float] = {}
 
     def _idf(self, token: str) -> float:

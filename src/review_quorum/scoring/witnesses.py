@@ -56,8 +56,11 @@ def source_name(source: Source) -> str:
     return f"{bot}/{rule}" if rule else bot
 
 
-def families(clusters: Sequence[Sequence[NormalizedFinding]], profile: Profile) -> dict[str, str]:
-    """Each bot's family name: known, from the profile, or detected from co-firing."""
+def families(bots_of: Sequence[tuple[str, ...]], profile: Profile) -> dict[str, str]:
+    """Each bot's family name: known, from the profile, or detected from co-firing.
+
+    `bots_of` holds each cluster's distinct bots, sorted.
+    """
     family: dict[str, str] = {}
     for name, members in KNOWN_FAMILIES.items():
         for bot in members:
@@ -68,12 +71,7 @@ def families(clusters: Sequence[Sequence[NormalizedFinding]], profile: Profile) 
     # Plain dicts and loops: a million findings make half a million clusters, mostly of one.
     clusters_of: dict[str, int] = {}
     together: dict[tuple[str, str], int] = {}
-    for cluster in clusters:
-        if len(cluster) == 1:
-            bot = cluster[0].bot
-            clusters_of[bot] = clusters_of.get(bot, 0) + 1
-            continue
-        bots = sorted({member.bot for member in cluster})
+    for bots in bots_of:
         for bot in bots:
             clusters_of[bot] = clusters_of.get(bot, 0) + 1
         if 1 < len(bots) <= 16:  # a cluster of dozens of bots says nothing about a pair
@@ -98,13 +96,16 @@ def _merge(family: dict[str, str], first: str, second: str) -> None:
 
 
 def reliabilities(
-    clusters: Sequence[Sequence[NormalizedFinding]], family: dict[str, str], profile: Profile
+    clusters: Sequence[Sequence[NormalizedFinding]],
+    bots_of: Sequence[tuple[str, ...]],
+    family: dict[str, str],
+    profile: Profile,
 ) -> dict[Source, Estimate]:
     """Every source's reliability: from the profile, else estimated from agreement."""
     agreed: Counter[Source] = Counter()
     seen: Counter[Source] = Counter()
-    for members in clusters:
-        shared = len(members) > 1 and len({family.get(m.bot, m.bot) for m in members}) > 1
+    for members, names in zip(clusters, bots_of, strict=True):
+        shared = len(names) > 1 and len({family.get(bot, bot) for bot in names}) > 1
         for member in members:
             source = (member.bot, member.rule_id)
             seen[source] += 1
