@@ -1,15 +1,23 @@
 """End-to-end wall time of `quorum review`, measured against `python -c pass` (not a test).
 
-Two workloads, each run as a fresh process several times (the best and median kept):
+Workloads, each run as a fresh process several times (the best and median kept):
 - the bundled example (three analysers' SARIF, the bots' comments and the diff);
 - a synthetic 50,000-finding pull request (native JSON from 8 bots and a diff touching every
-  reported line), and the same at 5,000 and 25,000 to show how it scales.
+  reported line), and the same at 5,000 and 25,000 to show how it scales;
+- the adversarial workloads of bench/consensus.py (lineless one bucket, chained windows,
+  50 bots) and its realistic one, through `quorum review --format json`, each against
+  `orjson.loads` of the same file in its own process (`--sizes`);
+- a huge title through `--format github-review` (`--title-mb`) and free-text reviewer lines
+  (`--text-lines`), the two inputs that once took minutes.
 
     python bench/review.py
+    python bench/review.py --sizes 10000 100000 --title-mb 200 --text-lines 3700000
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import random
 import statistics
 import subprocess
@@ -86,7 +94,68 @@ def _file_diff(file: str, lines: list[int]) -> str:
     return "".join(parts)
 
 
+def parse_seconds(path: Path, repeat: int) -> float:
+    """Best wall time of `orjson.loads` of `path`, each in a fresh process."""
+    code = (
+        "import orjson, sys, time; data = open(sys.argv[1], 'rb').read(); "
+        "t = time.perf_counter(); orjson.loads(data); print(time.perf_counter() - t)"
+    )
+    command = [sys.executable, "-c", code, str(path)]
+    runs = [subprocess.run(command, capture_output=True, text=True) for _ in range(repeat)]
+    return min(float(done.stdout) for done in runs)
+
+
+def adversarial(sizes: list[int], folder: Path) -> None:
+    """`quorum review --format json` on bench/consensus.py's workloads, against the parse."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from consensus import WORKLOADS
+
+    print(f"\n{'workload':<10} {'findings':>9} {'parse s':>8} {'review s':>9} {'/parse':>7}")
+    for name, make in WORKLOADS.items():
+        for size in sizes:
+            path = folder / f"{name}-{size}.json"
+            path.write_bytes(orjson.dumps(make(size, random.Random(size))))
+            command = [*QUORUM, "review", str(path), "--bots", "8", "--format", "json"]
+            best, _ = wall([*command, "-o", os.devnull], 2)
+            parse = parse_seconds(path, 2)
+            print(f"{name:<10} {size:>9,} {parse:>8.3f} {best:>9.3f} {best / parse:>6.1f}x")
+            path.unlink()
+
+
+def pathological(title_mb: int, text_lines: int, folder: Path) -> None:
+    """A huge title through --format github-review, and many free-text lines."""
+    title = folder / "huge-title.json"
+    words = "word " * (title_mb * 200_000)
+    records = [
+        {"bot": bot, "severity": "high", "category": "security", "title": text}
+        | {"evidence": {"file": "app.py", "line": 3}}
+        for bot, text in (("a", words), ("b", "short title"))
+    ]
+    title.write_bytes(orjson.dumps(records))
+    command = [*QUORUM, "review", str(title), "--bots", "2", "--format", "github-review"]
+    print(f"\n{title_mb} MB title, review --format github-review: ", end="", flush=True)
+    print(f"{wall([*command, '-o', os.devnull], 1)[0]:.1f} s")
+    title.unlink()
+    lines = folder / "review.txt"
+    rng = random.Random(text_lines)
+    kinds = ["sql injection", "null dereference", "race condition", "file handle leak"]
+    with lines.open("w") as out:
+        for number in range(text_lines):
+            where = f"src/pkg{number % 300}/mod{number % 1000}.py:{rng.randint(1, 4000)}"
+            out.write(f"[high] {where} possible {rng.choice(kinds)} in handler_{number % 977}\n")
+    for output in ("json", "markdown"):
+        command = [*QUORUM, "review", str(lines), "--bots", "1", "--format", output]
+        print(f"{text_lines:,} free-text lines, review --format {output}: ", end="", flush=True)
+        print(f"{wall([*command, '-o', os.devnull], 1)[0]:.1f} s")
+    lines.unlink()
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[20_000])
+    parser.add_argument("--title-mb", type=int, default=20)
+    parser.add_argument("--text-lines", type=int, default=370_000)
+    args = parser.parse_args()
     baseline, _ = wall([sys.executable, "-c", "pass"], 10)
     example = [
         *sorted(str(path) for path in (EXAMPLE / "analysers").glob("*.sarif")),
@@ -117,6 +186,9 @@ def main() -> None:
             for size, p in zip((5_000, 25_000, 50_000), per, strict=True)
         )
     )
+    with tempfile.TemporaryDirectory() as folder:
+        adversarial(args.sizes, Path(folder))
+        pathological(args.title_mb, args.text_lines, Path(folder))
 
 
 if __name__ == "__main__":
