@@ -24,8 +24,9 @@ which `order="canonical"` makes canonical.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from operator import itemgetter
+from collections.abc import Iterator, Sequence
+from itertools import chain
+from operator import attrgetter
 
 from review_quorum.model import NormalizedFinding
 from review_quorum.scoring.text import Corpus, TextIndex, Vector
@@ -37,20 +38,23 @@ DUPLICATE_SIMILARITY = 0.7
 class _Cluster:
     """One issue being gathered: its members, span, stated category, CWEs, sources, bots.
 
-    A plain slotted class: a million findings make half a million of these.
+    A plain slotted class: a million findings make half a million of these, so what few
+    of them need (CWEs, the bots for text matching) is made only when first needed.
     """
 
-    __slots__ = ("bots", "cwes", "end", "members", "number", "sources", "start", "stated")
+    __slots__ = ("bots", "cwes", "end", "first", "members", "number", "sources", "start")
+    __slots__ += ("stated",)
 
-    def __init__(self, number: int, start: int, end: int) -> None:
+    def __init__(self, number: int, start: int, end: int, first: int) -> None:
         self.number = number
-        self.members: list[int] = []
+        self.first = first  # the input position of its first member: the output order
+        self.members: list[NormalizedFinding] = []
         self.start = start
         self.end = end
         self.stated: str | None = None  # the category stated by a member, if any
-        self.cwes: dict[str, set[int]] = {}  # per bot, its rules' CWE ids
+        self.cwes: dict[str, set[int]] | None = None  # per bot, its rules' CWE ids
         self.sources: dict[tuple[str, str], int] = {}  # source -> its line
-        self.bots: set[str] = set()
+        self.bots: set[str] | None = None  # its members' bots, once text matching asks
 
 
 def finding_text(finding: NormalizedFinding) -> str:
@@ -61,129 +65,152 @@ def finding_text(finding: NormalizedFinding) -> str:
     return f"{title}\n{body}"
 
 
-def cluster(findings: Sequence[NormalizedFinding], window: int) -> list[list[int]]:
-    """Indices of `findings` grouped into issues, each group in input order."""
-    by_file: dict[str, tuple[list[int], list[int]]] = {}  # lined, lineless
+Span = tuple[int, int, int, NormalizedFinding]  # line, end line, input position, finding
+
+
+def cluster(findings: Sequence[NormalizedFinding], window: int) -> list[list[NormalizedFinding]]:
+    """`findings` grouped into issues: each group in sweep order, groups in the input
+    order of their first members."""
+    lined_of: dict[str, list[Span]] = {}
+    lineless_of: dict[str, list[tuple[int, NormalizedFinding]]] = {}
     for index, finding in enumerate(findings):
         evidence = finding.evidence
-        split = by_file.get(evidence.file)
-        if split is None:
-            split = by_file[evidence.file] = ([], [])
-        split[evidence.line is None].append(index)
-    swept: list[tuple[list[_Cluster], list[int]]] = []
-    for lined, lineless in by_file.values():
-        swept.append((_sweep(findings, lined, window), lineless))
-    # Text takes part only where a file has findings without a line: those findings, and
-    # each lined cluster of their file through its first member.
-    corpus = Corpus(
-        finding_text(findings[index])
-        for clusters, lineless in swept
-        if lineless
-        for index in (*(found.members[0] for found in clusters), *lineless)
-    )
-    groups: list[list[int]] = []
-    for clusters, lineless in swept:
-        if lineless:
-            _join_by_text(findings, clusters, lineless, corpus)
-        groups.extend(found.members for found in clusters)
-    groups.sort(key=itemgetter(0))
-    return groups
-
-
-def _sweep(findings: Sequence[NormalizedFinding], lined: list[int], window: int) -> list[_Cluster]:
-    spans = []
-    for index in lined:
-        finding = findings[index]
-        evidence = finding.evidence
-        line = evidence.line or 0
+        line = evidence.line
+        if line is None:
+            lineless = lineless_of.get(evidence.file)
+            if lineless is None:
+                lineless = lineless_of[evidence.file] = []
+            lineless.append((index, finding))
+            continue
+        spans = lined_of.get(evidence.file)
+        if spans is None:
+            spans = lined_of[evidence.file] = []
         spans.append((line, evidence.end_line or line, index, finding))  # indices never tie
+    found: list[_Cluster] = []
+    texts: list[tuple[list[_Cluster], list[tuple[int, NormalizedFinding]]]] = []
+    for file, spans in lined_of.items():
+        swept = _sweep(spans, window)
+        lineless = lineless_of.get(file)
+        if lineless is None:
+            found.extend(swept)
+        else:
+            texts.append((swept, lineless))
+    texts.extend(([], lineless) for file, lineless in lineless_of.items() if file not in lined_of)
+    if texts:
+        found.extend(_join_files_by_text(texts))
+    found.sort(key=attrgetter("first"))
+    return [item.members for item in found]
+
+
+def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
+    """One file's findings with a line, in line order, into clusters (see the module)."""
     spans.sort()
     clusters: list[_Cluster] = []
     open_clusters: list[_Cluster] = []
     horizon = 0  # no open cluster ends (plus the window) before this line
     for start, end, index, finding in spans:
         if horizon < start and open_clusters:
-            open_clusters = [found for found in open_clusters if found.end + window >= start]
-            horizon = min((found.end for found in open_clusters), default=start) + window
-        target = _best_by_overlap(finding, start, end, open_clusters) if open_clusters else None
+            open_clusters = [item for item in open_clusters if item.end + window >= start]
+            horizon = min((item.end for item in open_clusters), default=start) + window
+        source = (finding.bot, finding.rule_id)
+        stated = finding.category_certainty >= 1.0
+        category = finding.category
+        target: _Cluster | None = None
+        best_match, best_overlap = False, 0
+        # The open cluster it overlaps most, a stated category agreeing first, the
+        # earliest on ties (open clusters are in creation order). Inlined: the hot loop.
+        for item in open_clusters:
+            if stated and not _category_allows(item, finding):
+                continue
+            line = item.sources.get(source)
+            if line is not None and line != start:
+                continue
+            match = item.stated == category
+            overlap = (end if end < item.end else item.end) - (
+                start if start > item.start else item.start
+            )
+            if (
+                target is None
+                or match > best_match
+                or (match == best_match and overlap > best_overlap)
+            ):
+                target, best_match, best_overlap = item, match, overlap
         if target is None:
-            target = _Cluster(len(clusters), start, end)
+            target = _Cluster(len(clusters), start, end, index)
             clusters.append(target)
             open_clusters.append(target)
             horizon = min(horizon, end + window) if len(open_clusters) > 1 else end + window
-        _add(target, finding, index, start, end)
+            target.sources[source] = start
+        else:
+            if end > target.end:  # never an earlier start: spans come in line order
+                target.end = end
+            target.sources.setdefault(source, start)
+        target.members.append(finding)
+        if stated:
+            _note_stated(target, finding)
     return clusters
-
-
-def _best_by_overlap(
-    finding: NormalizedFinding, start: int, end: int, candidates: list[_Cluster]
-) -> _Cluster | None:
-    best: _Cluster | None = None
-    best_key: tuple[bool, int, int] | None = None
-    source = (finding.bot, finding.rule_id)
-    for found in candidates:
-        if not _category_allows(found, finding):
-            continue
-        line = found.sources.get(source)
-        if line is not None and line != start:
-            continue
-        overlap = min(end, found.end) - max(start, found.start)
-        key = (found.stated == finding.category, overlap, -found.number)
-        if best_key is None or key > best_key:
-            best, best_key = found, key
-    return best
 
 
 def _category_allows(found: _Cluster, finding: NormalizedFinding) -> bool:
     """Stated categories must agree, and one analyser's rules must share a stated CWE."""
     if finding.category_certainty < 1.0:
         return True
-    stated = found.cwes.get(finding.bot)
-    if stated and finding.cwes and stated.isdisjoint(finding.cwes):
-        return False
+    if found.cwes is not None and finding.cwes:
+        stated = found.cwes.get(finding.bot)
+        if stated and stated.isdisjoint(finding.cwes):
+            return False
     return found.stated in (None, finding.category)
 
 
-def _add(found: _Cluster, finding: NormalizedFinding, index: int, start: int, end: int) -> None:
-    found.members.append(index)
-    if start < found.start:
-        found.start = start
-    if end > found.end:
-        found.end = end
-    found.sources.setdefault((finding.bot, finding.rule_id), start)
-    _note_kind(found, finding)
+def _note_stated(found: _Cluster, finding: NormalizedFinding) -> None:
+    """A member whose tool stated its category: the cluster's category and CWEs."""
+    if finding.cwes:
+        cwes = found.cwes
+        if cwes is None:
+            cwes = found.cwes = {}
+        stated = cwes.get(finding.bot)
+        if stated is None:
+            cwes[finding.bot] = set(finding.cwes)
+        else:
+            stated.update(finding.cwes)
+    if found.stated is None:
+        found.stated = finding.category
 
 
-def _note_kind(found: _Cluster, finding: NormalizedFinding) -> None:
-    found.bots.add(finding.bot)
-    if finding.category_certainty >= 1.0:
-        if finding.cwes:
-            found.cwes.setdefault(finding.bot, set()).update(finding.cwes)
-        if found.stated is None:
-            found.stated = finding.category
+def _join_files_by_text(
+    files: list[tuple[list[_Cluster], list[tuple[int, NormalizedFinding]]]],
+) -> Iterator[_Cluster]:
+    """Findings without a line into the clusters of their file, by text.
 
-
-def _join_by_text(
-    findings: Sequence[NormalizedFinding],
-    clusters: list[_Cluster],
-    lineless: list[int],
-    corpus: Corpus,
-) -> None:
-    texts = [finding_text(findings[position]) for position in lineless]
-    probed = {token for text in texts for token in corpus.tokens(text)}
-    index = TextIndex(corpus, probed)
-    for found in clusters:  # a lined cluster is represented by its first member's text
-        index.add(found.number, finding_text(findings[found.members[0]]))
-    for position, text in zip(lineless, texts, strict=True):
-        finding = findings[position]
-        vector = corpus.vector(text)
-        target = _best_by_text(finding, vector, clusters, index)
-        if target is None:
-            target = _Cluster(len(clusters), 0, 0)
-            clusters.append(target)
-        target.members.append(position)
-        _note_kind(target, finding)
-        index.add(target.number, text)
+    Text takes part only where a file has findings without a line: those findings, and
+    each lined cluster of their file through its first member, make the corpus whose
+    document frequencies weigh every token.
+    """
+    texts = [
+        (
+            [finding_text(found.members[0]) for found in clusters],
+            [finding_text(f) for _, f in lineless],
+        )
+        for clusters, lineless in files
+    ]
+    corpus = Corpus(chain.from_iterable(chain(lined, free) for lined, free in texts))
+    for (clusters, lineless), (lined, free) in zip(files, texts, strict=True):
+        probed = set(chain.from_iterable(map(corpus.tokens, free)))
+        index = TextIndex(corpus, probed)
+        for found, text in zip(clusters, lined, strict=True):
+            index.add(found.number, text)
+        for (position, finding), text in zip(lineless, free, strict=True):
+            target = _best_by_text(finding, corpus.vector(text), clusters, index)
+            if target is None:
+                target = _Cluster(len(clusters), 0, 0, position)
+                clusters.append(target)
+            target.members.append(finding)
+            if target.bots is not None:
+                target.bots.add(finding.bot)
+            if finding.category_certainty >= 1.0:
+                _note_stated(target, finding)
+            index.add(target.number, text)
+        yield from clusters
 
 
 def _best_by_text(
@@ -196,7 +223,10 @@ def _best_by_text(
         if not _category_allows(found, finding):
             continue
         similarity = index.similarity(number, vector)
-        needed = DUPLICATE_SIMILARITY if finding.bot in found.bots else TEXT_SIMILARITY
+        bots = found.bots
+        if bots is None:
+            bots = found.bots = {member.bot for member in found.members}
+        needed = DUPLICATE_SIMILARITY if finding.bot in bots else TEXT_SIMILARITY
         if similarity < needed:
             continue
         key = (found.stated == finding.category, similarity)

@@ -81,7 +81,7 @@ def compute_reliability(
     if order == "canonical":
         items.sort(key=_canonical_key)
     ran = resolve_bots_ran(items, bots_ran)
-    clusters = [[items[index] for index in group] for group in matching.cluster(items, line_window)]
+    clusters = matching.cluster(items, line_window)
     bots_of = [
         (members[0].bot,) if len(members) == 1 else tuple(sorted({m.bot for m in members}))
         for members in clusters
