@@ -42,8 +42,9 @@ class _Cluster:
     of them need (CWEs, the bots for text matching) is made only when first needed.
     """
 
-    __slots__ = ("bots", "cwes", "end", "first", "members", "number", "sources", "start")
-    __slots__ += ("stated",)
+    __slots__ = (
+        "bots", "cwes", "end", "first", "members", "number", "sources", "start", "stated"
+    )  # fmt: skip
 
     def __init__(self, number: int, start: int, end: int, first: int) -> None:
         self.number = number

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
 
 from review_quorum.model import (
     ConsensusFinding,
@@ -46,6 +47,7 @@ PRIOR_REAL = 0.12
 CONFIRMED_PROBABILITY = 0.8
 NEEDS_VERIFICATION_PROBABILITY = 0.5
 _FLOOR, _CEILING = 0.01, 0.99
+_source_of = attrgetter("bot", "rule_id")
 
 
 def level_for_probability(probability: float) -> ConsensusLevel:
@@ -60,6 +62,9 @@ def level_for_probability(probability: float) -> ConsensusLevel:
 def logit(probability: float) -> float:
     probability = _FLOOR if probability < _FLOOR else min(probability, _CEILING)
     return math.log(probability / (1.0 - probability))
+
+
+_PRIOR_LOG_ODDS = logit(PRIOR_REAL)
 
 
 def compute_reliability(
@@ -136,17 +141,21 @@ def _summarise(
 ) -> ConsensusFinding:
     """A cluster of several findings; `detected_by` is its distinct bots, sorted."""
     contributions = _contributions(members, shares)
-    log_odds = logit(PRIOR_REAL)
-    for contribution in contributions:
+    log_odds = _PRIOR_LOG_ODDS
+    for contribution in contributions:  # in member order, the same sum on every Python
         log_odds += contribution.weight
     probability = 1.0 / (1.0 + math.exp(-log_odds))
     anchor, stated = None, None
-    line, title, severity, confidence = None, "", members[0].severity, members[0].confidence
+    first = members[0]
+    line, title, severity, confidence = None, "", first.severity, first.confidence
     for member in members:  # one pass, as the agreement model's summary does
         member_line = member.evidence.line
         if member_line is not None:
-            anchor = anchor or member
-            line = member_line if line is None or member_line < line else line
+            if anchor is None:
+                anchor = member
+                line = member_line
+            elif member_line < line:  # type: ignore[operator]  # set with the anchor
+                line = member_line
         if stated is None and member.category_certainty >= 1.0:
             stated = member.category
         if len(member.title) > len(title):
@@ -155,7 +164,7 @@ def _summarise(
             severity = member.severity
         if member.confidence > confidence:
             confidence = member.confidence
-    anchor = anchor or members[0]
+    anchor = anchor or first
     # Positional on purpose, as in the agreement model: this runs once per cluster.
     return ConsensusFinding(
         anchor.evidence.file,
@@ -191,11 +200,11 @@ class _Alone:
         self.scores: dict[witnesses.Source, tuple[Contribution, float, ConsensusLevel]] = {}
 
     def __call__(self, member: NormalizedFinding) -> ConsensusFinding:
-        source = (member.bot, member.rule_id)
+        source = _source_of(member)
         score = self.scores.get(source)
         if score is None:
             contribution = self.shares[source][0]
-            probability = 1.0 / (1.0 + math.exp(-(logit(PRIOR_REAL) + contribution.weight)))
+            probability = 1.0 / (1.0 + math.exp(-(_PRIOR_LOG_ODDS + contribution.weight)))
             level = level_for_probability(probability)
             score = self.scores[source] = (contribution, probability, level)
         contribution, probability, level = score
@@ -222,20 +231,21 @@ def _contributions(
     members: Sequence[NormalizedFinding], shares: Shares
 ) -> tuple[Contribution, ...]:
     """Each member's share: only the most reliable member of each family counts."""
-    best: dict[str, int] = {}
-    chosen = []
-    for position, member in enumerate(members):
-        share = shares[(member.bot, member.rule_id)]
-        chosen.append(share)
-        leader = best.get(share[0].family)
-        if leader is None or share[0].reliability > chosen[leader][0].reliability:
-            best[share[0].family] = position
+    chosen = [shares[source] for source in map(_source_of, members)]
+    best: dict[str, tuple[int, float]] = {}  # family -> its most reliable member, first
+    for position, (share, _, _) in enumerate(chosen):
+        leader = best.get(share.family)
+        if leader is None or share.reliability > leader[1]:
+            best[share.family] = (position, share.reliability)
+    # Every member its own family (the usual case): all of them count.
+    counted = None if len(best) == len(chosen) else {at for at, _ in best.values()}
     lead, most = -1, 0.0  # the most reliable leader, the first on ties
-    for at in best.values():
-        reliability = chosen[at][0].reliability
+    for at, reliability in best.values():
         if lead < 0 or reliability > most or (reliability == most and at < lead):
             lead, most = at, reliability
-    counted = set(best.values())
     return tuple(
-        [share[0 if at == lead else 1 if at in counted else 2] for at, share in enumerate(chosen)]
+        [
+            share[0 if at == lead else 1 if counted is None or at in counted else 2]
+            for at, share in enumerate(chosen)
+        ]
     )

@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
 
 from review_quorum.model import NormalizedFinding
 from review_quorum.scoring.profile import Profile, SourceReliability
@@ -41,6 +43,7 @@ PRIOR = 0.5
 PSEUDO_COUNT = 4.0
 
 Source = tuple[str, str]  # (bot, rule id or "")
+_source_of = attrgetter("bot", "rule_id")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,12 +71,11 @@ def families(bots_of: Sequence[tuple[str, ...]], profile: Profile) -> dict[str, 
     for declared in profile.families:
         for bot in declared.members:
             family[bot] = declared.name
-    # Plain dicts and loops: a million findings make half a million clusters, mostly of one.
-    clusters_of: dict[str, int] = {}
+    # Counted in C where it can be: a million findings make half a million clusters,
+    # mostly of one bot, and only clusters of several bots can make a pair.
+    clusters_of = Counter(chain.from_iterable(bots_of))
     together: dict[tuple[str, str], int] = {}
     for bots in bots_of:
-        for bot in bots:
-            clusters_of[bot] = clusters_of.get(bot, 0) + 1
         if 1 < len(bots) <= 16:  # a cluster of dozens of bots says nothing about a pair
             for i, first in enumerate(bots):
                 for second in bots[i + 1 :]:
@@ -102,15 +104,11 @@ def reliabilities(
     profile: Profile,
 ) -> dict[Source, Estimate]:
     """Every source's reliability: from the profile, else estimated from agreement."""
+    seen: Counter[Source] = Counter(map(_source_of, chain.from_iterable(clusters)))
     agreed: Counter[Source] = Counter()
-    seen: Counter[Source] = Counter()
     for members, names in zip(clusters, bots_of, strict=True):
-        shared = len(names) > 1 and len({family.get(bot, bot) for bot in names}) > 1
-        for member in members:
-            source = (member.bot, member.rule_id)
-            seen[source] += 1
-            if shared:
-                agreed[source] += 1
+        if len(names) > 1 and len({family.get(bot, bot) for bot in names}) > 1:
+            agreed.update(map(_source_of, members))
     known = profile.lookup()
     prior = _population_mean(profile)
     bots = _bot_estimates(seen, agreed, prior)
