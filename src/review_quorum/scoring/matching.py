@@ -43,10 +43,11 @@ class _Cluster:
     """
 
     __slots__ = (
-        "bots", "cwes", "end", "first", "members", "number", "sources", "start", "stated"
+        "bots", "cwes", "end", "first", "members", "number", "others", "source", "start",
+        "stated",
     )  # fmt: skip
 
-    def __init__(self, number: int, start: int, end: int, first: int) -> None:
+    def __init__(self, number: int, start: int, end: int, first: int, source: Source) -> None:
         self.number = number
         self.first = first  # the input position of its first member: the output order
         self.members: list[NormalizedFinding] = []
@@ -54,7 +55,8 @@ class _Cluster:
         self.end = end
         self.stated: str | None = None  # the category stated by a member, if any
         self.cwes: dict[str, set[int]] | None = None  # per bot, its rules' CWE ids
-        self.sources: dict[tuple[str, str], int] = {}  # source -> its line
+        self.source = source  # the first member's source (bot, rule), at line `start`
+        self.others: dict[Source, int] | None = None  # any other source -> its line
         self.bots: set[str] | None = None  # its members' bots, once text matching asks
 
 
@@ -66,6 +68,8 @@ def finding_text(finding: NormalizedFinding) -> str:
     return f"{title}\n{body}"
 
 
+Source = tuple[str, str]  # bot, rule id
+_source_of = attrgetter("bot", "rule_id")
 Span = tuple[int, int, int, NormalizedFinding]  # line, end line, input position, finding
 
 
@@ -113,7 +117,7 @@ def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
         if horizon < start and open_clusters:
             open_clusters = [item for item in open_clusters if item.end + window >= start]
             horizon = min((item.end for item in open_clusters), default=start) + window
-        source = (finding.bot, finding.rule_id)
+        source = _source_of(finding)
         stated = finding.category_certainty >= 1.0
         category = finding.category
         target: _Cluster | None = None
@@ -123,9 +127,13 @@ def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
         for item in open_clusters:
             if stated and not _category_allows(item, finding):
                 continue
-            line = item.sources.get(source)
-            if line is not None and line != start:
-                continue
+            if source == item.source:
+                if item.start != start:
+                    continue
+            elif item.others is not None:
+                line = item.others.get(source)
+                if line is not None and line != start:
+                    continue
             match = item.stated == category
             overlap = (end if end < item.end else item.end) - (
                 start if start > item.start else item.start
@@ -137,15 +145,18 @@ def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
             ):
                 target, best_match, best_overlap = item, match, overlap
         if target is None:
-            target = _Cluster(len(clusters), start, end, index)
+            target = _Cluster(len(clusters), start, end, index, source)
             clusters.append(target)
             open_clusters.append(target)
             horizon = min(horizon, end + window) if len(open_clusters) > 1 else end + window
-            target.sources[source] = start
         else:
             if end > target.end:  # never an earlier start: spans come in line order
                 target.end = end
-            target.sources.setdefault(source, start)
+            if source != target.source:
+                if target.others is None:
+                    target.others = {source: start}
+                else:
+                    target.others.setdefault(source, start)
         target.members.append(finding)
         if stated:
             _note_stated(target, finding)
@@ -203,7 +214,7 @@ def _join_files_by_text(
         for (position, finding), text in zip(lineless, free, strict=True):
             target = _best_by_text(finding, corpus.vector(text), clusters, index)
             if target is None:
-                target = _Cluster(len(clusters), 0, 0, position)
+                target = _Cluster(len(clusters), 0, 0, position, _source_of(finding))
                 clusters.append(target)
             target.members.append(finding)
             if target.bots is not None:

@@ -105,10 +105,12 @@ def reliabilities(
 ) -> dict[Source, Estimate]:
     """Every source's reliability: from the profile, else estimated from agreement."""
     seen: Counter[Source] = Counter(map(_source_of, chain.from_iterable(clusters)))
-    agreed: Counter[Source] = Counter()
-    for members, names in zip(clusters, bots_of, strict=True):
-        if len(names) > 1 and len({family.get(bot, bot) for bot in names}) > 1:
-            agreed.update(map(_source_of, members))
+    shared = (
+        members
+        for members, names in zip(clusters, bots_of, strict=True)
+        if len(names) > 1 and len({family.get(bot, bot) for bot in names}) > 1
+    )
+    agreed: Counter[Source] = Counter(map(_source_of, chain.from_iterable(shared)))
     known = profile.lookup()
     prior = _population_mean(profile)
     bots = _bot_estimates(seen, agreed, prior)
