@@ -201,21 +201,26 @@ def _join_files_by_text(
     texts = [
         (
             [finding_text(found.members[0]) for found in clusters],
-            [finding_text(f) for _, f in lineless],
+            [finding_text(finding) for _, finding in lineless],
         )
         for clusters, lineless in files
     ]
-    corpus = Corpus(chain.from_iterable(chain(lined, free) for lined, free in texts))
+    corpus = Corpus(list(chain.from_iterable(chain(lined, free) for lined, free in texts)))
     for (clusters, lineless), (lined, free) in zip(files, texts, strict=True):
         probed = set(chain.from_iterable(map(corpus.tokens, free)))
         index = TextIndex(corpus, probed)
         for found, text in zip(clusters, lined, strict=True):
-            index.add(found.number, text)
+            index.add_first(found.number, text)
         for (position, finding), text in zip(lineless, free, strict=True):
             target = _best_by_text(finding, corpus.vector(text), clusters, index)
             if target is None:
                 target = _Cluster(len(clusters), 0, 0, position, _source_of(finding))
                 clusters.append(target)
+                target.members.append(finding)
+                if finding.category_certainty >= 1.0:
+                    _note_stated(target, finding)
+                index.add_first(target.number, text)
+                continue
             target.members.append(finding)
             if target.bots is not None:
                 target.bots.add(finding.bot)

@@ -92,7 +92,7 @@ def compute_reliability(
         for members in clusters
     ]
     family = witnesses.families(bots_of, profile)
-    estimates = witnesses.reliabilities(clusters, bots_of, family, profile)
+    estimates = witnesses.reliabilities(items, clusters, bots_of, family, profile)
     shares = _shares(estimates, family)
     alone = _Alone(shares, ran)
     consensus = [

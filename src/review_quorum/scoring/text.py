@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Sequence
 from itertools import chain
 
 _TOKEN = re.compile(r"\w\w+")
@@ -75,11 +75,12 @@ _STEMS: dict[str, str] = {}
 class Corpus:
     """Document frequencies over the texts that take part in text matching."""
 
-    def __init__(self, texts: Iterable[str]) -> None:
+    def __init__(self, texts: Sequence[str]) -> None:
         self._tokens: dict[str, list[str]] = {}
-        documents = [set(self.tokens(text)) for text in texts]
-        self.size = len(documents)
-        self.frequency: Counter[str] = Counter(chain.from_iterable(documents))
+        self.size = len(texts)
+        self.frequency: Counter[str] = Counter(
+            chain.from_iterable(map(set, map(self.tokens, texts)))
+        )
         self._idfs: dict[str, float] = {}
 
     def _idf(self, token: str) -> float:
@@ -120,17 +121,30 @@ class TextIndex:
         self.texts: dict[int, list[str]] = {}
         self._sums: dict[int, Vector] = {}
 
+    def add_first(self, cluster: int, text: str) -> None:
+        """A new cluster, through its first member's text."""
+        reached = self.probed.intersection(self.corpus.tokens(text))
+        if not reached:
+            return  # no probe can reach this cluster through this text
+        self.texts[cluster] = [text]
+        postings = self.postings
+        for token in reached:
+            posting = postings.get(token)
+            if posting is None:
+                postings[token] = [cluster]
+            else:
+                posting.append(cluster)
+
     def add(self, cluster: int, text: str) -> None:
-        tokens = self.corpus.tokens(text)
+        """A further member's text."""
         texts = self.texts.get(cluster)
         if texts is None:
-            if self.probed.isdisjoint(tokens):
-                return  # no probe can reach this cluster through this text
-            texts = self.texts[cluster] = []
-        known = {token for member in texts for token in self.corpus.tokens(member)}
-        for token in set(tokens) - known:
-            if token in self.probed:
-                self.postings.setdefault(token, []).append(cluster)
+            self.add_first(cluster, text)
+            return
+        tokens = self.corpus.tokens
+        known = {token for member in texts for token in tokens(member)}
+        for token in self.probed.intersection(tokens(text)) - known:
+            self.postings.setdefault(token, []).append(cluster)
         texts.append(text)
         self._sums.pop(cluster, None)
 

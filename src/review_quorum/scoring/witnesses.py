@@ -98,13 +98,18 @@ def _merge(family: dict[str, str], first: str, second: str) -> None:
 
 
 def reliabilities(
+    findings: Sequence[NormalizedFinding],
     clusters: Sequence[Sequence[NormalizedFinding]],
     bots_of: Sequence[tuple[str, ...]],
     family: dict[str, str],
     profile: Profile,
 ) -> dict[Source, Estimate]:
-    """Every source's reliability: from the profile, else estimated from agreement."""
-    seen: Counter[Source] = Counter(map(_source_of, chain.from_iterable(clusters)))
+    """Every source's reliability: from the profile, else estimated from agreement.
+
+    `clusters` group `findings`; the findings are counted in their own order, which is
+    the order they lie in memory: several times faster than cluster by cluster.
+    """
+    seen: Counter[Source] = Counter(map(_source_of, findings))
     shared = (
         members
         for members, names in zip(clusters, bots_of, strict=True)
