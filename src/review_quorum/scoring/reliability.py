@@ -87,8 +87,11 @@ def compute_reliability(
         items.sort(key=_canonical_key)
     ran = resolve_bots_ran(items, bots_ran)
     clusters = matching.cluster(items, line_window)
+    alone_bot: dict[str, tuple[str]] = {}  # one tuple per bot for clusters of one finding
     bots_of = [
-        (members[0].bot,) if len(members) == 1 else tuple(sorted({m.bot for m in members}))
+        (alone_bot.get(members[0].bot) or alone_bot.setdefault(members[0].bot, (members[0].bot,)))
+        if len(members) == 1
+        else tuple(sorted({m.bot for m in members}))
         for members in clusters
     ]
     family = witnesses.families(bots_of, profile)
@@ -96,7 +99,7 @@ def compute_reliability(
     shares = _shares(estimates, family)
     alone = _Alone(shares, ran)
     consensus = [
-        alone(members[0]) if len(members) == 1 else _summarise(members, bots, ran, shares)
+        alone(members[0], bots) if len(members) == 1 else _summarise(members, bots, ran, shares)
         for members, bots in zip(clusters, bots_of, strict=True)
     ]
     sort_for_output(consensus)
@@ -184,6 +187,9 @@ def _summarise(
     )
 
 
+_Score = tuple[tuple[Contribution], float, ConsensusLevel]
+
+
 class _Alone:
     """Clusters of one finding (most of them): its source's reliability is the score.
 
@@ -197,17 +203,18 @@ class _Alone:
         self.shares = shares
         self.bots_ran = bots_ran
         self.ratio = min(1 / bots_ran, 1.0)
-        self.scores: dict[witnesses.Source, tuple[Contribution, float, ConsensusLevel]] = {}
+        self.scores: dict[witnesses.Source, _Score] = {}
 
-    def __call__(self, member: NormalizedFinding) -> ConsensusFinding:
+    def __call__(self, member: NormalizedFinding, bots: tuple[str, ...]) -> ConsensusFinding:
+        """The cluster of `member` alone; `bots` is `(member.bot,)`, shared per bot."""
         source = _source_of(member)
         score = self.scores.get(source)
         if score is None:
             contribution = self.shares[source][0]
             probability = 1.0 / (1.0 + math.exp(-(_PRIOR_LOG_ODDS + contribution.weight)))
             level = level_for_probability(probability)
-            score = self.scores[source] = (contribution, probability, level)
-        contribution, probability, level = score
+            score = self.scores[source] = ((contribution,), probability, level)
+        contributions, probability, level = score
         confidence = member.confidence
         return ConsensusFinding(
             member.evidence.file,
@@ -215,7 +222,7 @@ class _Alone:
             member.category,
             member.title,
             member.severity,
-            (member.bot,),
+            bots,
             self.bots_ran,
             self.ratio,
             0.0 if confidence < 0.0 else 1.0 if confidence > 1.0 else confidence,
@@ -223,7 +230,7 @@ class _Alone:
             level,
             (member,),
             "reliability",
-            (contribution,),
+            contributions,
         )
 
 

@@ -101,7 +101,10 @@ class Corpus:
         counts: dict[str, int] = {}  # in order of first occurrence, as a Counter keeps them
         for token in self.tokens(text):
             counts[token] = counts.get(token, 0) + 1
-        weights = {token: count * self._idf(token) for token, count in counts.items()}
+        known = self._idfs.get  # every idf is at least 1, so a miss is the only falsy value
+        weights = {
+            token: count * (known(token) or self._idf(token)) for token, count in counts.items()
+        }
         norm = math.sqrt(sum(weight * weight for weight in weights.values()))
         return {token: weight / norm for token, weight in weights.items()} if norm else {}
 
@@ -164,9 +167,12 @@ class TextIndex:
         total = self._sums.get(cluster)
         texts = self.texts[cluster]
         if total is None:
-            total = self._sums[cluster] = {}
-            for text in texts:
-                for token, weight in self.corpus.vector(text).items():
-                    total[token] = total.get(token, 0.0) + weight
+            if len(texts) == 1:  # most clusters: the sum is the one vector
+                total = self._sums[cluster] = self.corpus.vector(texts[0])
+            else:
+                total = self._sums[cluster] = {}
+                for text in texts:
+                    for token, weight in self.corpus.vector(text).items():
+                        total[token] = total.get(token, 0.0) + weight
         dot = sum(weight * total.get(token, 0.0) for token, weight in vector.items())
         return dot / len(texts)
