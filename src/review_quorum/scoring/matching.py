@@ -198,19 +198,24 @@ def _join_files_by_text(
     each lined cluster of their file through its first member, make the corpus whose
     document frequencies weigh every token.
     """
-    texts = [
-        (
-            [finding_text(found.members[0]) for found in clusters],
-            [finding_text(finding) for _, finding in lineless],
-        )
-        for clusters, lineless in files
-    ]
-    corpus = Corpus(list(chain.from_iterable(chain(lined, free) for lined, free in texts)))
-    for (clusters, lineless), (lined, free) in zip(files, texts, strict=True):
-        probed = set(chain.from_iterable(map(corpus.tokens, free)))
-        index = TextIndex(corpus, probed)
-        for found, text in zip(clusters, lined, strict=True):
-            index.add_first(found.number, text)
+    corpus = Corpus()
+    tokens = corpus.tokens
+    documents: list[set[str]] = []  # every text's token set, for document frequencies
+    indexed = []
+    for clusters, lineless in files:
+        free = [finding_text(finding) for _, finding in lineless]
+        probes = [set(tokens(text)) for text in free]
+        index = TextIndex(corpus, set(chain.from_iterable(probes)))
+        for found in clusters:  # one pass: each lined cluster's tokens count and index
+            text = finding_text(found.members[0])
+            document = set(tokens(text))
+            documents.append(document)
+            index.add_first(found.number, text, document)
+        documents.extend(probes)
+        indexed.append((clusters, lineless, free, index))
+    corpus.count(documents)
+    del documents
+    for clusters, lineless, free, index in indexed:
         for (position, finding), text in zip(lineless, free, strict=True):
             target = _best_by_text(finding, corpus.vector(text), clusters, index)
             if target is None:

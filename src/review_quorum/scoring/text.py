@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import chain
 
 _TOKEN = re.compile(r"\w\w+")
@@ -73,15 +73,23 @@ _STEMS: dict[str, str] = {}
 
 
 class Corpus:
-    """Document frequencies over the texts that take part in text matching."""
+    """Document frequencies over the texts that take part in text matching.
 
-    def __init__(self, texts: Sequence[str]) -> None:
+    Texts are tokenized (`tokens`, once per distinct text) as they are gathered; `count`
+    then takes the token set of every document at once.
+    """
+
+    def __init__(self) -> None:
         self._tokens: dict[str, list[str]] = {}
-        self.size = len(texts)
-        self.frequency: Counter[str] = Counter(
-            chain.from_iterable(map(set, map(self.tokens, texts)))
-        )
+        self.size = 0
+        self.frequency: Counter[str] = Counter()
         self._idfs: dict[str, float] = {}
+
+    def count(self, documents: Sequence[set[str]]) -> None:
+        """Count the documents (each a token set) whose frequencies weigh the tokens."""
+        self.size = len(documents)
+        self.frequency = Counter(chain.from_iterable(documents))
+        self._idfs.clear()
 
     def _idf(self, token: str) -> float:
         idf = self._idfs.get(token)
@@ -124,9 +132,9 @@ class TextIndex:
         self.texts: dict[int, list[str]] = {}
         self._sums: dict[int, Vector] = {}
 
-    def add_first(self, cluster: int, text: str) -> None:
-        """A new cluster, through its first member's text."""
-        reached = self.probed.intersection(self.corpus.tokens(text))
+    def add_first(self, cluster: int, text: str, tokens: Iterable[str] | None = None) -> None:
+        """A new cluster, through its first member's text (whose tokens may be given)."""
+        reached = self.probed.intersection(self.corpus.tokens(text) if tokens is None else tokens)
         if not reached:
             return  # no probe can reach this cluster through this text
         self.texts[cluster] = [text]
