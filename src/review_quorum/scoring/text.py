@@ -20,7 +20,8 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import chain
+from itertools import chain, repeat
+from operator import mul
 
 _TOKEN = re.compile(r"\w\w+")
 _SUFFIXES = ("ing", "ed", "es", "s")
@@ -113,7 +114,7 @@ class Corpus:
         weights = {
             token: count * (known(token) or self._idf(token)) for token, count in counts.items()
         }
-        norm = math.sqrt(sum(weight * weight for weight in weights.values()))
+        norm = math.sqrt(sum(map(mul, weights.values(), weights.values())))
         return {token: weight / norm for token, weight in weights.items()} if norm else {}
 
 
@@ -161,8 +162,8 @@ class TextIndex:
 
     def candidates(self, vector: Vector) -> list[int]:
         """Clusters sharing one of the rarest tokens of `vector`, in cluster order."""
-        frequency = self.corpus.frequency
-        rare = sorted(vector, key=lambda token: (frequency[token], token))
+        rare = sorted(vector)  # by frequency, then alphabetically: two sorts in C
+        rare.sort(key=self.corpus.frequency.__getitem__)
         found: set[int] = set()
         for token in rare[:PROBE_TOKENS]:
             posting = self.postings.get(token)
@@ -182,5 +183,5 @@ class TextIndex:
                 for text in texts:
                     for token, weight in self.corpus.vector(text).items():
                         total[token] = total.get(token, 0.0) + weight
-        dot = sum(weight * total.get(token, 0.0) for token, weight in vector.items())
+        dot: float = sum(map(mul, vector.values(), map(total.get, vector, repeat(0.0))))
         return dot / len(texts)
