@@ -97,9 +97,9 @@ def compute_reliability(
     family = witnesses.families(bots_of, profile)
     estimates = witnesses.reliabilities(items, clusters, bots_of, family, profile)
     shares = _shares(estimates, family)
-    alone = _Alone(shares, ran)
+    alone, several = _Alone(shares, ran), _Several(shares, ran)
     consensus = [
-        alone(members[0], bots) if len(members) == 1 else _summarise(members, bots, ran, shares)
+        alone(members[0], bots) if len(members) == 1 else several(members, bots)
         for members, bots in zip(clusters, bots_of, strict=True)
     ]
     sort_for_output(consensus)
@@ -112,6 +112,7 @@ def _canonical_key(finding: NormalizedFinding) -> tuple[object, ...]:
 
 
 Shares = dict[witnesses.Source, tuple[Contribution, Contribution, Contribution]]
+_Score = tuple[tuple[Contribution, ...], float, ConsensusLevel]  # contributions, P, level
 
 
 def _shares(
@@ -136,18 +137,47 @@ def _shares(
     return shares
 
 
-def _summarise(
-    members: Sequence[NormalizedFinding],
-    detected_by: tuple[str, ...],
-    bots_ran: int,
-    shares: Shares,
-) -> ConsensusFinding:
-    """A cluster of several findings; `detected_by` is its distinct bots, sorted."""
-    contributions = _contributions(members, shares)
+class _Several:
+    """Clusters of several findings. Their score depends only on the sources of their
+    members in order, and a million findings have a few thousand such sequences: each
+    sequence's contributions, probability and level are worked out once."""
+
+    __slots__ = ("bots_ran", "scores", "shares")
+
+    def __init__(self, shares: Shares, bots_ran: int) -> None:
+        self.shares = shares
+        self.bots_ran = bots_ran
+        self.scores: dict[tuple[witnesses.Source, ...], _Score] = {}
+
+    def __call__(
+        self, members: Sequence[NormalizedFinding], detected_by: tuple[str, ...]
+    ) -> ConsensusFinding:
+        """`members`' cluster; `detected_by` is its distinct bots, sorted."""
+        sources = tuple(map(_source_of, members))
+        score = self.scores.get(sources)
+        if score is None:
+            score = self.scores[sources] = _score(sources, self.shares)
+        return _summarise(members, detected_by, self.bots_ran, score)
+
+
+def _score(sources: Sequence[witnesses.Source], shares: Shares) -> _Score:
+    """The contributions of members of these sources, the probability and its level."""
+    contributions = _contributions(sources, shares)
     log_odds = _PRIOR_LOG_ODDS
     for contribution in contributions:  # in member order, the same sum on every Python
         log_odds += contribution.weight
     probability = 1.0 / (1.0 + math.exp(-log_odds))
+    return contributions, probability, level_for_probability(probability)
+
+
+def _summarise(
+    members: Sequence[NormalizedFinding],
+    detected_by: tuple[str, ...],
+    bots_ran: int,
+    score: _Score,
+) -> ConsensusFinding:
+    """A cluster of several findings, given its score."""
+    contributions, probability, level = score
     anchor, stated = None, None
     first = members[0]
     line, title, severity, confidence = None, "", first.severity, first.confidence
@@ -180,14 +210,11 @@ def _summarise(
         min(len(detected_by) / bots_ran, 1.0),
         min(max(confidence, 0.0), 1.0),
         probability,
-        level_for_probability(probability),
+        level,
         tuple(members),
         "reliability",
         contributions,
     )
-
-
-_Score = tuple[tuple[Contribution], float, ConsensusLevel]
 
 
 class _Alone:
@@ -210,10 +237,7 @@ class _Alone:
         source = _source_of(member)
         score = self.scores.get(source)
         if score is None:
-            contribution = self.shares[source][0]
-            probability = 1.0 / (1.0 + math.exp(-(_PRIOR_LOG_ODDS + contribution.weight)))
-            level = level_for_probability(probability)
-            score = self.scores[source] = ((contribution,), probability, level)
+            score = self.scores[source] = _score((source,), self.shares)
         contributions, probability, level = score
         confidence = member.confidence
         return ConsensusFinding(
@@ -234,11 +258,9 @@ class _Alone:
         )
 
 
-def _contributions(
-    members: Sequence[NormalizedFinding], shares: Shares
-) -> tuple[Contribution, ...]:
+def _contributions(sources: Sequence[witnesses.Source], shares: Shares) -> tuple[Contribution, ...]:
     """Each member's share: only the most reliable member of each family counts."""
-    chosen = [shares[source] for source in map(_source_of, members)]
+    chosen = [shares[source] for source in sources]
     best: dict[str, tuple[int, float]] = {}  # family -> its most reliable member, first
     for position, (share, _, _) in enumerate(chosen):
         leader = best.get(share.family)
