@@ -200,17 +200,21 @@ def _join_files_by_text(
     """
     corpus = Corpus()
     tokens = corpus.tokens
-    documents: list[set[str]] = []  # every text's token set, for document frequencies
+    documents: list[list[str]] = []  # every text's tokens, for document frequencies
     indexed = []
     for clusters, lineless in files:
         free = [finding_text(finding) for _, finding in lineless]
-        probes = [set(tokens(text)) for text in free]
+        probes = [tokens(text) for text in free]
         index = TextIndex(corpus, set(chain.from_iterable(probes)))
+        probed, reach = index.probed, index.reach
         for found in clusters:  # one pass: each lined cluster's tokens count and index
-            text = finding_text(found.members[0])
-            document = set(tokens(text))
+            first = found.members[0]
+            text = finding_text(first) if first.body else first.title
+            document = tokens(text)
             documents.append(document)
-            index.add_first(found.number, text, document)
+            reached = probed.intersection(document)
+            if reached:
+                reach(found.number, text, reached)
         documents.extend(probes)
         indexed.append((clusters, lineless, free, index))
     corpus.count(documents)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from itertools import chain, repeat
 from operator import mul
 
@@ -86,10 +86,10 @@ class Corpus:
         self.frequency: Counter[str] = Counter()
         self._idfs: dict[str, float] = {}
 
-    def count(self, documents: Sequence[set[str]]) -> None:
-        """Count the documents (each a token set) whose frequencies weigh the tokens."""
+    def count(self, documents: Sequence[list[str]]) -> None:
+        """Count the documents (each its tokens) whose frequencies weigh the tokens."""
         self.size = len(documents)
-        self.frequency = Counter(chain.from_iterable(documents))
+        self.frequency = Counter(chain.from_iterable(map(set, documents)))
         self._idfs.clear()
 
     def _idf(self, token: str) -> float:
@@ -133,11 +133,14 @@ class TextIndex:
         self.texts: dict[int, list[str]] = {}
         self._sums: dict[int, Vector] = {}
 
-    def add_first(self, cluster: int, text: str, tokens: Iterable[str] | None = None) -> None:
-        """A new cluster, through its first member's text (whose tokens may be given)."""
-        reached = self.probed.intersection(self.corpus.tokens(text) if tokens is None else tokens)
-        if not reached:
-            return  # no probe can reach this cluster through this text
+    def add_first(self, cluster: int, text: str) -> None:
+        """A new cluster, through its first member's text."""
+        reached = self.probed.intersection(self.corpus.tokens(text))
+        if reached:  # else no probe can reach this cluster through this text
+            self.reach(cluster, text, reached)
+
+    def reach(self, cluster: int, text: str, reached: set[str]) -> None:
+        """A new cluster whose first text holds the probed tokens `reached` (not empty)."""
         self.texts[cluster] = [text]
         postings = self.postings
         for token in reached:
