@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, compress
 from operator import attrgetter
 
 from review_quorum.model import NormalizedFinding
@@ -62,7 +62,8 @@ def source_name(source: Source) -> str:
 def families(bots_of: Sequence[tuple[str, ...]], profile: Profile) -> dict[str, str]:
     """Each bot's family name: known, from the profile, or detected from co-firing.
 
-    `bots_of` holds each cluster's distinct bots, sorted.
+    `bots_of` holds each cluster's distinct bots, sorted. Clusters with the same bots
+    are counted together: a million findings make a few thousand combinations.
     """
     family: dict[str, str] = {}
     for name, members in KNOWN_FAMILIES.items():
@@ -71,15 +72,15 @@ def families(bots_of: Sequence[tuple[str, ...]], profile: Profile) -> dict[str, 
     for declared in profile.families:
         for bot in declared.members:
             family[bot] = declared.name
-    # Counted in C where it can be: a million findings make half a million clusters,
-    # mostly of one bot, and only clusters of several bots can make a pair.
-    clusters_of = Counter(chain.from_iterable(bots_of))
-    together: dict[tuple[str, str], int] = {}
-    for bots in bots_of:
+    clusters_of: Counter[str] = Counter()
+    together: Counter[tuple[str, str]] = Counter()
+    for bots, count in Counter(bots_of).items():
+        for bot in bots:
+            clusters_of[bot] += count
         if 1 < len(bots) <= 16:  # a cluster of dozens of bots says nothing about a pair
             for i, first in enumerate(bots):
                 for second in bots[i + 1 :]:
-                    together[first, second] = together.get((first, second), 0) + 1
+                    together[first, second] += count
     for (first, second), count in sorted(together.items()):
         rarer = min(clusters_of[first], clusters_of[second])
         if count >= COFIRE_MIN and count >= COFIRE_SHARE * rarer:
@@ -106,16 +107,18 @@ def reliabilities(
 ) -> dict[Source, Estimate]:
     """Every source's reliability: from the profile, else estimated from agreement.
 
-    `clusters` group `findings`; the findings are counted in their own order, which is
-    the order they lie in memory: several times faster than cluster by cluster.
+    `clusters` group `findings` and `bots_of` holds each cluster's distinct bots. The
+    findings are counted in their own order, the order they lie in memory (several times
+    faster than cluster by cluster); whether a cluster was shared by several families is
+    decided once per combination of bots.
     """
     seen: Counter[Source] = Counter(map(_source_of, findings))
-    shared = (
-        members
-        for members, names in zip(clusters, bots_of, strict=True)
-        if len(names) > 1 and len({family.get(bot, bot) for bot in names}) > 1
-    )
-    agreed: Counter[Source] = Counter(map(_source_of, chain.from_iterable(shared)))
+    shared = {
+        names: len(names) > 1 and len({family.get(bot, bot) for bot in names}) > 1
+        for names in set(bots_of)
+    }
+    members = chain.from_iterable(compress(clusters, map(shared.__getitem__, bots_of)))
+    agreed: Counter[Source] = Counter(map(_source_of, members))
     known = profile.lookup()
     prior = _population_mean(profile)
     bots = _bot_estimates(seen, agreed, prior)
