@@ -119,14 +119,20 @@ def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
             horizon = min((item.end for item in open_clusters), default=start) + window
         source = _source_of(finding)
         stated = finding.category_certainty >= 1.0
-        category = finding.category
+        category, cwes = finding.category, finding.cwes
         target: _Cluster | None = None
         best_match, best_overlap = False, 0
         # The open cluster it overlaps most, a stated category agreeing first, the
-        # earliest on ties (open clusters are in creation order). Inlined: the hot loop.
+        # earliest on ties (open clusters are in creation order). Inlined, with
+        # `_category_allows`: the hot loop.
         for item in open_clusters:
-            if stated and not _category_allows(item, finding):
-                continue
+            if stated:
+                if item.stated is not None and item.stated != category:
+                    continue
+                if cwes and item.cwes is not None:
+                    known = item.cwes.get(source[0])
+                    if known and known.isdisjoint(cwes):
+                        continue
             if source == item.source:
                 if item.start != start:
                     continue
