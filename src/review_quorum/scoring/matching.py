@@ -56,7 +56,7 @@ class _Cluster:
         self.stated: str | None = None  # the category stated by a member, if any
         self.cwes: dict[str, set[int]] | None = None  # per bot, its rules' CWE ids
         self.source = source  # the first member's source (bot, rule), at line `start`
-        self.others: dict[Source, int] | None = None  # any other source -> its line
+        self.others: dict[Source, int] | None = None  # any other member's source -> line
         self.bots: set[str] | None = None  # its members' bots, once text matching asks
 
 
@@ -73,9 +73,13 @@ _source_of = attrgetter("bot", "rule_id")
 Span = tuple[int, int, int, NormalizedFinding]  # line, end line, input position, finding
 
 
-def cluster(findings: Sequence[NormalizedFinding], window: int) -> list[list[NormalizedFinding]]:
-    """`findings` grouped into issues: each group in sweep order, groups in the input
-    order of their first members."""
+def cluster(
+    findings: Sequence[NormalizedFinding], window: int
+) -> tuple[list[list[NormalizedFinding]], list[tuple[str, ...]]]:
+    """`findings` grouped into issues, and each issue's distinct bots, sorted.
+
+    Each group is in sweep order, groups in the input order of their first members.
+    """
     lined_of: dict[str, list[Span]] = {}
     lineless_of: dict[str, list[tuple[int, NormalizedFinding]]] = {}
     for index, finding in enumerate(findings):
@@ -104,7 +108,14 @@ def cluster(findings: Sequence[NormalizedFinding], window: int) -> list[list[Nor
     if texts:
         found.extend(_join_files_by_text(texts))
     found.sort(key=attrgetter("first"))
-    return [item.members for item in found]
+    alone: dict[str, tuple[str]] = {}  # clusters of one source share one tuple per bot
+    bots_of = [
+        (alone.get(item.source[0]) or alone.setdefault(item.source[0], (item.source[0],)))
+        if item.others is None
+        else tuple(sorted({item.source[0], *(bot for bot, _ in item.others)}))
+        for item in found
+    ]
+    return [item.members for item in found], bots_of
 
 
 def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
@@ -237,6 +248,12 @@ def _join_files_by_text(
                 index.add_first(target.number, text)
                 continue
             target.members.append(finding)
+            source = _source_of(finding)
+            if source != target.source:
+                if target.others is None:
+                    target.others = {source: 0}  # its line: none, and the sweep is over
+                else:
+                    target.others.setdefault(source, 0)
             if target.bots is not None:
                 target.bots.add(finding.bot)
             if finding.category_certainty >= 1.0:

@@ -86,14 +86,7 @@ def compute_reliability(
     if order == "canonical":
         items.sort(key=_canonical_key)
     ran = resolve_bots_ran(items, bots_ran)
-    clusters = matching.cluster(items, line_window)
-    alone_bot: dict[str, tuple[str]] = {}  # one tuple per bot for clusters of one finding
-    bots_of = [
-        (alone_bot.get(members[0].bot) or alone_bot.setdefault(members[0].bot, (members[0].bot,)))
-        if len(members) == 1
-        else tuple(sorted({m.bot for m in members}))
-        for members in clusters
-    ]
+    clusters, bots_of = matching.cluster(items, line_window)
     family = witnesses.families(bots_of, profile)
     estimates = witnesses.reliabilities(items, clusters, bots_of, family, profile)
     shares = _shares(estimates, family)
