@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import orjson
 
 from review_quorum.errors import Skipped
-from review_quorum.model import ConsensusFinding, Contribution
+from review_quorum.model import ConsensusFinding
 from review_quorum.render.serialize import consensus_data, skipped_data
 
 CHUNK = 100
@@ -32,7 +32,7 @@ def consensus_document(
     chunk: int = CHUNK,
 ) -> Iterator[bytes | memoryview]:
     """`quorum consensus --format json`: bots_ran, findings, skipped, and a final newline."""
-    shares: dict[Contribution, dict[str, Any]] = {}
+    shares: dict[int, list[dict[str, Any]]] = {}  # by the identity of the tuples rendered
     return document(
         [
             ("bots_ran", bots_ran),

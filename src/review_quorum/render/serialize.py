@@ -64,19 +64,26 @@ def source_data(source: CommentSource | None) -> dict[str, Any] | None:
 
 
 def consensus_data(
-    finding: ConsensusFinding, *, shares: dict[Contribution, dict[str, Any]] | None = None
+    finding: ConsensusFinding, *, shares: dict[int, list[dict[str, Any]]] | None = None
 ) -> dict[str, Any]:
     """A consensus finding; the reliability model adds its model and each member's share.
 
-    Members of one source share one contribution, so a caller rendering many findings can
-    pass `shares` to build each contribution's data once (the dicts are then shared).
+    Clusters of the same sources share one tuple of contributions, so a caller rendering
+    many findings can pass `shares` to build each tuple's data once (the lists are then
+    shared; they are keyed by the tuple's identity, so the findings must outlive it).
     """
     members = finding.members
     detected_by = finding.detected_by
+    line = finding.line
+    if len(members) == 1:  # `finding.end_line` without its loop, for most findings
+        end = members[0].evidence.end_line
+        end_line = end if line is not None and end is not None and end > line else None
+    else:
+        end_line = finding.end_line
     data = {
         "file": finding.file,
-        "line": finding.line,
-        "end_line": finding.end_line,
+        "line": line,
+        "end_line": end_line,
         "category": finding.category,
         "title": finding.title,
         "severity": _LABELS[finding.severity],
@@ -91,10 +98,16 @@ def consensus_data(
     }
     if finding.model != "agreement":
         data["model"] = finding.model
+        contributions = finding.contributions
         if shares is None:
-            data["contributions"] = [contribution_data(item) for item in finding.contributions]
+            data["contributions"] = [contribution_data(item) for item in contributions]
         else:
-            data["contributions"] = [_shared(item, shares) for item in finding.contributions]
+            shared = shares.get(id(contributions))
+            if shared is None:
+                shared = shares[id(contributions)] = [
+                    contribution_data(item) for item in contributions
+                ]
+            data["contributions"] = shared
     return data
 
 
@@ -107,13 +120,6 @@ def contribution_data(contribution: Contribution) -> dict[str, Any]:
         "counted": contribution.counted,
         "log_odds": round(contribution.weight, 4),
     }
-
-
-def _shared(contribution: Contribution, shares: dict[Contribution, dict[str, Any]]) -> Any:
-    data = shares.get(contribution)
-    if data is None:
-        data = shares[contribution] = contribution_data(contribution)
-    return data
 
 
 def skipped_data(skipped: Skipped) -> dict[str, str]:

@@ -1,0 +1,39 @@
+"""bench/judgement.py end to end: the tables it prints, the default model's judgement
+against the targets of the labelled corpora, and the timing line (on a small workload)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+from tests.conftest import REPO_ROOT, shared_path
+
+SUMMARY = re.compile(
+    r"default model, reliability >= needs-verification: P ([\d.]+) R [\d.]+ F1 ([\d.]+)"
+)
+
+
+def test_judgement_bench_meets_the_targets_and_times_both_models() -> None:
+    shared = shared_path("corpora").parent
+    command = [sys.executable, str(REPO_ROOT / "bench" / "judgement.py"), "--shared", str(shared)]
+    command += ["--size", "3000", "--repeat", "1"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    for title in ("review-bots-dev, opus labels:", "review-bots-dev, gpt-5.2 labels:"):
+        assert title in out
+    assert "securibench-micro-js (noise rules left out of scoring):" in out
+    summaries = [(float(p), float(f1)) for p, f1 in SUMMARY.findall(out)]
+    assert len(summaries) == 3, out
+    (_, opus), (_, gpt), (precision, securibench) = summaries
+    assert opus >= 0.60  # union 0.514, best single bot 0.511
+    assert gpt >= 0.55  # union 0.383, best single bot 0.459
+    assert securibench >= 0.80 and precision >= 0.87  # union 0.795 at precision 0.852
+    timing = re.search(
+        r"3,000 findings \(engine alone, best of 1\): agreement ([\d.]+) s, "
+        r"reliability ([\d.]+) s, ratio ([\d.]+)x",
+        out,
+    )
+    assert timing is not None, out
+    assert float(timing[1]) > 0 and float(timing[2]) > 0
