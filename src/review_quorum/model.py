@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import enum
 import math
+import operator
+from collections.abc import Iterable
 from typing import Literal
 
 import msgspec
@@ -369,3 +371,11 @@ class ConsensusFinding(msgspec.Struct, frozen=True, gc=False):
             if end is not None and end > furthest:
                 furthest = end
         return furthest if furthest > line else None
+
+
+_bot_of = operator.attrgetter("bot")
+
+
+def distinct_bots(findings: Iterable[NormalizedFinding]) -> set[str]:
+    """The bots that reported `findings` (collected in C: a million findings is normal)."""
+    return set(map(_bot_of, findings))

@@ -22,6 +22,7 @@ from review_quorum.cli.common import (
     write_chunks,
     write_output,
 )
+from review_quorum.model import distinct_bots
 from review_quorum.render.consensus import render_consensus_markdown
 from review_quorum.render.json_stream import consensus_document
 from review_quorum.scoring import DEFAULT_MODEL, compute_consensus
@@ -67,7 +68,7 @@ def add_consensus_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     profile = load_profile(args.profile)
     batch = load_inputs(args)
-    seen = {finding.bot for finding in batch.findings}
+    seen = distinct_bots(batch.findings)
     bots_ran = resolve_bots(args.bots, seen)
     consensus = compute_consensus(
         batch.findings,

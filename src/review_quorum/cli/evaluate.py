@@ -22,6 +22,7 @@ from review_quorum.cli.common import (
     write_output,
 )
 from review_quorum.evaluate import Options, evaluate
+from review_quorum.model import distinct_bots
 from review_quorum.render.evaluation import render_table, rows_data
 
 
@@ -71,7 +72,7 @@ def load_runs(args: argparse.Namespace) -> tuple[labels.Labels, list[labels.Run]
     )
     batch = load_inputs(args, elsewhere=label_set.own_findings)
     report_skipped(batch.skipped)
-    seen = {finding.bot for finding in batch.findings}
+    seen = distinct_bots(batch.findings)
     bots_ran = resolve_bots(args.bots, seen) if batch.findings else None
     return label_set, label_set.runs(batch.findings, bots_ran)
 

@@ -22,7 +22,13 @@ from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter
 from typing import Literal
 
-from review_quorum.model import MAX_LINE, ConsensusFinding, ConsensusLevel, NormalizedFinding
+from review_quorum.model import (
+    MAX_LINE,
+    ConsensusFinding,
+    ConsensusLevel,
+    NormalizedFinding,
+    distinct_bots,
+)
 from review_quorum.scoring.title_index import TitleIndex
 
 CONFIRMED_FLOOR = 0.66
@@ -140,7 +146,7 @@ def compute_consensus(
 
 def resolve_bots_ran(findings: Sequence[NormalizedFinding], bots_ran: int | None) -> int:
     """The denominator of agreement: explicit, else the distinct bots seen; at least 1."""
-    seen = len({finding.bot for finding in findings})
+    seen = len(distinct_bots(findings))
     if bots_ran is None:
         return max(seen, 1)
     if isinstance(bots_ran, bool) or not isinstance(bots_ran, int) or bots_ran < 0:
