@@ -81,7 +81,7 @@ def _array(key: str, stream: Stream, size: int) -> Iterator[bytes | memoryview]:
     items = iter(stream.items)
     head = b"  " + orjson.dumps(key) + b": ["
     separator = head + b"\n"
-    while batch := [stream.convert(item) for item in islice(items, size)]:
+    while batch := list(map(stream.convert, islice(items, size))):
         text = orjson.dumps({key: batch}, option=orjson.OPT_INDENT_2)
         yield separator
         yield memoryview(text)[len(head) + 3 : -6]  # the items, without '\n  ]\n}'

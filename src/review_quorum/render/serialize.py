@@ -94,7 +94,7 @@ def consensus_data(
         "max_confidence": finding.max_confidence,
         "consensus_score": finding.consensus_score,
         "level": finding.level._value_,  # the value without the enum property's cost
-        "members": [finding_data(member) for member in members],
+        "members": list(map(finding_data, members)),
     }
     if finding.model != "agreement":
         data["model"] = finding.model
