@@ -99,6 +99,7 @@ def cluster(
     texts: list[tuple[list[_Cluster], list[tuple[int, NormalizedFinding]]]] = []
     for file, spans in lined_of.items():
         swept = _sweep(spans, window)
+        spans.clear()  # freed now, while in cache, rather than all at once at the end
         lineless = lineless_of.get(file)
         if lineless is None:
             found.extend(swept)
@@ -236,7 +237,9 @@ def _join_files_by_text(
         indexed.append((clusters, lineless, free, index))
     corpus.count(documents)
     del documents
-    for clusters, lineless, free, index in indexed:
+    indexed.reverse()  # popped from the end, so each file's index is freed while in cache
+    while indexed:
+        clusters, lineless, free, index = indexed.pop()
         for (position, finding), text in zip(lineless, free, strict=True):
             target = _best_by_text(finding, corpus.vector(text), clusters, index)
             if target is None:
