@@ -30,6 +30,7 @@ from operator import attrgetter
 
 from review_quorum.model import NormalizedFinding
 from review_quorum.scoring.text import Corpus, TextIndex, Vector
+from review_quorum.scoring.witnesses import Source, source_of
 
 TEXT_SIMILARITY = 0.4
 DUPLICATE_SIMILARITY = 0.7
@@ -68,8 +69,6 @@ def finding_text(finding: NormalizedFinding) -> str:
     return f"{title}\n{body}"
 
 
-Source = tuple[str, str]  # bot, rule id
-_source_of = attrgetter("bot", "rule_id")
 Span = tuple[int, int, int, NormalizedFinding]  # line, end line, input position, finding
 
 
@@ -129,7 +128,7 @@ def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
         if horizon < start and open_clusters:
             open_clusters = [item for item in open_clusters if item.end + window >= start]
             horizon = min((item.end for item in open_clusters), default=start) + window
-        source = _source_of(finding)
+        source = source_of(finding)
         stated = finding.category_certainty >= 1.0
         category, cwes = finding.category, finding.cwes
         target: _Cluster | None = None
@@ -226,8 +225,7 @@ def _join_files_by_text(
         index = TextIndex(corpus, set(chain.from_iterable(probes)))
         probed, reach = index.probed, index.reach
         for found in clusters:  # one pass: each lined cluster's tokens count and index
-            first = found.members[0]
-            text = finding_text(first) if first.body else first.title
+            text = finding_text(found.members[0])
             document = tokens(text)
             documents.append(document)
             reached = probed.intersection(document)
@@ -243,7 +241,7 @@ def _join_files_by_text(
         for (position, finding), text in zip(lineless, free, strict=True):
             target = _best_by_text(finding, corpus.vector(text), clusters, index)
             if target is None:
-                target = _Cluster(len(clusters), 0, 0, position, _source_of(finding))
+                target = _Cluster(len(clusters), 0, 0, position, source_of(finding))
                 clusters.append(target)
                 target.members.append(finding)
                 if finding.category_certainty >= 1.0:
@@ -251,7 +249,7 @@ def _join_files_by_text(
                 index.add_first(target.number, text)
                 continue
             target.members.append(finding)
-            source = _source_of(finding)
+            source = source_of(finding)
             if source != target.source:
                 if target.others is None:
                     target.others = {source: 0}  # its line: none, and the sweep is over

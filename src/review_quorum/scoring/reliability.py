@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from operator import attrgetter
 
 from review_quorum.model import (
     ConsensusFinding,
@@ -47,7 +46,6 @@ PRIOR_REAL = 0.12
 CONFIRMED_PROBABILITY = 0.8
 NEEDS_VERIFICATION_PROBABILITY = 0.5
 _FLOOR, _CEILING = 0.01, 0.99
-_source_of = attrgetter("bot", "rule_id")
 
 
 def level_for_probability(probability: float) -> ConsensusLevel:
@@ -146,7 +144,7 @@ class _Several:
         self, members: Sequence[NormalizedFinding], detected_by: tuple[str, ...]
     ) -> ConsensusFinding:
         """`members`' cluster; `detected_by` is its distinct bots, sorted."""
-        sources = tuple(map(_source_of, members))
+        sources = tuple(map(witnesses.source_of, members))
         score = self.scores.get(sources)
         if score is None:
             score = self.scores[sources] = _score(sources, self.shares)
@@ -227,7 +225,7 @@ class _Alone:
 
     def __call__(self, member: NormalizedFinding, bots: tuple[str, ...]) -> ConsensusFinding:
         """The cluster of `member` alone; `bots` is `(member.bot,)`, shared per bot."""
-        source = _source_of(member)
+        source = witnesses.source_of(member)
         score = self.scores.get(source)
         if score is None:
             score = self.scores[source] = _score((source,), self.shares)

@@ -43,7 +43,7 @@ PRIOR = 0.5
 PSEUDO_COUNT = 4.0
 
 Source = tuple[str, str]  # (bot, rule id or "")
-_source_of = attrgetter("bot", "rule_id")
+source_of = attrgetter("bot", "rule_id")  # a finding's source, built in C
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,13 +112,13 @@ def reliabilities(
     faster than cluster by cluster); whether a cluster was shared by several families is
     decided once per combination of bots.
     """
-    seen: Counter[Source] = Counter(map(_source_of, findings))
+    seen: Counter[Source] = Counter(map(source_of, findings))
     shared = {
         names: len(names) > 1 and len({family.get(bot, bot) for bot in names}) > 1
         for names in set(bots_of)
     }
     members = chain.from_iterable(compress(clusters, map(shared.__getitem__, bots_of)))
-    agreed: Counter[Source] = Counter(map(_source_of, members))
+    agreed: Counter[Source] = Counter(map(source_of, members))
     known = profile.lookup()
     prior = _population_mean(profile)
     bots = _bot_estimates(seen, agreed, prior)
