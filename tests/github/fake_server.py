@@ -61,13 +61,15 @@ class _Handler(BaseHTTPRequestHandler):
 def serve(build: Callable[[str], FakeGitHub]) -> Iterator[tuple[FakeGitHub, list[str]]]:
     """A fake built for the server's URL, served until the block ends; and its errors."""
     server = _Server(("127.0.0.1", 0), _Handler)
-    server.fake = build(f"http://127.0.0.1:{server.server_address[1]}")
-    server.errors = []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server.fake, server.errors
+    try:  # `build` may fail or skip (no ../shared): the socket is closed all the same
+        server.fake = build(f"http://127.0.0.1:{server.server_address[1]}")
+        server.errors = []
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield server.fake, server.errors
+        finally:
+            server.shutdown()
+            thread.join()
     finally:
-        server.shutdown()
         server.server_close()
-        thread.join()
