@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
@@ -212,3 +213,15 @@ def test_a_rule_without_an_entry_starts_from_its_bots_entry() -> None:
     (alone,) = reliability(items, profile(semgrep=0.9))
     # one lone finding (0.36) shrunk by four pseudo-findings toward the bot's 0.9
     assert alone.consensus_score == pytest.approx((0.36 + 4 * 0.9) / 5)
+
+
+def test_an_unknown_bot_starts_from_the_profiles_exact_mean() -> None:
+    # Summed one by one these four figures make 1.9, summed exactly 1.9000000000000001;
+    # Python 3.12 changed what sum() returns here, so a plain sum would score this
+    # finding differently on different Pythons.
+    figures = {"a": 0.4, "b": 0.3, "c": 0.8, "d": 0.4}
+    items = [finding("newbot", 3)]
+    (alone,) = reliability(items, profile(**figures))
+    mean = float(sum(map(Fraction, figures.values()))) / len(figures)
+    # one lone finding (0.36) shrunk by four pseudo-findings toward that mean
+    assert alone.contributions[0].reliability == (0.36 + 4 * mean) / 5

@@ -12,6 +12,7 @@ gives (rules of one analyser differ far more than analysers do).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 
@@ -63,7 +64,7 @@ def beta_prior(counts: Sequence[tuple[int, int]]) -> tuple[float, float]:
         return 0.5, MIN_STRENGTH
     mean = sum(real for real, _ in counts) / total
     rates = [(real / seen, seen) for real, seen in counts if seen]
-    spread = sum(seen * (rate - mean) ** 2 for rate, seen in rates) / total
+    spread = math.fsum(seen * (rate - mean) ** 2 for rate, seen in rates) / total
     noise = mean * (1 - mean) * len(rates) / total  # binomial variance, weighted by size
     excess = spread - noise
     if excess <= 0:

@@ -114,7 +114,8 @@ class Corpus:
         weights = {
             token: count * (known(token) or self._idf(token)) for token, count in counts.items()
         }
-        norm = math.sqrt(sum(map(mul, weights.values(), weights.values())))
+        # fsum, not sum: correctly rounded, so the same on every Python (3.12 changed sum)
+        norm = math.sqrt(math.fsum(map(mul, weights.values(), weights.values())))
         return {token: weight / norm for token, weight in weights.items()} if norm else {}
 
 
@@ -186,5 +187,5 @@ class TextIndex:
                 for text in texts:
                     for token, weight in self.corpus.vector(text).items():
                         total[token] = total.get(token, 0.0) + weight
-        dot: float = sum(map(mul, vector.values(), map(total.get, vector, repeat(0.0))))
+        dot = math.fsum(map(mul, vector.values(), map(total.get, vector, repeat(0.0))))
         return dot / len(texts)

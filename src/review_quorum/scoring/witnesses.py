@@ -21,6 +21,7 @@ close to the known ones.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -141,7 +142,7 @@ def reliabilities(
 def _population_mean(profile: Profile) -> float:
     """What an unknown bot is taken to be: the mean bot of the profile, else `PRIOR`."""
     bots = [source.reliability for source in profile.sources if source.rule is None]
-    return sum(bots) / len(bots) if bots else PRIOR
+    return math.fsum(bots) / len(bots) if bots else PRIOR
 
 
 def _bot_estimates(
