@@ -163,7 +163,7 @@ def _resolve_base(declared: dict[str, object], name: str, seen: set[str]) -> str
 class PathResolver:
     """Turns the paths and URIs of one input into repository-relative POSIX paths."""
 
-    __slots__ = ("_anchors", "_bases", "_root", "cache")
+    __slots__ = ("_anchors", "_bases", "_located", "_root", "cache")
 
     def __init__(
         self,
@@ -179,6 +179,7 @@ class PathResolver:
         # uriBaseId -> uri -> result (plain paths under the key ""); two plain dict lookups
         # cost less than building and hashing a tuple key, and readers may look up directly
         self.cache: dict[str | None, dict[str, str]] = {}
+        self._located: dict[str, str] = {}  # `location`'s answers: one lookup per finding
 
     def uri(self, uri: str, base_id: str | None = None) -> str:
         """The repository path of a SARIF artifact location (``uri`` + ``uriBaseId``)."""
@@ -200,7 +201,11 @@ class PathResolver:
 
     def location(self, text: str) -> str:
         """The repository path of a file path or a ``file://`` URI (native findings)."""
-        return self.uri(text) if text[:5].lower() == "file:" else self.path(text)
+        found = self._located.get(text)
+        if found is None:
+            uri = text[:5].lower() == "file:"
+            found = self._located[text] = self.uri(text) if uri else self.path(text)
+        return found
 
     def _resolve_uri(self, uri: str, base_id: str | None) -> str:
         plain = "%" not in uri and "\\" not in uri and _is_plain_relative(uri)
