@@ -11,6 +11,13 @@ that become findings without any dict. Otherwise records are read one at a time 
 JSON: each well-typed one the same way, any other as plain JSON by `parse_record`, which
 words what is wrong. Both give the same finding for a record both accept
 (tests/ingest/test_native_typed.py compares them).
+
+Nesting deeper than JSON's depth limit (1,024, orjson's) in a record makes the file
+invalid JSON, as for every reader, on every Python. One exception: msgspec skips a field
+it does not read without decoding it, and how deep it goes follows the interpreter; so a
+deeper value in such a field is ignored on Python 3.12 and later, and reported as too
+deep on 3.11. Either way the outcome is a finding, a counted skip or an error naming the
+line and column, never an exception.
 """
 
 from __future__ import annotations
@@ -29,7 +36,8 @@ from review_quorum.model import Evidence, NormalizedFinding, Severity, is_finite
 _REQUIRED_TEXT = ("bot", "category", "title")
 _ARRAY_OF_RAW = msgspec.json.Decoder(list[msgspec.Raw])
 _DECODE = msgspec.json.Decoder().decode
-_TOO_DEEP = "invalid JSON: depth limit exceeded"
+_DEPTH_EXCEEDED = "depth limit exceeded"  # orjson's message
+_TOO_DEEP = f"invalid JSON: {_DEPTH_EXCEEDED}"
 _EVIDENCE_TEXT = ("file", "snippet", "symbol")
 _SEVERITIES = {severity.label: severity for severity in Severity}
 
@@ -172,7 +180,7 @@ def _read_records(source: Source, records: list[object]) -> Batch:
             if type(record) is msgspec.Raw:
                 finding = typed_record(record, index, bot_override, paths)
                 if finding is None:
-                    record = _DECODE(record)
+                    record = _decode_record(record, source)
             if finding is None:
                 finding = parse_record(record, index, bot_override, paths)
             batch.findings.append(finding)
@@ -185,13 +193,28 @@ def _read_records(source: Source, records: list[object]) -> Batch:
     return batch
 
 
+def _decode_record(raw: msgspec.Raw, source: Source) -> object:
+    """A record the typed decoder refused, parsed.
+
+    Nested deeper than JSON's depth limit, it makes the whole input invalid JSON, as it does
+    for every reader. orjson decides, because its limit is fixed: msgspec's follows the
+    interpreter's (on Python 3.12 and later it splits and decodes deeper values).
+    """
+    try:
+        orjson.loads(memoryview(raw))
+    except orjson.JSONDecodeError as err:
+        if err.msg == _DEPTH_EXCEEDED:
+            source.json()  # raises the input's error, with its line and column
+    return _DECODE(raw)
+
+
 def typed_record(
     raw: bytes | msgspec.Raw, index: int, bot_override: str | None, paths: PathResolver
 ) -> NormalizedFinding | None:
     """The finding of a well-typed record, or None for `parse_record` to read and judge."""
     try:
         record = _DECODE_TYPED(raw)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):  # too deep for msgspec: orjson words it
         return None
     return _typed_finding(record, index, bot_override, paths)
 
