@@ -365,8 +365,12 @@ class ConsensusFinding(msgspec.Struct, frozen=True, gc=False):
         line = self.line
         if line is None:
             return None
+        members = self.members
+        if len(members) == 1:  # most findings: no loop (outputs ask for every finding's)
+            end = members[0].evidence.end_line
+            return end if end is not None and end > line else None
         furthest = line
-        for member in self.members:
+        for member in members:
             end = member.evidence.end_line
             if end is not None and end > furthest:
                 furthest = end

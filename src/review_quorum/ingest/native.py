@@ -198,7 +198,10 @@ def _decode_record(raw: msgspec.Raw, source: Source) -> object:
 
     Nested deeper than JSON's depth limit, it makes the whole input invalid JSON, as it does
     for every reader. orjson decides, because its limit is fixed: msgspec's follows the
-    interpreter's (on Python 3.12 and later it splits and decodes deeper values).
+    interpreter's (on Python 3.12 and later it splits and decodes deeper values). msgspec
+    still decodes the record: orjson reads an integer beyond 64 bits as a float, and
+    `parse_record` must see numbers as written. Only records the typed decoder refused
+    come here, so the second parse is rare.
     """
     try:
         orjson.loads(memoryview(raw))

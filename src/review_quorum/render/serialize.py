@@ -74,16 +74,10 @@ def consensus_data(
     """
     members = finding.members
     detected_by = finding.detected_by
-    line = finding.line
-    if len(members) == 1:  # `finding.end_line` without its loop, for most findings
-        end = members[0].evidence.end_line
-        end_line = end if line is not None and end is not None and end > line else None
-    else:
-        end_line = finding.end_line
     data = {
         "file": finding.file,
-        "line": line,
-        "end_line": end_line,
+        "line": finding.line,
+        "end_line": finding.end_line,
         "category": finding.category,
         "title": finding.title,
         "severity": _LABELS[finding.severity],

@@ -240,21 +240,16 @@ def _join_files_by_text(
         clusters, lineless, free, index = indexed.pop()
         for (position, finding), text in zip(lineless, free, strict=True):
             target = _best_by_text(finding, corpus.vector(text), clusters, index)
-            if target is None:
-                target = _Cluster(len(clusters), 0, 0, position, source_of(finding))
-                clusters.append(target)
-                target.members.append(finding)
-                if finding.category_certainty >= 1.0:
-                    _note_stated(target, finding)
-                index.add_first(target.number, text)
-                continue
-            target.members.append(finding)
             source = source_of(finding)
-            if source != target.source:
+            if target is None:
+                target = _Cluster(len(clusters), 0, 0, position, source)
+                clusters.append(target)
+            elif source != target.source:
                 if target.others is None:
                     target.others = {source: 0}  # its line: none, and the sweep is over
                 else:
                     target.others.setdefault(source, 0)
+            target.members.append(finding)
             if target.bots is not None:
                 target.bots.add(finding.bot)
             if finding.category_certainty >= 1.0:

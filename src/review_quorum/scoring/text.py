@@ -134,35 +134,34 @@ class TextIndex:
         self.texts: dict[int, list[str]] = {}
         self._sums: dict[int, Vector] = {}
 
-    def add_first(self, cluster: int, text: str) -> None:
-        """A new cluster, through its first member's text."""
-        reached = self.probed.intersection(self.corpus.tokens(text))
-        if reached:  # else no probe can reach this cluster through this text
-            self.reach(cluster, text, reached)
-
     def reach(self, cluster: int, text: str, reached: set[str]) -> None:
         """A new cluster whose first text holds the probed tokens `reached` (not empty)."""
         self.texts[cluster] = [text]
+        self._post(cluster, reached)
+
+    def add(self, cluster: int, text: str) -> None:
+        """A member's text: a new cluster's first, or a further one."""
+        tokens = self.corpus.tokens
+        texts = self.texts.get(cluster)
+        if texts is None:
+            reached = self.probed.intersection(tokens(text))
+            if reached:  # else no probe can reach this cluster through this text
+                self.reach(cluster, text, reached)
+            return
+        known = {token for member in texts for token in tokens(member)}
+        self._post(cluster, self.probed.intersection(tokens(text)) - known)
+        texts.append(text)
+        self._sums.pop(cluster, None)
+
+    def _post(self, cluster: int, new: set[str]) -> None:
+        """`cluster` on the posting list of each token in `new` (none of them has it yet)."""
         postings = self.postings
-        for token in reached:
+        for token in new:
             posting = postings.get(token)
             if posting is None:
                 postings[token] = [cluster]
             else:
                 posting.append(cluster)
-
-    def add(self, cluster: int, text: str) -> None:
-        """A further member's text."""
-        texts = self.texts.get(cluster)
-        if texts is None:
-            self.add_first(cluster, text)
-            return
-        tokens = self.corpus.tokens
-        known = {token for member in texts for token in tokens(member)}
-        for token in self.probed.intersection(tokens(text)) - known:
-            self.postings.setdefault(token, []).append(cluster)
-        texts.append(text)
-        self._sums.pop(cluster, None)
 
     def candidates(self, vector: Vector) -> list[int]:
         """Clusters sharing one of the rarest tokens of `vector`, in cluster order."""
