@@ -8,12 +8,15 @@ The other runs reuse this interpreter's environment through the `install: false`
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
+import re
 import shutil
 from pathlib import Path
 
 import pytest
 
+from conftest import REPO_ROOT
 from github.action_harness import (
     EXAMPLE_INPUTS,
     NUMBER,
@@ -59,6 +62,22 @@ def check_posted(job: ActionJob, result: ActionResult) -> None:
     assert job.errors == []
 
 
+SEEDED = {"pip", "setuptools"}
+
+
+def installed(venv: Path) -> dict[str, str]:
+    """Each distribution in a virtual environment, by normalised name, with its version."""
+    [site] = venv.glob("lib/python*/site-packages")
+    found = importlib.metadata.distributions(path=[str(site)])
+    return {re.sub(r"[-_.]+", "-", d.metadata["Name"]).lower(): d.version for d in found}
+
+
+def locked() -> dict[str, str]:
+    """The pins of the Action's lock, action-requirements.txt."""
+    text = (REPO_ROOT / "action-requirements.txt").read_text(encoding="utf-8")
+    return dict(re.findall(r"^([a-z0-9-]+)==(\S+) \\$", text, flags=re.MULTILINE))
+
+
 def test_the_action_installs_reviews_posts_and_fails_the_gate(tmp_path: Path) -> None:
     with action_job(tmp_path) as job:
         result = job.run({**EXAMPLE_INPUTS, "sarif": "review-quorum.sarif"})
@@ -68,6 +87,11 @@ def test_the_action_installs_reviews_posts_and_fails_the_gate(tmp_path: Path) ->
         assert job.setup_python == [{"python-version": "3.12"}]
         venv = tmp_path / "runner-temp-1" / "review-quorum-venv"
         assert result.step("Install review-quorum").outputs["quorum"] == f"{venv}/bin/quorum"
+        # Every dependency came from the hash-pinned lock, at its pinned version.
+        # Every dependency came from the hash-pinned lock, at its pinned version (venv itself
+        # seeds pip, and setuptools before Python 3.12).
+        added = {name: v for name, v in installed(venv).items() if name not in SEEDED}
+        assert added == locked() | {"review-quorum": importlib.metadata.version("review-quorum")}
         plan = plan_of(result)
         assert result.outputs == {
             "gate": "failed",
