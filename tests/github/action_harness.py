@@ -113,6 +113,29 @@ def workflow_run_event(conclusion: str = "failure") -> dict[str, Any]:
     }
 
 
+def issue_comment_event(login: str = "coderabbitai[bot]") -> dict[str, Any]:
+    """An `issue_comment` event: a bot commented on the pull request (an issue to GitHub).
+
+    It names the pull request only by number: no commits, no base or head.
+    """
+    repository = _repository(OWNER, REPO)
+    url = f"https://github.com/{OWNER}/{REPO}/pull/{NUMBER}"
+    bot = {"login": login, "id": 2002, "type": "Bot"}
+    return {
+        "action": "created",
+        "issue": {
+            "number": NUMBER,
+            "title": "Add the stock report endpoint",
+            "state": "open",
+            "user": {"login": "octo-dev", "id": 1001, "type": "User"},
+            "pull_request": {"html_url": url, "diff_url": f"{url}.diff"},
+        },
+        "comment": {"id": 555001, "body": "Reviewed: one finding.", "user": bot},
+        "repository": repository,
+        "sender": bot,
+    }
+
+
 def python_only(directory: Path) -> Path:
     """A folder holding only `python`, as setup-python leaves on PATH (no quorum on it)."""
     directory.mkdir(parents=True, exist_ok=True)

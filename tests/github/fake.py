@@ -95,10 +95,11 @@ class FakeGitHub(Payloads):
         self.log: list[tuple[str, str, int]] = []
         # Reading a pull request: accounts GitHub marks as bots without a [bot] suffix
         # (Copilot), a smaller page size than asked for (so that a few comments take several
-        # pages), and when the head commit was committed.
+        # pages), when the head commit was committed, and the base commit.
         self.bot_users: set[str] = set()
         self.page_cap: int | None = None
         self.head_committed_at = "2025-12-31T23:00:00Z"
+        self.base_sha = "b" * 40
         self._ids = 1000
         self._tick = 0
 
@@ -317,7 +318,7 @@ class FakeGitHub(Payloads):
             "state": "open",
             "user": self._user(self.author),
             "head": {"sha": self.head_sha, "ref": "feature"},
-            "base": {"sha": "b" * 40, "ref": "main"},
+            "base": {"sha": self.base_sha, "ref": "main"},
         }
         return json_response(200, pull)
 
