@@ -100,6 +100,9 @@ class FakeGitHub(Payloads):
         self.page_cap: int | None = None
         self.head_committed_at = "2025-12-31T23:00:00Z"
         self.base_sha = "b" * 40
+        # The repository's other pull requests, least recently updated first: each one's
+        # number and who commented on it and who reviewed it (GraphQL `pullRequests`).
+        self.other_pulls: list[tuple[int, tuple[list[str], list[str]]]] = []
         self._ids = 1000
         self._tick = 0
 
@@ -126,6 +129,12 @@ class FakeGitHub(Payloads):
 
     def interrupt(self, operation: str, *, skip: int = 0) -> None:
         self.faults.append(Fault(operation, 0, skip=skip, interrupt=True))
+
+    def add_other_pull(
+        self, number: int, commenters: Iterable[str] = (), reviewers: Iterable[str] = ()
+    ) -> None:
+        """Another pull request of the repository, updated after those added before it."""
+        self.other_pulls.append((number, (list(commenters), list(reviewers))))
 
     def add_issue_comment(self, login: str, body: str) -> dict[str, Any]:
         comment = self._issue_comment(login, body)

@@ -251,6 +251,7 @@ class View:
             "id": f"R_{self.fake.owner}_{self.fake.repo}",
             "nameWithOwner": f"{owner}/{name}",
             "pullRequest": self.pull_request,
+            "pullRequests": self.pull_requests,
             "object": self.git_object,
         }
 
@@ -277,6 +278,29 @@ class View:
             "reviews": lambda **page: self._page(
                 [self.review(item) for item in self._visible_reviews()], "reviews", page
             ),
+        }
+
+    def pull_requests(self, orderBy: dict[str, str], **page: Any) -> dict[str, Any]:  # noqa: N803
+        """This pull request (the latest updated), then the others from the newest."""
+        if orderBy["field"] != "UPDATED_AT" or set(page) - {"first", "last", "after", "before"}:
+            raise AssertionError(f"the fake lists pull requests by update only, not {page}")
+        others = [self._other_pull(number, *pull) for number, pull in self.fake.other_pulls]
+        pulls = [self.pull_request(self.fake.number), *reversed(others)]
+        return self._page(pulls[:: -1 if orderBy["direction"] == "ASC" else 1], "pulls", page)
+
+    def _other_pull(
+        self, number: int, commenters: list[str], reviewers: list[str]
+    ) -> dict[str, Any]:
+        def authors(typename: str, logins: list[str]) -> Any:
+            users = [self.fake._user(login) for login in logins]
+            items = [{"__typename": typename, "author": self._actor(user)} for user in users]
+            return lambda **page: self._page(items, typename, page)
+
+        return {
+            "__typename": "PullRequest",
+            "number": number,
+            "comments": authors("IssueComment", commenters),
+            "reviews": authors("PullRequestReview", reviewers),
         }
 
     def node(self, id: str) -> dict[str, Any]:  # noqa: A002 (GraphQL name)

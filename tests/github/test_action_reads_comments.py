@@ -43,7 +43,9 @@ def test_the_bots_comments_are_read_and_the_named_bots_waited_for(tmp_path: Path
         assert ("coderabbit", NOTE.path, NOTE.line) in placed(plan)
         assert plan["awaited"]["missing"] == ["greptile"]
         assert "**Not reported when this review was made**" in result.summary
-        assert "not reported: greptile" in result.step("Review").stderr
+        # Greptile never spoke on the repository's pull requests: not installed, not awaited.
+        assert "not waiting for greptile: no comment or review" in result.step("Review").stderr
+        assert ("QUERY", "RecentAuthors", 200) in job.fake.log
         reads = {path for method, path, _ in job.fake.log if method == "GET"}
         assert f"/repos/acme/stockroom/issues/{NUMBER}/comments" in reads
         assert ("QUERY", "CommitDate", 200) in job.fake.log  # the head commit's date

@@ -10,7 +10,13 @@ import pytest
 from github.fake import FakeTime
 from review_quorum.github import PullRequest
 from review_quorum.github.snapshot import PullSnapshot
-from review_quorum.github.waiting import Report, bot_reports, parse_bot_list, wait_for_bots
+from review_quorum.github.waiting import (
+    Report,
+    bot_reports,
+    not_installed,
+    parse_bot_list,
+    wait_for_bots,
+)
 
 HEAD = "c" * 40
 OLD = "d" * 40
@@ -228,3 +234,37 @@ def test_bots_that_already_reported_cost_one_reading() -> None:
     read = Scripted(time, {0.0: review("cursor[bot]", HEAD)})
     waited = wait_for_bots(read, ["cursor"], clock=time.clock, sleep=time.sleep)
     assert (read.reads, time.slept, waited.missing) == ([0], [], ())
+
+
+@pytest.mark.parametrize(
+    ("authors", "absent"),
+    [
+        ([], ("coderabbit", "copilot", "cursor")),
+        # GraphQL names an app by its slug; Copilot reviews under another login.
+        ([("coderabbitai", "Bot"), ("copilot-pull-request-reviewer", "Bot")], ("cursor",)),
+        ([("cursor", "Bot")], ("coderabbit", "copilot")),
+        # A person called cursor is not the Cursor app; a configured login is its bot.
+        ([("cursor", "User"), ("acme-review", "User")], ("copilot", "cursor")),
+    ],
+)
+def test_a_bot_none_of_the_authors_is_is_not_installed(
+    authors: list[tuple[str, str]], absent: tuple[str, ...]
+) -> None:
+    bots = ("coderabbit", "copilot", "cursor")
+    assert not_installed(bots, authors, {"acme-review": "coderabbit"}) == absent
+
+
+def test_absent_bots_are_reported_on_but_not_waited_for() -> None:
+    time = FakeTime()
+    snapshot = PullSnapshot(
+        PullRequest("o", "r", 1, HEAD), HEAD, reviews=(review("coderabbitai[bot]", HEAD),)
+    )
+    waited = wait_for_bots(
+        lambda: snapshot,
+        ["coderabbit", "cursor"],
+        absent={"cursor"},
+        clock=time.clock,
+        sleep=time.sleep,
+    )
+    assert (waited.missing, time.slept) == (("cursor",), [])
+    assert waited.reports == {"coderabbit": Report.REPORTED, "cursor": Report.PENDING}

@@ -17,9 +17,12 @@ OLD = "e" * 40
 
 
 def waiting_scene(monkeypatch: pytest.MonkeyPatch) -> tuple[FakeGitHub, Timeline]:
-    """CodeRabbit reviewed an earlier commit; Claude spoke before the latest push."""
+    """CodeRabbit reviewed an earlier commit; Claude spoke before the latest push; Greptile
+    is installed (it reviewed an earlier pull request) but has not spoken here."""
     fake = new_fake()
     fake.page_cap = 2
+    fake.add_other_pull(5, commenters=["alice"], reviewers=["greptile-apps[bot]"])
+    fake.add_other_pull(6, commenters=["bob"])
     add_bot_review(fake, CODERABBIT, commit=OLD)
     fake.add_issue_comment("claude[bot]", "Looked at the first commit: nothing to add.")
     fake.head_committed_at = fake._now()  # the head commit came after all of that
@@ -104,3 +107,54 @@ def test_bot_names_in_the_summary_are_escaped(
     assert status == 0
     assert "<img" not in report["summary_markdown"]
     assert "&lt;img src=x>." in report["summary_markdown"]
+
+
+def test_a_bot_never_heard_from_in_the_repository_is_not_waited_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Cursor has no comment or review on this or any recent pull request: not installed."""
+    fake, time = waiting_scene(monkeypatch)
+    time.at(40, lambda: add_bot_review(fake, CODERABBIT))
+    argv = ["--wait-for", "cursor,coderabbit", "--wait-timeout", "300", "--bots", "3", *TARGET]
+    status, report = review_json(tmp_path, *argv)
+    assert status == 0
+    assert time.slept == [30, 30]  # only CodeRabbit is waited for, until it reviews the head
+    assert report["awaited"] == {
+        "bots": ["cursor", "coderabbit"],
+        "skipped": [],
+        "missing": ["cursor"],
+        "waited_seconds": 60.0,
+    }
+    assert (
+        "Not reported when this review was made** (after waiting 60 s): cursor."
+        in (report["summary_markdown"])
+    )
+    err = capsys.readouterr().err
+    assert (
+        "quorum: warning: not waiting for cursor: no comment or review on this pull request "
+        "or the repository's 30 most recently updated ones (not installed?)"
+    ) in err
+    assert "gave up waiting" not in err
+    [query] = [d for d in fake.graphql.state.documents if "RecentAuthors" in d]
+    assert "pullRequests(first: 30" in query
+
+
+def test_a_bot_that_spoke_only_on_this_pull_request_is_waited_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Claude spoke here before the latest push, on no other pull request: it is installed."""
+    _, time = waiting_scene(monkeypatch)
+    argv = ["--wait-for", "claude", "--wait-timeout", "90", "--bots", "3", *TARGET]
+    status, report = review_json(tmp_path, *argv)
+    assert (status, time.slept) == (0, [30, 30, 30])
+    assert report["awaited"]["missing"] == ["claude"]
+
+
+def test_when_no_awaited_bot_is_installed_nothing_is_waited_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, time = waiting_scene(monkeypatch)
+    status, report = review_json(tmp_path, "--wait-for", "cursor,qodo", "--bots", "3", *TARGET)
+    assert (status, time.slept) == (0, [])
+    assert report["awaited"]["missing"] == ["cursor", "qodo"]
+    assert report["awaited"]["waited_seconds"] == 0.0

@@ -7,8 +7,9 @@ GitHub's own JSON objects labelled with their collection, to the bot-comment rea
 (`ingest.comments.read_comments`), which decide what is a finding. ``--wait-for BOT,...``
 first polls until those bots have reported on the head commit or said they skipped, for
 at most ``--wait-timeout`` seconds; a timeout is not an error: the review is made from
-what is there and says who is missing. The clock, the sleeper and the polling interval
-live in `TIMING`, so tests never sleep for real.
+what is there and says who is missing. A named bot with no comment or review on this pull
+request or the repository's recent ones is taken as not installed and not waited for. The
+clock, the sleeper and the polling interval live in `TIMING`, so tests never sleep for real.
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ from review_quorum.ingest.comments import PullComment, read_comments
 from review_quorum.plan import AwaitedBots
 
 if TYPE_CHECKING:
+    from review_quorum.github import GitHubClient
     from review_quorum.github.snapshot import PullSnapshot
+    from review_quorum.github.target import PullRequest
 
 DEFAULT_WAIT_TIMEOUT = 600.0
 
@@ -117,7 +120,9 @@ def read_github(
 
         with progress.stage(f"reading {target} from GitHub"):
             if bots:
-                snapshot, awaited = _wait(read, bots, args.wait_timeout, options.bot_logins)
+                absent = _not_installed(client, target, bots, options.bot_logins)
+                wait = _Wait(bots, absent, args.wait_timeout, options.bot_logins)
+                snapshot, awaited = _wait(read, wait)
             else:
                 snapshot, awaited = read(), None
     finally:
@@ -140,32 +145,55 @@ def _comments(snapshot: PullSnapshot) -> list[PullComment]:
     ]
 
 
-def _wait(
-    read: Callable[[], PullSnapshot],
-    bots: Sequence[str],
-    timeout: float | None,
-    logins: Mapping[str, str],
-) -> tuple[PullSnapshot, AwaitedBots]:
+@dataclass(frozen=True, slots=True)
+class _Wait:
+    """What --wait-for asks: the bots, those not installed, the timeout, the login table."""
+
+    bots: Sequence[str]
+    absent: Sequence[str]
+    timeout: float | None
+    logins: Mapping[str, str]
+
+
+def _not_installed(
+    client: GitHubClient, target: PullRequest, bots: Sequence[str], logins: Mapping[str, str]
+) -> tuple[str, ...]:
+    """The bots never heard from on this or the repository's recent pull requests."""
+    from review_quorum.github.snapshot import RECENT_PULLS, recent_authors
+    from review_quorum.github.waiting import not_installed
+
+    authors = recent_authors(client, target)
+    absent = () if authors is None else not_installed(bots, authors, logins)
+    if absent:
+        warn(
+            f"not waiting for {', '.join(absent)}: no comment or review on this pull request "
+            f"or the repository's {RECENT_PULLS} most recently updated ones (not installed?)"
+        )
+    return absent
+
+
+def _wait(read: Callable[[], PullSnapshot], wait: _Wait) -> tuple[PullSnapshot, AwaitedBots]:
     from review_quorum.github.waiting import Report, wait_for_bots
 
-    timeout = DEFAULT_WAIT_TIMEOUT if timeout is None else timeout
     waited = wait_for_bots(
         read,
-        bots,
-        logins=logins,
-        timeout=timeout,
+        wait.bots,
+        absent=wait.absent,
+        logins=wait.logins,
+        timeout=DEFAULT_WAIT_TIMEOUT if wait.timeout is None else wait.timeout,
         interval=TIMING.interval,
         clock=TIMING.clock,
         sleep=TIMING.sleep,
         progress=_progress,
     )
     skipped = tuple(bot for bot, report in waited.reports.items() if report is Report.SKIPPED)
-    if waited.missing:
+    given_up = [bot for bot in waited.missing if bot not in wait.absent]
+    if given_up:
         warn(
             f"gave up waiting after {waited.waited:.0f}s; not reported: "
-            f"{', '.join(waited.missing)} (the review says so)"
+            f"{', '.join(given_up)} (the review says so)"
         )
-    awaited = AwaitedBots(tuple(bots), skipped, waited.missing, waited.waited)
+    awaited = AwaitedBots(tuple(wait.bots), skipped, waited.missing, waited.waited)
     return waited.snapshot, awaited
 
 

@@ -6,7 +6,9 @@ request's review comments, reviews and issue comments through `GitHubClient.pagi
 as GitHub's JSON, untouched, because the bot-comment readers in `ingest` decide what they
 mean. The head commit's date, which tells whether an issue
 comment came after the latest push, is asked only when a caller needs it: REST has no
-operation for one commit in the set we use, so `head_commit_date` asks GraphQL.
+operation for one commit in the set we use, so `head_commit_date` asks GraphQL. So does
+`recent_authors`, which tells who has spoken on the repository's recent pull requests, for
+`--wait-for` to skip a bot that is not installed there.
 """
 
 from __future__ import annotations
@@ -81,6 +83,81 @@ def head_commit_date(client: GitHubClient, target: PullRequest) -> datetime | No
     if moment is None:
         raise GitHubError(f"GitHub GraphQL API gave no commit date for {target.head_sha}")
     return moment
+
+
+# How far back "has this bot ever spoken here" looks: the pull request itself and the
+# repository's most recently updated ones, the latest comments and reviews of each.
+RECENT_PULLS = 30
+RECENT_ITEMS = 50
+RECENT_AUTHORS_QUERY = f"""
+query RecentAuthors($owner: String!, $name: String!, $number: Int!) {{
+  repository(owner: $owner, name: $name) {{
+    pullRequest(number: $number) {{
+      ...Authors
+    }}
+    pullRequests(first: {RECENT_PULLS}, orderBy: {{field: UPDATED_AT, direction: DESC}}) {{
+      nodes {{
+        ...Authors
+      }}
+    }}
+  }}
+}}
+
+fragment Authors on PullRequest {{
+  comments(last: {RECENT_ITEMS}) {{
+    nodes {{
+      author {{
+        __typename
+        login
+      }}
+    }}
+  }}
+  reviews(last: {RECENT_ITEMS}) {{
+    nodes {{
+      author {{
+        __typename
+        login
+      }}
+    }}
+  }}
+}}
+"""
+
+
+def recent_authors(client: GitHubClient, target: PullRequest) -> set[tuple[str, str]] | None:
+    """(login, ``Bot``/``User``/...) of who commented or reviewed on `target` and on the
+    repository's most recently updated pull requests; None offline.
+
+    One GraphQL query (GitHub counts it as one point): `RECENT_ITEMS` conversation comments
+    and reviews (which hold the inline comments) of `target` and of each of the
+    `RECENT_PULLS` most recently updated pull requests. A deleted author is left out.
+    """
+    variables = {"owner": target.owner, "name": target.repo, "number": target.number}
+    data = client.graphql(RECENT_AUTHORS_QUERY, variables)
+    if data is None:
+        return None
+    repository = _field(data, "repository")
+    pulls = [_field(repository, "pullRequest")]
+    pulls += _list(_field(repository, "pullRequests").get("nodes"))
+    authors: set[tuple[str, str]] = set()
+    for pull in pulls:
+        for collection in ("comments", "reviews"):
+            for node in _list(_field(pull, collection).get("nodes")):
+                author = _field(node, "author")
+                login, kind = author.get("login"), author.get("__typename")
+                if isinstance(login, str) and login and isinstance(kind, str):
+                    authors.add((login, kind))
+    return authors
+
+
+def _field(value: object, name: str) -> dict[str, Any]:
+    """`value[name]` when both are JSON objects, else an empty object (null means none)."""
+    found = value.get(name) if isinstance(value, dict) else None
+    return found if isinstance(found, dict) else {}
+
+
+def _list(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def parse_timestamp(value: object) -> datetime | None:

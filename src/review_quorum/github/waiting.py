@@ -12,13 +12,16 @@ itself never stand in for one.
 
 `wait_for_bots` polls through an injected reader, clock and sleeper until every named bot
 has reported or skipped, or the timeout passes; it never raises on a timeout, because a
-review of what is there, saying who is missing, is the useful outcome.
+review of what is there, saying who is missing, is the useful outcome. A bot that is not
+installed would make every run wait the whole timeout: `not_installed` names the bots no
+comment or review of the pull request and the repository's recent pull requests comes
+from (`snapshot.recent_authors`), and those are not waited for.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -158,10 +161,21 @@ def _after(item: Mapping[str, Any], committed: datetime | None) -> bool:
     return False
 
 
+def not_installed(
+    bots: Iterable[str],
+    authors: Iterable[tuple[str, str]],
+    logins: Mapping[str, str] | None = None,
+) -> tuple[str, ...]:
+    """The `bots` that none of `authors` ((login, user type) pairs) is: never heard from."""
+    heard = {bot_name(login, kind, "", logins) for login, kind in authors}
+    return tuple(bot for bot in bots if bot not in heard)
+
+
 def wait_for_bots(
     read: Callable[[], PullSnapshot],
     bots: Sequence[str],
     *,
+    absent: Collection[str] = (),
     logins: Mapping[str, str] | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     interval: float = DEFAULT_INTERVAL,
@@ -169,15 +183,19 @@ def wait_for_bots(
     sleep: Callable[[float], None],
     progress: Callable[[Sequence[str], float], None] = lambda pending, waited: None,
 ) -> Waited:
-    """Read until every bot in `bots` reported or skipped, or `timeout` seconds passed."""
+    """Read until every bot in `bots` reported or skipped, or `timeout` seconds passed.
+
+    The `absent` bots (not installed, by `not_installed`) are reported on but not waited for.
+    """
     started = clock()
     while True:
         snapshot = read()
         reports = bot_reports(snapshot, bots, logins)
         waited = clock() - started
         result = Waited(snapshot, reports, waited)
+        pending = [bot for bot in result.missing if bot not in absent]
         left = timeout - waited
-        if not result.missing or left <= 0:
+        if not pending or left <= 0:
             return result
-        progress(result.missing, waited)
+        progress(pending, waited)
         sleep(min(interval, left))
