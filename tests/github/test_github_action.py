@@ -26,7 +26,9 @@ from github.action_expressions import (
     evaluate,
     render,
     templates,
+    to_text,
 )
+from github.action_harness import issue_comment_event, pull_request_event
 from github.action_runner import RunnerError, read_outputs
 
 ACTION: dict[str, Any] = yaml.safe_load((REPO_ROOT / "action.yml").read_text(encoding="utf-8"))
@@ -210,3 +212,47 @@ def test_the_docs_show_a_workflow_using_declared_inputs(tmp_path: Path) -> None:
         for step in steps:
             if "review-quorum@" in step.get("uses", ""):
                 assert set(step.get("with", {})) <= set(ACTION["inputs"]), path.name
+
+
+def review_quorum_steps(value: object) -> Iterator[dict[str, Any]]:
+    """Every step using review-quorum in a YAML document (a workflow or a list of steps)."""
+    if isinstance(value, dict):
+        if "review-quorum@" in str(value.get("uses", "")):
+            yield value
+        for item in value.values():
+            yield from review_quorum_steps(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from review_quorum_steps(item)
+
+
+def fork_pull_request_event() -> dict[str, Any]:
+    event = pull_request_event()
+    head = event["pull_request"]["head"]
+    head["repo"] = head["repo"] | {"full_name": "octo-dev/stockroom", "fork": True}
+    return event
+
+
+def posts(post: str, event: dict[str, Any]) -> str:
+    """The `post:` input of a step, as GitHub expands it for `event` in acme/stockroom."""
+    return render(post, {"github": Strict({"event": event, "repository": "acme/stockroom"})})
+
+
+@pytest.mark.parametrize("document", ["README.md", "docs/github.md"])
+def test_the_docs_workflows_review_a_forks_pull_request_without_posting(document: str) -> None:
+    """A fork's pull_request run has a read-only token: posting would fail every such run."""
+    module = load_workflow_blocks()
+    text = (REPO_ROOT / document).read_text(encoding="utf-8")
+    steps = [
+        step
+        for _, fence in module.yaml_fences(text)
+        for step in review_quorum_steps(yaml.safe_load(fence))
+        if "plan" not in step.get("with", {})  # the workflow_run job that posts a plan
+    ]
+    assert steps
+    for step in steps:
+        post = to_text(step["with"].get("post", "true"))
+        assert posts(post, fork_pull_request_event()) == "false"
+        if post != "false":
+            assert posts(post, pull_request_event()) == "true"
+            assert posts(post, issue_comment_event()) == "true"
