@@ -15,8 +15,9 @@ from review_quorum.labels import lines, owasp, review_bots
 from review_quorum.labels.base import Kept, Labels, Metrics, Run
 
 FORMATS = ("review-bots", "owasp", "jsonl")
+TOLERANCE = lines.TOLERANCE
 
-__all__ = ["FORMATS", "Kept", "Labels", "Metrics", "Run", "detect", "load"]
+__all__ = ["FORMATS", "TOLERANCE", "Kept", "Labels", "Metrics", "Run", "detect", "load"]
 
 
 def detect(path: Path) -> str:
@@ -37,6 +38,8 @@ def load(
     *,
     judge: str | None = None,
     ignore_rules: Sequence[str] = (),
+    tolerance: int = lines.TOLERANCE,
+    any_category: bool = False,
 ) -> Labels:
     """Read the labels at `path` in `label_format` (detected when None)."""
     chosen = label_format or detect(path)
@@ -45,5 +48,5 @@ def load(
     if chosen == "owasp":
         return owasp.load(path)
     if chosen == "jsonl":
-        return lines.load(path, ignore_rules)
+        return lines.load(path, ignore_rules, tolerance=tolerance, any_category=any_category)
     raise InputError(str(path), "", f"unknown label format {chosen!r} (expected {FORMATS})")

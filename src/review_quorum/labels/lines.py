@@ -4,8 +4,9 @@ One object per line: ``{"file": "src/a.js", "line": 7, "real": true}``, or a ran
 ``"start_line"``/``"end_line"``, and optionally ``"category"``. Paths are compared with
 findings' repository-relative paths. Scoring follows securibench-micro-js: a finding is
 true when its region [line, end_line], widened by `TOLERANCE` lines each side, covers a
-real line of the same file (and of the same category when the label names one and the
-finding's category was stated by its tool). Precision is over the distinct spans of the
+real line of the same file (and of the same category when the label names one, the
+finding's category was stated by its tool and `any_category` is off). CASTLE-C250 widens
+by 2 lines and counts a hit whatever the CWE: `tolerance=2, any_category=True`. Precision is over the distinct spans of the
 kept findings' members, recall over the real lines hit. Findings of ignored rules (glob
 patterns over rule ids, e.g. known noise) are left out of scoring, not out of the input.
 """
@@ -36,6 +37,8 @@ class LineLabels:
     own_findings = False
     real: dict[tuple[str, int], str] = field(default_factory=dict)  # (file, line) -> category
     ignore_rules: tuple[str, ...] = ()
+    tolerance: int = TOLERANCE
+    any_category: bool = False
 
     def runs(self, findings: Sequence[NormalizedFinding], bots_ran: int | None) -> list[Run]:
         return [Run("all", tuple(findings), bots_ran)]
@@ -49,9 +52,9 @@ class LineLabels:
             return set()
         end = evidence.end_line or evidence.line
         found = set()
-        for line in range(evidence.line - TOLERANCE, end + TOLERANCE + 1):
+        for line in range(evidence.line - self.tolerance, end + self.tolerance + 1):
             category = self.real.get((evidence.file, line))
-            if category is not None and _same_category(category, finding):
+            if category is not None and (self.any_category or _same_category(category, finding)):
                 found.add((evidence.file, line))
         return found
 
@@ -75,13 +78,20 @@ def _same_category(label: str, finding: NormalizedFinding) -> bool:
     return not label or finding.category_certainty < 1.0 or finding.category == label
 
 
-def load(path: Path, ignore_rules: Sequence[str] = ()) -> LineLabels:
+def load(
+    path: Path,
+    ignore_rules: Sequence[str] = (),
+    *,
+    tolerance: int = TOLERANCE,
+    any_category: bool = False,
+) -> LineLabels:
     """Read a labels JSONL file; a bad record is an `InputError` naming its line."""
     try:
         lines = path.read_bytes().splitlines()
     except OSError as err:
         raise InputError(str(path), "", f"cannot read: {err.strerror}") from err
     labels = LineLabels(str(path), ignore_rules=tuple(ignore_rules))
+    labels.tolerance, labels.any_category = tolerance, any_category
     for number, raw in enumerate(lines, 1):
         if raw.strip():
             _record(labels, raw, f"line {number}")
