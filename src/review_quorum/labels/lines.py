@@ -5,8 +5,8 @@ One object per line: ``{"file": "src/a.js", "line": 7, "real": true}``, or a ran
 findings' repository-relative paths. Scoring follows securibench-micro-js: a finding is
 true when its region [line, end_line], widened by `TOLERANCE` lines each side, covers a
 real line of the same file (and of the same category when the label names one, the
-finding's category was stated by its tool and `any_category` is off). CASTLE-C250 widens
-by 2 lines and counts a hit whatever the CWE: `tolerance=2, any_category=True`. Precision is over the distinct spans of the
+finding's category was stated by its tool and `any_category` is off; CASTLE-C250 widens
+by 2 lines and counts a hit whatever the CWE). Precision is over the distinct spans of the
 kept findings' members, recall over the real lines hit. Findings of ignored rules (glob
 patterns over rule ids, e.g. known noise) are left out of scoring, not out of the input.
 """

@@ -85,7 +85,7 @@ def compute_reliability(
         items.sort(key=_canonical_key)
     ran = resolve_bots_ran(items, bots_ran)
     clusters, bots_of = matching.cluster(items, line_window)
-    family = witnesses.families(bots_of, profile)
+    family = witnesses.families(clusters, bots_of, profile)
     estimates = witnesses.reliabilities(items, clusters, bots_of, family, profile)
     shares = _shares(estimates, family)
     alone, several = _Alone(shares, ran), _Several(shares, ran)
