@@ -41,6 +41,7 @@ from review_quorum.scoring.agreement import (
     sort_for_output,
 )
 from review_quorum.scoring.profile import Profile
+from review_quorum.scoring.witnesses import GENERIC
 
 PRIOR_REAL = 0.12
 CONFIRMED_PROBABILITY = 0.8
@@ -180,7 +181,7 @@ def _summarise(
                 line = member_line
             elif member_line < line:  # type: ignore[operator]  # set with the anchor
                 line = member_line
-        if stated is None and member.category_certainty >= 1.0:
+        if stated is None and member.category_certainty >= 1.0 and member.category != GENERIC:
             stated = member.category
         if len(member.title) > len(title):
             title = member.title
