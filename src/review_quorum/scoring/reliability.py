@@ -213,7 +213,10 @@ class _Alone:
     """Clusters of one finding (most of them): its source's reliability is the score.
 
     What depends only on the source (contribution, probability, level) is worked out once
-    per source; a million findings have a few dozen sources.
+    per source; a million findings have a few dozen sources. A second way of summarising
+    a cluster, kept on purpose: `_Several` takes 10.6 us per lone cluster against 2.9 us
+    here (timeit, one member), some 7 s of the 35 s `quorum consensus` spends end to end
+    on bench/consensus.py's million findings, nine in ten of them alone.
     """
 
     __slots__ = ("bots_ran", "ratio", "scores", "shares")

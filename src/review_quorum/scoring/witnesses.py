@@ -186,45 +186,68 @@ def reliabilities(
     }
     members = chain.from_iterable(compress(clusters, map(shared.__getitem__, bots_of)))
     agreed: Counter[Source] = Counter(map(source_of, members))
-    stated = _stated(findings, seen)
-    tools = _tool_means(stated, seen)
-    kinds = _family_kinds(stated, family)
-    possible = {source: _corroborable(stated[source].example, family, kinds) for source in seen}
+    evidence = _Evidence(seen, agreed, _stated(findings, seen), family, profile)
     known = profile.lookup()
-    prior = _population_mean(profile)
-    bots = _bot_estimates(seen, agreed, possible, prior)
     estimates: dict[Source, Estimate] = {}
     for source, count in seen.items():
-        bot, rule = source
-        entry = known.get((bot, rule or None))
+        entry = known.get((source[0], source[1] or None))
         if entry is not None:
             estimates[source] = Estimate(entry.reliability, _profile_origin(entry, profile))
-            continue
-        said, tool = stated[source], tools[bot]
-        shift = _log_ratio(said.confidence, tool[0])
-        bot_entry = known.get((bot, None))
-        if possible[source]:
-            mixed = _mix(agreed[source], count)
-            base = bot_entry.reliability if bot_entry else bots.get(bot, prior) if rule else prior
-            # What the tool states moves the prior; the input's agreement updates it.
-            if shift:
-                base, shift = _shifted(base, shift), 0.0
-            value = (mixed * count + base * PSEUDO_COUNT) / (count + PSEUDO_COUNT)
-            origin = f"agreement in this input ({agreed[source]}/{count} shared)"
-        elif bot_entry is not None:
+        else:
+            estimates[source] = evidence.estimate(source, count, known.get((source[0], None)))
+    return estimates
+
+
+class _Evidence:
+    """What the input shows of the sources the profile does not know."""
+
+    def __init__(
+        self,
+        seen: Counter[Source],
+        agreed: Counter[Source],
+        stated: dict[Source, _Stated],
+        family: dict[str, str],
+        profile: Profile,
+    ) -> None:
+        kinds = _family_kinds(stated, family)
+        self.agreed = agreed
+        self.stated = stated
+        self.tools = _tool_means(stated, seen)
+        self.possible = {
+            source: _corroborable(stated[source].example, family, kinds) for source in seen
+        }
+        self.prior = _population_mean(profile)
+        self.bots = _bot_estimates(seen, agreed, self.possible, self.prior)
+
+    def estimate(self, source: Source, count: int, bot_entry: SourceReliability | None) -> Estimate:
+        """A source's reliability from agreement where it was possible, else its prior;
+        ranked by what its tool states (see the module)."""
+        bot, rule = source
+        said, (confidence, level) = self.stated[source], self.tools[bot]
+        shift = _log_ratio(said.confidence, confidence)
+        if self.possible[source]:
+            agreed = self.agreed[source]
+            # a rule starts from its bot, a bot from the mean bot
+            base = self.bots.get(bot, self.prior) if rule else self.prior
+            if bot_entry is not None:
+                base = bot_entry.reliability
+            if shift:  # what the tool states moves the prior; agreement updates it
+                base = _shifted(base, shift)
+            mixed = (_mix(agreed, count) * count + base * PSEUDO_COUNT) / (count + PSEUDO_COUNT)
+            return Estimate(mixed, f"agreement in this input ({agreed}/{count} shared)")
+        if bot_entry is not None:
             value, origin = bot_entry.reliability, f"{bot} in the profile, {_ALONE}"
         elif said.confidence < 1.0:
-            value, origin, shift = said.confidence, f"the confidence {bot} states, {_ALONE}", 0.0
-        elif bot in bots:
-            value, origin = bots[bot], f"{bot}'s other rules, {_ALONE}"
+            return Estimate(said.confidence, f"the confidence {bot} states, {_ALONE}")
+        elif bot in self.bots:
+            value, origin = self.bots[bot], f"{bot}'s other rules, {_ALONE}"
         else:
             value, origin = UNKNOWN, f"nothing known, {_ALONE}: ranked by {bot}'s levels"
-            shift += (said.level - tool[1]) * LEVEL_LOG_ODDS
+            shift += (said.level - level) * LEVEL_LOG_ODDS
         if abs(shift) > 1e-9:
             value = _shifted(value, shift)
-            origin += f"; its stated confidence {shift:+.2f} log-odds from {bot}'s average"
-        estimates[source] = Estimate(value, origin)
-    return estimates
+            origin += f"; {shift:+.2f} log-odds for what {bot} states of it against its average"
+        return Estimate(value, origin)
 
 
 _ALONE = "no other tool here reports this kind of issue"
