@@ -167,7 +167,7 @@ def test_two_tools_that_always_fire_together_in_their_own_words_stay_independent
 
 
 def test_two_bots_that_echo_each_other_word_for_word_are_one_family() -> None:
-    items = []
+    items = [analyser("other", 5, "x", file="elsewhere.py", cwes=(89,))]
     for n in range(ECHO_MIN + 1):
         items.append(analyser("alpha", 7, "same-rule", file=f"f{n}.py", cwes=(89,)))
         items.append(analyser("alpha-mirror", 7, "same-rule", file=f"f{n}.py", cwes=(89,)))
@@ -214,15 +214,26 @@ def test_copies_of_one_tool_keep_what_one_copy_keeps(
             for file, line in issues
         ]
 
-    names = [f"copy{n}" if renamed else "copy" for n in range(copies)]
     if renamed and len(issues) < ECHO_MIN:
         return  # too few echoes to tell copies from agreeing tools
-    one = run(tool("copy"))
-    many = run([finding for name in names for finding in tool(name)])
+    # another, independent tool beside them: a detected family never absorbs every bot
+    other = [analyser("other", 5, "x", file="elsewhere.py", cwes=(89,))]
+    names = [f"copy{n}" if renamed else "copy" for n in range(copies)]
+    one = run(tool("copy") + other)
+    many = run([finding for name in names for finding in tool(name)] + other)
     assert kept(many) == kept(one)
     assert sorted(round(c.consensus_score, 9) for c in many) == sorted(
         round(c.consensus_score, 9) for c in one
     )
+
+
+def test_a_detected_family_never_absorbs_every_bot_of_the_run() -> None:
+    items = []
+    for n in range(ECHO_MIN + 1):
+        items.append(analyser("alpha", 7, "same-rule", file=f"f{n}.py", cwes=(89,)))
+        items.append(analyser("alpha-mirror", 7, "same-rule", file=f"f{n}.py", cwes=(89,)))
+    clusters = run(items)
+    assert all(len({c.family for c in cluster.contributions}) == 2 for cluster in clusters)
 
 
 # Categories: a generic stated category never walls; where both state CWEs, CWEs decide.

@@ -6,8 +6,9 @@ own comment says nothing new. Each bot belongs to one family: the known families
 those a profile names, bots whose names differ only by a version suffix (`name-v2`), and
 pairs that echo each other: in at least `ECHO_MIN` clusters, covering `ECHO_SHARE` of the
 rarer one's, they say the same thing in the same words (one rule id or one title), which
-independent tools never do. Agreement alone, the same place and the same issue in their
-own words, is what accurate independent tools produce, so co-firing never merges bots.
+independent tools never do; a detected family never absorbs every bot of the run.
+Agreement alone, the same place and the same issue in their own words, is what accurate
+independent tools produce, so co-firing never merges bots.
 
 Reliability. A source is a bot, or a bot's rule for analysers. Its reliability, the
 probability that one of its findings is real, comes from the profile's entry for it, else
@@ -110,8 +111,17 @@ def families(
     for (first, second), count in sorted(_echoes(clusters, bots_of).items()):
         rarer = min(clusters_of[first], clusters_of[second])
         if count >= ECHO_MIN and count >= ECHO_SHARE * rarer:
-            _merge(family, first, second)
+            _merge_unless_all(family, first, second, set(clusters_of))
     return family
+
+
+def _merge_unless_all(family: dict[str, str], first: str, second: str, bots: set[str]) -> None:
+    """Merge two bots' families unless that leaves one family for every bot of the run:
+    a detected family never absorbs every witness (known ones may)."""
+    names = {family.get(first, first), family.get(second, second)}
+    merged = {bot for bot in bots if family.get(bot, bot) in names}
+    if merged != bots:
+        _merge(family, first, second)
 
 
 def _echoes(
@@ -186,6 +196,7 @@ def reliabilities(
     }
     members = chain.from_iterable(compress(clusters, map(shared.__getitem__, bots_of)))
     agreed: Counter[Source] = Counter(map(source_of, members))
+    _count_repeats_once(clusters, bots_of, shared, seen, agreed)
     evidence = _Evidence(seen, agreed, _stated(findings, seen), family, profile)
     known = profile.lookup()
     estimates: dict[Source, Estimate] = {}
@@ -196,6 +207,28 @@ def reliabilities(
         else:
             estimates[source] = evidence.estimate(source, count, known.get((source[0], None)))
     return estimates
+
+
+def _count_repeats_once(
+    clusters: Sequence[Sequence[NormalizedFinding]],
+    bots_of: Sequence[tuple[str, ...]],
+    shared: dict[tuple[str, ...], bool],
+    seen: Counter[Source],
+    agreed: Counter[Source],
+) -> None:
+    """A source reporting one issue twice (a bot repeating its comment, one tool's output
+    read twice) is one finding of it, not two: take the repeats out of the counts."""
+    for members, bots in zip(clusters, bots_of, strict=True):
+        if len(members) == 1 or len(members) == len(bots):  # no source can repeat
+            continue
+        sources = list(map(source_of, members))
+        if len(set(sources)) == len(sources):
+            continue
+        for source, count in Counter(sources).items():
+            if count > 1:
+                seen[source] -= count - 1
+                if shared[bots]:
+                    agreed[source] -= count - 1
 
 
 class _Evidence:
