@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -305,7 +306,9 @@ def _write(plan: ReviewPlan, output_format: str, output: str | None) -> None:
         return
     if output_format == "terminal":
         color = (output in (None, "-")) and sys.stdout.isatty()
-        text = terminal.render(plan, color=color)
+        # COLUMNS, else the terminal's width; 120 when standard output is not a terminal
+        width = shutil.get_terminal_size((120, 24)).columns
+        text = terminal.render(plan, color=color, width=width)
     else:
         text = RENDERERS[output_format](plan)
     write_output(text, output)
