@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -306,12 +305,26 @@ def _write(plan: ReviewPlan, output_format: str, output: str | None) -> None:
         return
     if output_format == "terminal":
         color = (output in (None, "-")) and sys.stdout.isatty()
-        # COLUMNS, else the terminal's width; 120 when standard output is not a terminal
-        width = shutil.get_terminal_size((120, 24)).columns
-        text = terminal.render(plan, color=color, width=width)
+        text = terminal.render(plan, color=color, width=terminal_width())
     else:
         text = RENDERERS[output_format](plan)
     write_output(text, output)
+
+
+def terminal_width(fallback: int = 120) -> int:
+    """`COLUMNS`, else the width of the terminal standard output or, piped (``| less``),
+    standard error is on, else `fallback`."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    for stream in (sys.__stdout__, sys.__stderr__):
+        try:
+            width = os.get_terminal_size(stream.fileno()).columns if stream else 0
+        except (AttributeError, OSError, ValueError):
+            continue
+        if width > 0:
+            return width
+    return fallback
 
 
 def _post(args: argparse.Namespace, plan: ReviewPlan) -> int:
