@@ -240,7 +240,7 @@ def write_chunks(chunks: Iterable[bytes | memoryview], output: str | None) -> No
 
 
 def warn(message: str) -> None:
-    print(f"quorum: warning: {message}", file=sys.stderr)
+    progress.note(f"warning: {message}")  # clears a progress line first
 
 
 def report_skipped(skipped: Sequence[object]) -> None:

@@ -14,12 +14,12 @@ from __future__ import annotations
 import argparse
 import os
 import subprocess
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from review_quorum import config
+from review_quorum.cli import progress
 from review_quorum.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -126,7 +126,7 @@ class Recorder:
         if not learned.sources:
             return None
         count = len(learned.sources)
-        print(f"quorum: reliability from the history: {count} source(s)", file=sys.stderr)
+        progress.note(f"reliability from the history: {count} source(s)")
         return over(learned, Profile.default())
 
     def record(self, document: Any, source: str) -> None:
@@ -146,7 +146,7 @@ class Recorder:
             recorded = record_run(database, record)
         finally:
             database.close()
-        print(f"quorum: {recorded.describe(record)}", file=sys.stderr)
+        progress.note(recorded.describe(record))
 
 
 def _sha(text: str) -> str:
