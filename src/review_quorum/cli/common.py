@@ -240,7 +240,7 @@ def write_chunks(chunks: Iterable[bytes | memoryview], output: str | None) -> No
 
 
 def warn(message: str) -> None:
-    print(f"quorum: warning: {message}", file=sys.stderr)
+    progress.note(f"warning: {message}")  # clears a progress line first
 
 
 def report_skipped(skipped: Sequence[object]) -> None:
@@ -342,4 +342,5 @@ def load_profile(path: str | None) -> Profile | None:
     """The profile at `path`, or None for the shipped default."""
     if path is None:
         return None
-    return Profile.from_json(read_bytes(path), "<stdin>" if path == "-" else path)
+    name = "<stdin>" if path == "-" else path
+    return Profile.from_json(Source(name, read_bytes(path)).data, name)  # as inputs are read

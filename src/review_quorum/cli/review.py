@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from review_quorum import config
+from review_quorum.cli import progress
 from review_quorum.cli.common import (
     HELP,
     ExitCode,
@@ -117,14 +118,18 @@ def add_parser(subparsers: Any) -> None:
 
 
 class Stages:
-    """Wall time per stage, printed with -v."""
+    """Wall time per stage, printed with -v; what a long stage is doing, on the ticker."""
 
     def __init__(self, verbose: bool) -> None:
         self.verbose = verbose
         self.times: list[tuple[str, float]] = []
+        self.ticker = progress.Ticker()
 
     @contextmanager
-    def stage(self, name: str) -> Iterator[None]:
+    def stage(self, name: str, doing: str = "") -> Iterator[None]:
+        """Time the block; `doing` is shown while it lasts long ("": the stage shows its
+        own progress, as reading and posting do)."""
+        self.ticker.stage(doing)
         started = time.perf_counter()
         try:
             yield
@@ -268,7 +273,7 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
         verdicts = load_verdicts(args.verdicts)
     awaited = pulled.awaited if pulled is not None else None
     settings = build_settings(args, file_settings, {f.bot for f in batch.findings}, awaited)
-    with stages.stage("plan"):
+    with stages.stage("plan", f"planning the review of {len(batch.findings):,} findings"):
         plan = review(
             batch.findings, settings=settings, diff=diff, verdicts=verdicts, skipped=batch.skipped
         )
@@ -279,16 +284,20 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
 
 def run(args: argparse.Namespace) -> int:
     stages = Stages(args.verbose)
-    plan, file_settings = plan_review(args, stages)
-    output_format = effective(args, file_settings, "format")
-    with stages.stage("render"):
-        _write(plan, output_format, args.output)
-    keep_until_exit(plan)
-    if plan.skipped:
-        warn(f"{len(plan.skipped)} input record(s) skipped (listed in the JSON report)")
-    if args.recorder is not None:
-        with stages.stage("record"):
-            args.recorder.record(report_data(plan), "quorum review")
+    stages.ticker.start()
+    try:
+        plan, file_settings = plan_review(args, stages)
+        output_format = effective(args, file_settings, "format")
+        with stages.stage("render", f"writing the {output_format} report"):
+            _write(plan, output_format, args.output)
+        keep_until_exit(plan)
+        if plan.skipped:
+            warn(f"{len(plan.skipped)} input record(s) skipped (listed in the JSON report)")
+        if args.recorder is not None:
+            with stages.stage("record", "recording the run in the history"):
+                args.recorder.record(report_data(plan), "quorum review")
+    finally:
+        stages.ticker.stop()
     if args.post:
         with stages.stage("post"):
             posted = _post(args, plan)
@@ -305,10 +314,26 @@ def _write(plan: ReviewPlan, output_format: str, output: str | None) -> None:
         return
     if output_format == "terminal":
         color = (output in (None, "-")) and sys.stdout.isatty()
-        text = terminal.render(plan, color=color)
+        text = terminal.render(plan, color=color, width=terminal_width())
     else:
         text = RENDERERS[output_format](plan)
     write_output(text, output)
+
+
+def terminal_width(fallback: int = 120) -> int:
+    """`COLUMNS`, else the width of the terminal standard output or, piped (``| less``),
+    standard error is on, else `fallback`."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    for stream in (sys.__stdout__, sys.__stderr__):
+        try:
+            width = os.get_terminal_size(stream.fileno()).columns if stream else 0
+        except (AttributeError, OSError, ValueError):
+            continue
+        if width > 0:
+            return width
+    return fallback
 
 
 def _post(args: argparse.Namespace, plan: ReviewPlan) -> int:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from review_quorum.errors import InputError
 from review_quorum.labels import lines, owasp, review_bots
-from review_quorum.labels.base import Kept, Labels, Metrics, Run
+from review_quorum.labels.base import Kept, Labels, Metrics, Run, read_label_file
 
 FORMATS = ("review-bots", "owasp", "jsonl")
 TOLERANCE = lines.TOLERANCE
@@ -24,11 +24,7 @@ def detect(path: Path) -> str:
     """The label format of `path`, from its extension and its first line."""
     if path.suffix.lower() == ".csv":
         return "owasp"
-    try:
-        with path.open("rb") as handle:
-            head = handle.readline(65536)
-    except OSError as err:
-        raise InputError(str(path), "", f"cannot read: {err.strerror}") from err
+    head = read_label_file(path).data.split(b"\n", 1)[0]
     return "review-bots" if b'"judge"' in head and b'"unit"' in head else "jsonl"
 
 

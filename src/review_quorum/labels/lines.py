@@ -21,7 +21,7 @@ from pathlib import Path
 import orjson
 
 from review_quorum.errors import InputError
-from review_quorum.labels.base import Kept, Metrics, Run
+from review_quorum.labels.base import Kept, Metrics, Run, read_label_file
 from review_quorum.model import NormalizedFinding
 
 TOLERANCE = 1
@@ -86,10 +86,7 @@ def load(
     any_category: bool = False,
 ) -> LineLabels:
     """Read a labels JSONL file; a bad record is an `InputError` naming its line."""
-    try:
-        lines = path.read_bytes().splitlines()
-    except OSError as err:
-        raise InputError(str(path), "", f"cannot read: {err.strerror}") from err
+    lines = read_label_file(path).data.splitlines()
     labels = LineLabels(str(path), ignore_rules=tuple(ignore_rules))
     labels.tolerance, labels.any_category = tolerance, any_category
     for number, raw in enumerate(lines, 1):
