@@ -19,7 +19,7 @@ from review_quorum.cli import progress
 from review_quorum.errors import InputError, Skipped, UsageError, shown
 from review_quorum.ingest.base import Batch, ReadOptions, Source
 from review_quorum.ingest.categories import CategoryMap
-from review_quorum.model import ConsensusLevel
+from review_quorum.model import MAX_BOTS, ConsensusLevel, check_bot_count
 from review_quorum.render.escape import one_line
 from review_quorum.scoring import MODELS
 from review_quorum.scoring.profile import Profile
@@ -286,9 +286,9 @@ def fraction(text: str) -> float:
 def resolve_bots(value: str | None, seen: set[str]) -> int | None:
     """`--bots` as a count; warns when it is absent or names fewer bots than were seen.
 
-    A count is a whole number >= 1; names are a comma-separated list with no empty or
-    numeric entry. Anything else (`-2`, `a,,b`, `2.5`) is a `UsageError`: a gate that
-    misreads its bot count passes or fails for the wrong reason.
+    A count is a whole number from 1 to `MAX_BOTS`; names are a comma-separated list with
+    no empty or numeric entry. Anything else (`-2`, `a,,b`, `2.5`, `10**23`) is a
+    `UsageError`: a gate that misreads its bot count passes or fails for the wrong reason.
     """
     if value is None:
         if seen:
@@ -299,9 +299,7 @@ def resolve_bots(value: str | None, seen: set[str]) -> int | None:
         return None
     text = value.strip()
     if text.isascii() and text.isdigit():
-        if int(text) < 1:
-            raise UsageError("--bots: expected at least 1 bot")
-        return int(text)
+        return _bot_count(text)
     names = [name.strip() for name in text.split(",")]
     if not all(names):
         raise UsageError(f"--bots: an empty bot name in {one_line(shown(value))}")
@@ -313,6 +311,16 @@ def resolve_bots(value: str | None, seen: set[str]) -> int | None:
     if missing:
         warn(f"--bots does not list {', '.join(one_line(name) for name in missing)}")
     return max(len(set(names) | seen), 1)
+
+
+def _bot_count(digits: str) -> int:
+    significant = digits.lstrip("0")
+    # More digits than MAX_BOTS has is too many, without converting thousands of digits.
+    count = int(significant or "0") if len(significant) <= len(str(MAX_BOTS)) else MAX_BOTS + 1
+    try:
+        return check_bot_count(count)
+    except ValueError as err:
+        raise UsageError(f"--bots: {err}, not {one_line(shown(digits))}") from None
 
 
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
