@@ -8,14 +8,17 @@ message naming the file and position, or a quiet, documented exit.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES
+from conftest import FIXTURES, REPO_ROOT
 from review_quorum.cli import main
 
 FINDINGS = str(FIXTURES / "review.findings.json")
+NATIVE = str(REPO_ROOT / "examples" / "native" / "findings.json")
 HUGE = "99999999999999999999999"
 DEEP = "[" * 1000 + "]" * 1000
 
@@ -169,3 +172,45 @@ def test_a_profile_value_nested_1000_deep_is_an_error_naming_it(
         "",
         f"quorum: error: {profile}:{message}\n",
     )
+
+
+# --- a labels range of a hundred billion lines ------------------------------------------
+
+LIMITED = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+from review_quorum.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def quorum_in_a_gibibyte(*argv: str) -> subprocess.CompletedProcess[str]:
+    """`quorum ARGV` in a child limited to 1 GiB of address space: what once grew to
+    12 GB fails fast there (MemoryError, exit 3) instead of eating the machine."""
+    return subprocess.run(
+        [sys.executable, "-c", LIMITED, *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS bounds memory on Linux")
+@pytest.mark.parametrize("command", ["evaluate", "calibrate"])
+def test_a_labels_range_of_a_hundred_billion_lines_fits_in_a_gibibyte(
+    tmp_path: Path, command: str
+) -> None:
+    labels = tmp_path / "big.labels.jsonl"
+    labels.write_text(
+        '{"file":"app/store.py","start_line":1,"end_line":100000000000,"real":true}\n'
+    )
+    argv = [command, str(labels), NATIVE, "--labels-format", "jsonl", "--bots", "4"]
+    done = quorum_in_a_gibibyte(*argv, *(["--format", "json"] if command == "evaluate" else []))
+    assert (done.returncode, done.stderr) == (0, "")
+    document = json.loads(done.stdout)
+    if command == "evaluate":
+        rows = [(row["name"], row["true"]) for row in document["rows"] if row["kind"] == "source"]
+    else:
+        rows = [(source["bot"], source["true"]) for source in document["sources"]]
+    assert rows == [("bandit", 1), ("coderabbit", 1), ("copilot", 0), ("semgrep", 1)]
