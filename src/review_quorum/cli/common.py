@@ -16,6 +16,7 @@ from typing import BinaryIO
 
 from review_quorum import ingest
 from review_quorum.cli import progress
+from review_quorum.cli.output import print_chunks, print_text, write_file
 from review_quorum.errors import InputError, Skipped, UsageError, shown
 from review_quorum.ingest.base import Batch, ReadOptions, Source
 from review_quorum.ingest.categories import CategoryMap
@@ -35,6 +36,7 @@ class ExitCode(enum.IntEnum):
     USAGE = 2
     INTERNAL = 3
     INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
+    BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader closed the pipe (`quorum ... | head`)
 
 
 def add_input_arguments(parser: argparse.ArgumentParser) -> None:
@@ -187,14 +189,11 @@ SHOWN_SKIPPED = 5
 
 
 def write_output(text: str, output: str | None) -> None:
-    """Write `text` to the file `output`, or to standard output."""
+    """Write `text` to the file `output` (whole or not at all), or to standard output."""
     if output is None or output == "-":
-        sys.stdout.write(text)
-        return
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise InputError(output, "", f"cannot write: {err.strerror}") from err
+        print_text(text)
+    else:
+        write_file(output, [text.encode()])
 
 
 class _Keeper:
@@ -224,19 +223,9 @@ keep_until_exit = _Keeper()
 def write_chunks(chunks: Iterable[bytes | memoryview], output: str | None) -> None:
     """Write UTF-8 `chunks` as they come to the file `output`, or to standard output."""
     if output is None or output == "-":
-        stdout = getattr(sys.stdout, "buffer", None)
-        if stdout is None:  # a text-only stream (a caller's StringIO)
-            sys.stdout.write(b"".join(chunks).decode())
-            return
-        sys.stdout.flush()
-        stdout.writelines(chunks)
-        stdout.flush()
-        return
-    try:
-        with Path(output).open("wb") as file:
-            file.writelines(chunks)
-    except OSError as err:
-        raise InputError(output, "", f"cannot write: {err.strerror}") from err
+        print_chunks(chunks)
+    else:
+        write_file(output, chunks)
 
 
 def warn(message: str) -> None:
