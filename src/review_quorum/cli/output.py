@@ -16,7 +16,6 @@ import io
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator
 
 from review_quorum.errors import InputError
@@ -50,6 +49,8 @@ def write_file(path: str, chunks: Chunks) -> None:
 
 def _replace(target: str, chunks: Chunks, mode: int | None) -> None:
     """Write `target` through a temporary file beside it, removed if anything fails."""
+    import tempfile  # a few milliseconds of start-up, paid only by runs that write a file
+
     folder, name = os.path.split(target)
     descriptor, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
     try:
