@@ -1,7 +1,8 @@
 """What every `quorum` command shares: exit codes, reading inputs, writing outputs, warnings.
 
-This is the edge of the program: the only place (with the GitHub client) that touches
-files, standard streams and the exit status.
+This is the edge of the program: the only place (with the GitHub client, and `output`,
+which writes files whole and standard output safely) that touches files, standard streams
+and the exit status.
 """
 
 from __future__ import annotations
