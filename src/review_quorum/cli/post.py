@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from review_quorum import config
 from review_quorum.cli import progress
-from review_quorum.cli.common import ExitCode, read_bytes, warn
+from review_quorum.cli.common import ExitCode, read_bytes, warn, write_output
 from review_quorum.cli.record import Recorder, add_record_arguments
 from review_quorum.config import INLINE_MODES
 from review_quorum.errors import ConfigError
@@ -197,7 +197,7 @@ def post_from_args(
         if owned:
             http_client.close()
     if args.dry_run:
-        sys.stdout.write("".join(f"{format_request(request)}\n" for request in client.unsent))
+        write_output("".join(f"{format_request(request)}\n" for request in client.unsent), None)
         if client.offline:
             warn("no GITHUB_TOKEN: nothing was read, so this shows a first run")
     for message in result.warnings:
