@@ -16,6 +16,11 @@ Prints, in one run, the `quorum evaluate` tables of
   useless-assignment findings are left out of scoring (not out of the input). The shipped
   profile also holds these analysers' rules, fitted on this folder, so the reliability
   rows are leave-one-folder-out (the test cases' eleven folders).
+- castle-c250 (../shared/corpora/castle-c250): the five C analysers' SARIF files as they
+  are, scored by its README's rule (line level, widened by 2 lines, any CWE), with the
+  README's k-of-5 votes (distinct tools whose widened spans overlap) beside each tool, the
+  union and both models. The shipped profile learns nothing from this corpus, so its rows
+  are not cross-validated: every source in it is estimated from the input.
 - the time of the reliability model against the agreement model on the 1,000,000-finding
   workload of bench/consensus.py, each in its own process.
 
@@ -48,6 +53,7 @@ from review_quorum.scoring.calibrate import fit
 NOISE_RULES = ("*detect-object-injection", "*useless-assignment")
 BAD = re.compile(r"//\s*BAD\b|/\*\s*BAD\s*\*/")
 KEPT = "reliability >= needs-verification"
+CASTLE_TOLERANCE = 2
 Kept = dict[str, list[tuple[labels.Run, tuple[NormalizedFinding, ...]]]]
 
 
@@ -141,6 +147,49 @@ def bad_lines(folder: Path) -> str:
     return "\n".join(records) + "\n"
 
 
+def castle(folder: Path) -> tuple[list[Row], list[str]]:
+    """The table for the five C analysers, with the README's k-of-5 votes."""
+    findings: list[NormalizedFinding] = []
+    for path in sorted((folder / "sarif").glob("*.sarif")):
+        findings += read(Source(str(path), path.read_bytes())).findings
+    label_set = labels.load(
+        folder / "labels.jsonl", "jsonl", tolerance=CASTLE_TOLERANCE, any_category=True
+    )
+    runs = label_set.runs(findings, 5)
+    kept = kept_by_policy(runs)
+    _add_label_free(kept, runs)
+    for k, chosen in votes(findings, CASTLE_TOLERANCE).items():
+        kept[f"vote >= {k} of 5 tools"] = [(runs[0], (finding,)) for finding in chosen]
+    return score(label_set, kept), ["votes: distinct tools whose spans, widened by 2, overlap"]
+
+
+def votes(findings: Sequence[NormalizedFinding], widen: int) -> dict[int, list[NormalizedFinding]]:
+    """Each finding kept by the k-of-n votes it passes: k distinct tools' widened spans
+    overlap its own (itself included), for k from 2 to 4."""
+    by_file: dict[str, list[NormalizedFinding]] = {}
+    for finding in findings:
+        if finding.evidence.line is not None:
+            by_file.setdefault(finding.evidence.file, []).append(finding)
+    chosen: dict[int, list[NormalizedFinding]] = {k: [] for k in (2, 3, 4)}
+    for group in by_file.values():
+        for finding in group:
+            start, end = _widened(finding, widen)
+            tools = {
+                other.bot
+                for other in group
+                if _widened(other, widen)[0] <= end and start <= _widened(other, widen)[1]
+            }
+            for k, kept in chosen.items():
+                if len(tools) >= k:
+                    kept.append(finding)
+    return chosen
+
+
+def _widened(finding: NormalizedFinding, widen: int) -> tuple[int, int]:
+    line = finding.evidence.line or 0
+    return line - widen, (finding.evidence.end_line or line) + widen
+
+
 def timing(size: int, repeat: int) -> dict[str, float]:
     """Each model's best engine time over `repeat` alternating runs, each in its own process,
     on bench/consensus.py's realistic workload."""
@@ -199,6 +248,9 @@ def main() -> None:
         print("\n".join([*notes, _summary(rows, KEPT)]) + "\n")
     rows, notes = securibench(corpora / "securibench-micro-js")
     print(render_table(rows, "securibench-micro-js (noise rules left out of scoring):"))
+    print("\n".join([*notes, _summary(rows, KEPT)]) + "\n")
+    rows, notes = castle(corpora / "castle-c250")
+    print(render_table(rows, "castle-c250 (tolerance 2, any CWE):"))
     print("\n".join([*notes, _summary(rows, KEPT)]) + "\n")
     times = timing(args.size, args.repeat)
     ratio = times["reliability"] / times["agreement"]

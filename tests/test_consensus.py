@@ -162,7 +162,9 @@ def test_must_address_keeps_levels_at_or_above_the_minimum_in_order() -> None:
         ({"line_window": -1}, "line_window must be a non-negative integer"),
         ({"title_overlap": float("nan")}, "title_overlap must be a finite number"),
         ({"order": "random"}, "order must be 'input' or 'canonical'"),
-        ({"bots_ran": -2}, "bots_ran must be a non-negative integer"),
+        ({"bots_ran": -2}, "bots_ran must be a whole number from 0 to 10000, not -2"),
+        ({"bots_ran": 10**23}, "bots_ran must be a whole number from 0 to 10000, not 1000"),
+        ({"bots_ran": 10**5000}, "bots_ran must be a whole number from 0 to 10000, not a n"),
     ],
 )
 def test_bad_parameters_are_rejected(kwargs: dict[str, object], message: str) -> None:

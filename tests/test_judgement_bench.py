@@ -24,12 +24,14 @@ def test_judgement_bench_meets_the_targets_and_times_both_models() -> None:
     for title in ("review-bots-dev, opus labels:", "review-bots-dev, gpt-5.2 labels:"):
         assert title in out
     assert "securibench-micro-js (noise rules left out of scoring):" in out
+    assert "castle-c250 (tolerance 2, any CWE):" in out
     summaries = [(float(p), float(f1)) for p, f1 in SUMMARY.findall(out)]
-    assert len(summaries) == 3, out
-    (_, opus), (_, gpt), (precision, securibench) = summaries
+    assert len(summaries) == 4, out
+    (_, opus), (_, gpt), (precision, securibench), (_, castle) = summaries
     assert opus >= 0.60  # union 0.514, best single bot 0.511
     assert gpt >= 0.55  # union 0.383, best single bot 0.459
     assert securibench >= 0.80 and precision >= 0.87  # union 0.795 at precision 0.852
+    assert castle >= 0.36  # best tool 0.280 (flawfinder), best k-of-5 vote 0.347-0.350
     timing = re.search(
         r"3,000 findings \(engine alone, best of 1\): agreement ([\d.]+) s, "
         r"reliability ([\d.]+) s, ratio ([\d.]+)x",

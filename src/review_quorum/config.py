@@ -9,18 +9,21 @@ are `ConfigError`s naming the file and the key. `.quorum.toml` holds the keys at
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from review_quorum.errors import ConfigError, shown
-from review_quorum.model import is_finite
+from review_quorum.model import check_bot_count, is_finite
 
 LEVELS = ("confirmed", "needs-verification", "unverified")
 FILTER_MODES = ("added", "diff_context", "file", "nofilter")
 FORMATS = ("markdown", "github-review", "sarif", "json", "terminal")
 INLINE_MODES = ("post", "link")
+# The names of `reporters.REPORTERS`, here so that reading a configuration imports no reporter.
+REPORTERS = ("local", "github-review", "github-check")
 
 
 def _count(value: object) -> int:
@@ -49,8 +52,8 @@ def _choice(*allowed: str) -> Callable[[object], str]:
 def _bots(value: object) -> str:
     if isinstance(value, bool):
         raise ValueError("expected a number or a list of bot names")
-    if isinstance(value, int) and value >= 1:
-        return str(value)
+    if isinstance(value, int):
+        return str(check_bot_count(value))
     if isinstance(value, list) and value and all(isinstance(v, str) and v for v in value):
         return ",".join(value)
     if isinstance(value, str) and value.strip():
@@ -99,6 +102,8 @@ CHECKS: dict[str, Callable[[object], Any]] = {
     "inline-level": _choice(*LEVELS),
     "gate-level": _choice(*LEVELS, "none"),
     "inline-mode": _choice(*INLINE_MODES),
+    "reporter": _choice(*REPORTERS),
+    "check-name": _text,
     "format": _choice(*FORMATS),
     "root": _text,
     "categories": _categories,
@@ -117,11 +122,9 @@ def load(path: Path | None = None, *, directory: Path | None = None) -> dict[str
         if path is None:
             return {}
     try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
+        document = _parse(path)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        raise ConfigError(f"{path}: cannot read configuration: {err}") from err
     table = _table(document, path)
     return validate(table, str(path))
 
@@ -131,13 +134,59 @@ def _discover(directory: Path) -> Path | None:
     if dotfile.is_file():
         return dotfile
     pyproject = directory / "pyproject.toml"
-    if pyproject.is_file():
-        try:
-            document = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-            raise ConfigError(f"{pyproject}: cannot read configuration: {err}") from err
-        if "quorum" in document.get("tool", {}):
-            return pyproject
+    if pyproject.is_file() and "quorum" in _parse(pyproject).get("tool", {}):
+        return pyproject
+    return None
+
+
+def _parse(path: Path) -> dict[str, Any]:
+    """The TOML document at `path`; FileNotFoundError, or `ConfigError` naming the file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        too_deep = _too_deep(text)
+        if too_deep is not None:  # tomllib recurses once per level, into RecursionError
+            message = f"arrays and tables nested more than {MAX_NESTING} deep"
+            raise ConfigError(f"{path}: line {too_deep}: {message}")
+        return tomllib.loads(text)
+    except FileNotFoundError:
+        raise
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise ConfigError(f"{path}: cannot read configuration: {err}") from err
+
+
+MAX_NESTING = 64
+"""The deepest nesting of arrays and inline tables a configuration file may have: a
+setting needs two levels, other tools' tables in pyproject.toml a few more."""
+_TOKENS = re.compile(r"""\"\"\"|'''|["'#\[\]{}\n]""")
+_SKIPS = {  # what a string or a comment spans, from just after its opening mark
+    '"': re.compile(r'(?:[^"\\\n]|\\.)*"'),
+    '"""': re.compile(r'(?:[^\\]|\\.)*?"""', re.DOTALL),
+    "'": re.compile(r"[^'\n]*'"),
+    "'''": re.compile(r".*?'''", re.DOTALL),
+    "#": re.compile(r"[^\n]*"),
+}
+
+
+def _too_deep(text: str) -> int | None:
+    """The line where `text` nests brackets more than `MAX_NESTING` deep, outside strings
+    and comments, or None (also at an unterminated string: tomllib reports that)."""
+    depth, line, at = 0, 1, 0
+    while token := _TOKENS.search(text, at):
+        at, mark = token.end(), token.group()
+        if mark in _SKIPS:
+            skipped = _SKIPS[mark].match(text, at)
+            if skipped is None:
+                return None
+            line += text.count("\n", at, skipped.end())
+            at = skipped.end()
+        elif mark == "\n":
+            line += 1
+        elif mark in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return line
+        else:
+            depth = max(depth - 1, 0)
     return None
 
 

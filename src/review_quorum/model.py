@@ -90,6 +90,20 @@ MAX_LINE = 2**31 - 1
 """The highest line number a finding may name: what GitHub, SARIF viewers and every
 output format (64-bit JSON integers included) can carry."""
 
+MAX_BOTS = 10_000
+"""The most bots a run may count (`--bots`, the `bots` key, `bots_ran`): far more review
+bots and analysers than one pull request runs, and every agreement share, percentage and
+output integer stays in range below it."""
+
+
+def check_bot_count(count: int) -> int:
+    """`count` as a number of bots that ran, or ValueError unless it is 1 to `MAX_BOTS`."""
+    if count < 1:
+        raise ValueError("expected at least 1 bot")
+    if count > MAX_BOTS:
+        raise ValueError(f"expected at most {MAX_BOTS:,} bots")
+    return count
+
 
 def _check_line(line: object, file: str) -> None:
     if line is None or (type(line) is int and 1 <= line <= MAX_LINE):

@@ -165,7 +165,7 @@ def test_a_missing_file_is_an_error_naming_it(capsys: pytest.CaptureFixture[str]
         ("--line-window", "-1", "argument --line-window: expected a number >= 0, not -1"),
         ("--title-overlap", "nan", "argument --title-overlap: expected a number from 0 to 1, "
          "not 'nan'"),
-        ("--bots", "0", "--bots: expected at least 1 bot"),
+        ("--bots", "0", '--bots: expected at least 1 bot, not "0"'),
     ],
 )  # fmt: skip
 def test_bad_options_are_usage_errors(

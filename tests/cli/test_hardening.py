@@ -225,7 +225,7 @@ def test_native_paths_merge_with_an_analysers_and_stay_in_the_diff(
         ("a,b,", '--bots: an empty bot name in "a,b,"'),
         ("2.5", '--bots: "2.5" is a number, not a bot name; a count must be >= 1'),
         ("coderabbit, 3", '--bots: "3" is a number, not a bot name; a count must be >= 1'),
-        ("0", "--bots: expected at least 1 bot"),
+        ("0", '--bots: expected at least 1 bot, not "0"'),
     ],
 )
 def test_a_bots_typo_is_a_usage_error(

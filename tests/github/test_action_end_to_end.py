@@ -26,7 +26,9 @@ from github.action_harness import (
     workflow_run_event,
 )
 from github.action_runner import ActionResult
+from history.history_support import counts
 from review_quorum.github.target import ACTIONS_BOT
+from review_quorum.history import open_history
 from review_quorum.render.markers import FINDING, find_markers
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="the steps run in bash")
@@ -213,3 +215,17 @@ def test_a_plan_without_a_pull_request_to_post_to_fails_clearly(tmp_path: Path) 
         assert result.annotations("error") == [
             "review-quorum: no pull request to post to; pass the pull-request input"
         ]
+
+
+def test_the_history_input_records_the_run(tmp_path: Path) -> None:
+    history = tmp_path / "history" / "h.db"
+    inputs = {**EXAMPLE_INPUTS, "install": "false", "post": "false", "fail-on-gate": "false"}
+    with action_job(tmp_path) as job:
+        result = job.run({**inputs, "history": str(history)}, path=installed_path(job.python_dir))
+        assert result.conclusion == "success"
+        assert "history: recorded run 1 of " in result.step("Review").stderr
+    database = open_history(str(history), create=False)
+    try:
+        assert counts(database)["runs"] == 1
+    finally:
+        database.close()

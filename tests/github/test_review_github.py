@@ -138,7 +138,7 @@ def test_rate_limits_and_server_errors_are_waited_out_as_when_posting(
         (TOKEN, ["--repo", "octo-org/widgets", "--pr", "8"], "returned 404: Not Found"),
         ("", TARGET, "--github reads the pull request through the GitHub API: set GITHUB_TOKEN"),
         (TOKEN, ["--wait-for", " , ", *TARGET], "--wait-for: expected bot names"),
-        (TOKEN, [], "no pull request to post to: pass --repo OWNER/NAME --pr N"),
+        (TOKEN, [], "--github: reading needs the pull request: pass --repo OWNER/NAME --pr N"),
     ],
 )
 def test_failures_are_one_clear_line_that_never_shows_the_token(

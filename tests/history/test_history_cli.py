@@ -11,6 +11,7 @@ import pytest
 from github.github_support import TOKEN
 from history import history_scene
 from review_quorum.cli import main, post
+from review_quorum.history import open_history
 
 
 @pytest.fixture
@@ -125,9 +126,14 @@ def test_sync_needs_a_token(
     monkeypatch.delenv("GITHUB_TOKEN", raising=False)
     db = str(tmp_path / "h.db")
     assert main(["history", "sync", "--repo", "octo-org/widgets", "--db", db]) == 2
-    assert "GITHUB_TOKEN is not set" in capsys.readouterr().err
+    assert capsys.readouterr().err == (  # no --dry-run to suggest: sync has none
+        "quorum: error: GITHUB_TOKEN is not set: history sync reads the repository's pull "
+        "requests through the GitHub API, with a token that can read them\n"
+    )
+    assert not Path(db).exists()
 
 
 def test_show_on_an_empty_history(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    open_history(str(tmp_path / "h.db")).close()
     assert main(["history", "show", "--db", str(tmp_path / "h.db")]) == 0
     assert capsys.readouterr().out == ("No bot findings stored (run quorum history sync first).\n")

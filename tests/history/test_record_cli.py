@@ -71,17 +71,17 @@ def test_review_records_the_run_once(
         database.close()
 
 
-def test_a_bare_db_flag_uses_the_default_path(
+def test_db_default_records_in_the_default_path(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    assert main(["review", findings_file(tmp_path), "--db", *TARGET, "-o", "out.md"]) == 1
+    assert main(["review", findings_file(tmp_path), "--db-default", *TARGET, "-o", "out.md"]) == 1
     assert (tmp_path / ".quorum" / "history.db").is_file()
     monkeypatch.setenv("QUORUM_HISTORY_DB", str(tmp_path / "elsewhere.db"))
-    assert main(["review", findings_file(tmp_path), "--db", *TARGET, "-o", "out.md"]) == 1
+    assert main(["review", findings_file(tmp_path), "--db-default", *TARGET, "-o", "out.md"]) == 1
     assert (tmp_path / "elsewhere.db").is_file()
     (tmp_path / ".quorum.toml").write_text('history-db = "configured.db"\n', encoding="utf-8")
-    assert main(["review", findings_file(tmp_path), "--db", *TARGET, "-o", "out.md"]) == 1
+    assert main(["review", findings_file(tmp_path), "--db-default", *TARGET, "-o", "out.md"]) == 1
     assert (tmp_path / "configured.db").is_file()
     assert capsys.readouterr().err.count("history: recorded run 1 ") == 3
 
@@ -96,8 +96,8 @@ def test_a_bare_db_flag_uses_the_default_path(
         ),
         (
             ["--head-sha", HEAD],
-            "quorum: error: no pull request to post to: pass --repo OWNER/NAME --pr N, "
-            "or run in a GitHub Actions pull_request workflow\n",
+            "quorum: error: --db: recording needs the pull request: pass --repo OWNER/NAME "
+            "--pr N, or run in a GitHub Actions pull_request workflow\n",
         ),
     ],
 )

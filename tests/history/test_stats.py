@@ -156,6 +156,7 @@ def test_calibrate_command_writes_a_profile_review_can_read(
 
 
 def test_an_empty_history_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    open_history(str(tmp_path / "empty.db")).close()
     assert main(["stats", "--db", str(tmp_path / "empty.db")]) == 0
     assert capsys.readouterr().out == "No bot findings stored (run quorum history sync first).\n"
 

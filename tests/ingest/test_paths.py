@@ -11,6 +11,7 @@ from review_quorum.ingest import read
 from review_quorum.ingest.base import ReadOptions, Source
 from review_quorum.ingest.paths import (
     CI_CHECKOUTS,
+    BaseIdError,
     PathResolver,
     normalize_root,
     resolve_base_ids,
@@ -112,6 +113,52 @@ def test_base_ids_follow_chains_and_drop_cycles_and_junk() -> None:
         "FREE": "lib/",
     }
     assert resolve_base_ids(["not", "a", "dict"]) == {}
+
+
+def test_a_chain_into_a_cycle_is_dropped_in_any_order() -> None:
+    declared = {
+        "C": {"uri": "c/", "uriBaseId": "A"},
+        "A": {"uri": "a/", "uriBaseId": "B"},
+        "B": {"uri": "b/", "uriBaseId": "A"},
+        "SELF": {"uri": "s/", "uriBaseId": "SELF"},
+        "D": {"uri": "d/", "uriBaseId": "JUNK"},
+        "JUNK": 7,
+    }
+    assert resolve_base_ids(declared) == {}
+    assert resolve_base_ids(dict(reversed(declared.items()))) == {}
+
+
+def test_a_long_chain_resolves_each_base_once_in_any_order() -> None:
+    chain = {f"B{i}": {"uri": f"d{i}/", "uriBaseId": f"B{i - 1}"} for i in range(1, 32)}
+    declared = {"B0": {"uri": "file:///w/"}, **chain}
+    expected = {f"B{i}": "/w/" + "".join(f"d{j}/" for j in range(1, i + 1)) for i in range(32)}
+    assert resolve_base_ids(declared) == expected
+    assert resolve_base_ids(dict(reversed(declared.items()))) == expected
+
+
+@pytest.mark.parametrize(
+    ("declared", "name", "message"),
+    [
+        (
+            {"B0": {"uri": "r/"}}
+            | {f"B{i}": {"uri": "d/", "uriBaseId": f"B{i - 1}"} for i in range(1, 40)},
+            "B32",
+            "a uriBaseId chain of more than 32 bases",
+        ),
+        (
+            {"ROOT": {"uri": "x" * 4000 + "/"}, "SRC": {"uri": "y" * 100, "uriBaseId": "ROOT"}},
+            "SRC",
+            "resolves to a path of more than 4,096 characters",
+        ),
+        ({f"B{i}": {"uri": "d/"} for i in range(1001)}, None, "more than 1,000 bases"),
+    ],
+)
+def test_base_ids_beyond_the_limits_are_refused(
+    declared: dict[str, object], name: str | None, message: str
+) -> None:
+    with pytest.raises(BaseIdError, match=f"^{message}$") as raised:
+        resolve_base_ids(declared)
+    assert raised.value.name == name
 
 
 def test_outermost_declared_base_is_the_root_without_a_given_root() -> None:

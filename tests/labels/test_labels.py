@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import FIXTURES
 from review_quorum import InputError, labels
 from review_quorum.labels import lines, owasp, review_bots
+from review_quorum.labels.base import Metrics, Run
+from review_quorum.model import Evidence, NormalizedFinding, Severity
 
 LABELS = FIXTURES / "labels"
 UNITS = LABELS / "review-bots" / "units.jsonl"
@@ -95,3 +101,114 @@ def test_missing_beside_files_are_named(tmp_path: Path) -> None:
     units.write_text(UNITS.read_text())
     with pytest.raises(InputError, match="golden.jsonl: cannot read"):
         review_bots.load(units)
+
+
+# --- line ranges are intervals: the same answers as the per-line definition ---------------
+
+LABEL_RANGES = st.lists(
+    st.tuples(
+        st.sampled_from(["a.py", "b.py"]),
+        st.integers(1, 30),
+        st.integers(0, 8),
+        st.sampled_from(["", "security", "bug"]),
+        st.booleans(),
+    ),
+    max_size=8,
+)
+FINDINGS = st.lists(
+    st.tuples(
+        st.sampled_from(["a.py", "b.py", "c.py"]),
+        st.one_of(st.none(), st.integers(1, 40)),
+        st.integers(0, 6),
+        st.sampled_from(["security", "bug"]),
+        st.sampled_from([1.0, 0.5]),
+    ),
+    max_size=8,
+)
+
+
+def per_line(ranges: list[tuple[str, int, int, str, bool]]) -> dict[tuple[str, int], str]:
+    """Real lines one by one, as the labels define them: the last range's category wins."""
+    real = {}
+    for file, start, length, category, is_real in ranges:
+        if is_real:
+            real.update(
+                dict.fromkeys(((file, n) for n in range(start, start + length + 1)), category)
+            )
+    return real
+
+
+def per_line_hits(
+    real: dict[tuple[str, int], str], finding: NormalizedFinding
+) -> set[tuple[str, int]]:
+    evidence = finding.evidence
+    if evidence.line is None:
+        return set()
+    window = range(evidence.line - lines.TOLERANCE, (evidence.end_line or evidence.line) + 2)
+    return {
+        (evidence.file, n)
+        for n in window
+        if (evidence.file, n) in real
+        and (
+            not real[evidence.file, n]
+            or finding.category_certainty < 1
+            or finding.category == real[evidence.file, n]
+        )
+    }
+
+
+@given(LABEL_RANGES, FINDINGS)
+def test_line_ranges_score_as_their_lines_one_by_one(
+    ranges: list[tuple[str, int, int, str, bool]],
+    specs: list[tuple[str, int | None, int, str, float]],
+) -> None:
+    text = "".join(
+        json.dumps({"file": f, "start_line": s, "end_line": s + n, "category": c, "real": r}) + "\n"
+        for f, s, n, c, r in ranges
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "labels.jsonl"
+        path.write_text(text)
+        label_set = lines.load(path)
+    findings = [
+        NormalizedFinding(
+            "bot", str(index), Severity.MEDIUM, category, "t",
+            Evidence(file, line, end_line=None if line is None else line + extra),
+            category_certainty=certainty,
+        )
+        for index, (file, line, extra, category, certainty) in enumerate(specs)
+    ]  # fmt: skip
+    real = per_line(ranges)
+    hits = [per_line_hits(real, finding) for finding in findings]
+    run = Run("all", tuple(findings))
+    assert [label_set.truth(run, finding) for finding in findings] == [bool(hit) for hit in hits]
+    spans: dict[tuple[str, int, int | None], set[tuple[str, int]]] = {}
+    for finding, hit in zip(findings, hits, strict=True):
+        if finding.evidence.line is not None:
+            key = (finding.evidence.file, finding.evidence.line, finding.evidence.end_line)
+            spans.setdefault(key, set()).update(hit)
+    found = set().union(*spans.values())
+    expected = Metrics.of(
+        len(spans), sum(1 for hit in spans.values() if hit), len(found), len(real)
+    )
+    assert label_set.score([(run, findings)]) == expected
+
+
+def test_ranges_are_held_as_disjoint_segments_the_latest_category_winning(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "labels.jsonl"
+    path.write_text(
+        '{"file": "a.py", "start_line": 1, "end_line": 1000, "real": true}\n'
+        '{"file": "a.py", "start_line": 50, "end_line": 60, "category": "bug", "real": true}\n'
+        '{"file": "a.py", "start_line": 55, "end_line": 70, "real": false}\n'
+        '{"file": "a.py", "start_line": 58, "end_line": 59, "category": "", "real": true}\n'
+    )
+    label_set = lines.load(path)
+    assert label_set.real == {
+        "a.py": [(1, 49, ""), (50, 57, "bug"), (58, 59, ""), (60, 60, "bug"), (61, 1000, "")]
+    }
+    wide = NormalizedFinding(
+        "b", "1", Severity.LOW, "security", "t", Evidence("a.py", 1, end_line=2000)
+    )
+    assert label_set.score([(Run("all", (wide,)), [wide])]) == Metrics.of(1, 1, 991, 1000)

@@ -209,8 +209,10 @@ def test_a_witness_less_reliable_than_the_prior_adds_nothing() -> None:
 
 
 def test_a_rule_without_an_entry_starts_from_its_bots_entry() -> None:
-    items = [finding("semgrep", 3, rule="new-rule")]
-    (alone,) = reliability(items, profile(semgrep=0.9))
+    # another tool reports security issues elsewhere, so this lone one could have been
+    # corroborated: it is evidence
+    items = [finding("semgrep", 3, rule="new-rule"), finding("bandit", 40, file="b.py")]
+    alone = next(c for c in reliability(items, profile(semgrep=0.9)) if c.file == "app.py")
     # one lone finding (0.36) shrunk by four pseudo-findings toward the bot's 0.9
     assert alone.consensus_score == pytest.approx((0.36 + 4 * 0.9) / 5)
 
@@ -220,8 +222,8 @@ def test_an_unknown_bot_starts_from_the_profiles_exact_mean() -> None:
     # Python 3.12 changed what sum() returns here, so a plain sum would score this
     # finding differently on different Pythons.
     figures = {"a": 0.4, "b": 0.3, "c": 0.8, "d": 0.4}
-    items = [finding("newbot", 3)]
-    (alone,) = reliability(items, profile(**figures))
+    items = [finding("newbot", 3), finding("otherbot", 40, file="b.py")]
+    alone = next(c for c in reliability(items, profile(**figures)) if c.file == "app.py")
     mean = float(sum(map(Fraction, figures.values()))) / len(figures)
     # one lone finding (0.36) shrunk by four pseudo-findings toward that mean
     assert alone.contributions[0].reliability == (0.36 + 4 * mean) / 5

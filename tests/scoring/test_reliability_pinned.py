@@ -63,13 +63,13 @@ def digest(count: int, seed: int, **options: object) -> str:
 
 def test_a_mixed_workload_keeps_its_clusters_and_scores() -> None:
     assert (digest(3000, 11), digest(3000, 12, bots_ran=10, line_window=1)) == (
-        "a15c89fe725ed537",
-        "2c079be3d2f38a87",
+        "3c37c3da30373e96",
+        "19feb5fd267edfc6",
     )
 
 
 def test_a_canonical_order_keeps_its_clusters_and_scores() -> None:
-    assert digest(1500, 13, order="canonical") == "5fa7e727b2553789"
+    assert digest(1500, 13, order="canonical") == "dc69ce82a1d61d42"
 
 
 def test_a_few_clusters_exactly() -> None:
@@ -78,8 +78,8 @@ def test_a_few_clusters_exactly() -> None:
         (finding.file, finding.line, finding.detected_by, round(finding.consensus_score, 4))
         for finding in consensus[:4]
     ] == [
-        ("src/m2.py", 25, ("coderabbit", "semgrep"), 0.9094),
-        ("src/m0.py", 57, ("copilot", "semgrep"), 0.8843),
-        ("src/m6.py", 65, ("ruff", "sourcery"), 0.8749),
-        ("src/m6.py", 93, ("bandit", "greptile"), 0.83),
+        ("src/m2.py", 25, ("coderabbit", "semgrep"), 0.9268),
+        ("src/m0.py", 57, ("copilot", "semgrep"), 0.8949),
+        ("src/m6.py", 93, ("bandit", "greptile"), 0.8802),
+        ("src/m1.py", 1, ("greptile", "ruff"), 0.8609),
     ]

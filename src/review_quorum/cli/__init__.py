@@ -2,7 +2,8 @@
 
 Each command module owns `add_parser(subparsers)` and `run(args) -> int` (the `Command`
 protocol). `main` turns errors into exit statuses: bad input or usage is 2 with a message
-naming the file and position, Ctrl-C is 130, anything unexpected is 3. Library warnings
+naming the file and position, Ctrl-C is 130, a reader that closed the pipe 141 (quietly,
+as for a program SIGPIPE ends), anything unexpected is 3. Library warnings
 are printed, never raised. Only here is the cyclic garbage collector paused for a whole
 command (`paused_gc`): the library never switches it off behind its caller's back.
 """
@@ -10,6 +11,7 @@ command (`paused_gc`): the library never switches it off behind its caller's bac
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import warnings
@@ -29,6 +31,7 @@ from review_quorum.cli import (
     threshold,
 )
 from review_quorum.cli.common import ExitCode, keep_until_exit
+from review_quorum.cli.output import STDOUT, silence_stdout
 from review_quorum.errors import QuorumError
 
 
@@ -100,6 +103,8 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
         return ExitCode.OK if exit_.code == 0 else ExitCode.USAGE
+    except OSError as err:  # `--version` printed to a closed pipe or a full disk
+        return _stdout_failed(err)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -111,12 +116,25 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
         except KeyboardInterrupt:
             print("quorum: interrupted", file=sys.stderr)
             status = ExitCode.INTERRUPTED
+        except BrokenPipeError as err:
+            status = _stdout_failed(err)
         except Exception as err:  # the last line of defence: never a traceback
             print(f"quorum: internal error: {type(err).__name__}: {err}", file=sys.stderr)
             status = ExitCode.INTERNAL
     for warning in caught:
         print(f"quorum: warning: {warning.message}", file=sys.stderr)
     return status
+
+
+def _stdout_failed(err: OSError) -> ExitCode:
+    """The status when standard output failed: a reader that closed the pipe has all it
+    wanted, so quietly 141, as for a program SIGPIPE ends (`cat`, `yes`); anything else
+    (a full disk) is an error naming the stream."""
+    silence_stdout()
+    if isinstance(err, BrokenPipeError):
+        return ExitCode.BROKEN_PIPE
+    print(f"quorum: error: {STDOUT}: cannot write: {err.strerror}", file=sys.stderr)
+    return ExitCode.USAGE
 
 
 def entry_point() -> None:
@@ -130,7 +148,8 @@ def entry_point() -> None:
     status = main(exiting=True)
     try:
         sys.stdout.flush()
+    except OSError as err:  # what is still buffered meets a closed pipe or a full disk
+        status = _stdout_failed(err)
+    with contextlib.suppress(OSError):  # stderr gone too: nothing more can be said
         sys.stderr.flush()
-    except OSError:  # a closed pipe (`quorum ... | head`): nothing more can be said
-        status = status or ExitCode.INTERNAL
     os._exit(status)

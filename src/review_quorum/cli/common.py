@@ -1,7 +1,8 @@
 """What every `quorum` command shares: exit codes, reading inputs, writing outputs, warnings.
 
-This is the edge of the program: the only place (with the GitHub client) that touches
-files, standard streams and the exit status.
+This is the edge of the program: the only place (with the GitHub client, and `output`,
+which writes files whole and standard output safely) that touches files, standard streams
+and the exit status.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from typing import BinaryIO
 
 from review_quorum import ingest
 from review_quorum.cli import progress
+from review_quorum.cli.output import print_chunks, print_text, write_file
 from review_quorum.errors import InputError, Skipped, UsageError, shown
 from review_quorum.ingest.base import Batch, ReadOptions, Source
 from review_quorum.ingest.categories import CategoryMap
-from review_quorum.model import ConsensusLevel
+from review_quorum.model import MAX_BOTS, ConsensusLevel, check_bot_count
 from review_quorum.render.escape import one_line
 from review_quorum.scoring import MODELS
 from review_quorum.scoring.profile import Profile
@@ -35,6 +37,7 @@ class ExitCode(enum.IntEnum):
     USAGE = 2
     INTERNAL = 3
     INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
+    BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader closed the pipe (`quorum ... | head`)
 
 
 def add_input_arguments(parser: argparse.ArgumentParser) -> None:
@@ -187,14 +190,11 @@ SHOWN_SKIPPED = 5
 
 
 def write_output(text: str, output: str | None) -> None:
-    """Write `text` to the file `output`, or to standard output."""
+    """Write `text` to the file `output` (whole or not at all), or to standard output."""
     if output is None or output == "-":
-        sys.stdout.write(text)
-        return
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise InputError(output, "", f"cannot write: {err.strerror}") from err
+        print_text(text)
+    else:
+        write_file(output, [text.encode()])
 
 
 class _Keeper:
@@ -224,23 +224,13 @@ keep_until_exit = _Keeper()
 def write_chunks(chunks: Iterable[bytes | memoryview], output: str | None) -> None:
     """Write UTF-8 `chunks` as they come to the file `output`, or to standard output."""
     if output is None or output == "-":
-        stdout = getattr(sys.stdout, "buffer", None)
-        if stdout is None:  # a text-only stream (a caller's StringIO)
-            sys.stdout.write(b"".join(chunks).decode())
-            return
-        sys.stdout.flush()
-        stdout.writelines(chunks)
-        stdout.flush()
-        return
-    try:
-        with Path(output).open("wb") as file:
-            file.writelines(chunks)
-    except OSError as err:
-        raise InputError(output, "", f"cannot write: {err.strerror}") from err
+        print_chunks(chunks)
+    else:
+        write_file(output, chunks)
 
 
 def warn(message: str) -> None:
-    print(f"quorum: warning: {message}", file=sys.stderr)
+    progress.note(f"warning: {message}")  # clears a progress line first
 
 
 def report_skipped(skipped: Sequence[object]) -> None:
@@ -286,9 +276,9 @@ def fraction(text: str) -> float:
 def resolve_bots(value: str | None, seen: set[str]) -> int | None:
     """`--bots` as a count; warns when it is absent or names fewer bots than were seen.
 
-    A count is a whole number >= 1; names are a comma-separated list with no empty or
-    numeric entry. Anything else (`-2`, `a,,b`, `2.5`) is a `UsageError`: a gate that
-    misreads its bot count passes or fails for the wrong reason.
+    A count is a whole number from 1 to `MAX_BOTS`; names are a comma-separated list with
+    no empty or numeric entry. Anything else (`-2`, `a,,b`, `2.5`, `10**23`) is a
+    `UsageError`: a gate that misreads its bot count passes or fails for the wrong reason.
     """
     if value is None:
         if seen:
@@ -299,9 +289,7 @@ def resolve_bots(value: str | None, seen: set[str]) -> int | None:
         return None
     text = value.strip()
     if text.isascii() and text.isdigit():
-        if int(text) < 1:
-            raise UsageError("--bots: expected at least 1 bot")
-        return int(text)
+        return _bot_count(text)
     names = [name.strip() for name in text.split(",")]
     if not all(names):
         raise UsageError(f"--bots: an empty bot name in {one_line(shown(value))}")
@@ -313,6 +301,16 @@ def resolve_bots(value: str | None, seen: set[str]) -> int | None:
     if missing:
         warn(f"--bots does not list {', '.join(one_line(name) for name in missing)}")
     return max(len(set(names) | seen), 1)
+
+
+def _bot_count(digits: str) -> int:
+    significant = digits.lstrip("0")
+    # More digits than MAX_BOTS has is too many, without converting thousands of digits.
+    count = int(significant or "0") if len(significant) <= len(str(MAX_BOTS)) else MAX_BOTS + 1
+    try:
+        return check_bot_count(count)
+    except ValueError as err:
+        raise UsageError(f"--bots: {err}, not {one_line(shown(digits))}") from None
 
 
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
@@ -342,4 +340,5 @@ def load_profile(path: str | None) -> Profile | None:
     """The profile at `path`, or None for the shipped default."""
     if path is None:
         return None
-    return Profile.from_json(read_bytes(path), "<stdin>" if path == "-" else path)
+    name = "<stdin>" if path == "-" else path
+    return Profile.from_json(Source(name, read_bytes(path)).data, name)  # as inputs are read

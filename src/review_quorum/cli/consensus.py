@@ -1,10 +1,15 @@
-"""`quorum consensus`: cluster findings from many bots, print them, and gate on agreement."""
+"""`quorum consensus`: cluster findings from many bots, print them, and gate on agreement.
+
+What follows reading (clustering and scoring, writing) runs under a `progress.Ticker`:
+a long run says on standard error which stage it is in.
+"""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
+from review_quorum.cli import progress
 from review_quorum.cli.common import (
     GATE_LEVELS,
     HELP,
@@ -70,23 +75,25 @@ def run(args: argparse.Namespace) -> int:
     batch = load_inputs(args)
     seen = distinct_bots(batch.findings)
     bots_ran = resolve_bots(args.bots, seen)
-    consensus = compute_consensus(
-        batch.findings,
-        bots_ran=bots_ran,
-        line_window=args.line_window,
-        title_overlap=args.title_overlap,
-        order=args.order,
-        model=args.model,
-        profile=profile,
-    )
-    if args.format == "json":
-        ran = consensus[0].bots_ran if consensus else max(bots_ran or len(seen), 1)
-        write_chunks(consensus_document(consensus, ran, batch.skipped), args.output)
-    else:
-        text = render_consensus_markdown(consensus)
-        if batch.skipped:
-            text += f"\n{len(batch.skipped)} input record(s) skipped.\n"
-        write_output(text, args.output)
+    with progress.ticking(f"clustering {len(batch.findings):,} findings") as ticker:
+        consensus = compute_consensus(
+            batch.findings,
+            bots_ran=bots_ran,
+            line_window=args.line_window,
+            title_overlap=args.title_overlap,
+            order=args.order,
+            model=args.model,
+            profile=profile,
+        )
+        ticker.stage(f"writing {len(consensus):,} consensus findings")
+        if args.format == "json":
+            ran = consensus[0].bots_ran if consensus else max(bots_ran or len(seen), 1)
+            write_chunks(consensus_document(consensus, ran, batch.skipped), args.output)
+        else:
+            text = render_consensus_markdown(consensus)
+            if batch.skipped:
+                text += f"\n{len(batch.skipped)} input record(s) skipped.\n"
+            write_output(text, args.output)
     report_skipped(batch.skipped)
     keep_until_exit(batch, consensus)
     level = gate_level(args.gate_level)

@@ -39,6 +39,18 @@ def add_label_options(parser: argparse.ArgumentParser) -> None:
         metavar="PATTERN",
         help="line labels: leave findings of these rules (glob) out of scoring",
     )
+    parser.add_argument(
+        "--tolerance",
+        type=non_negative_int,
+        default=labels.TOLERANCE,
+        metavar="N",
+        help=f"line labels: widen each finding by N lines each side (default {labels.TOLERANCE})",
+    )
+    parser.add_argument(
+        "--any-category",
+        action="store_true",
+        help="line labels: a finding on a real line counts whatever the label's category",
+    )
     parser.add_argument("--bots", help="how many bots ran (N), or their names (a,b,c)")
 
 
@@ -68,7 +80,12 @@ def add_parser(subparsers: Any) -> None:
 def load_runs(args: argparse.Namespace) -> tuple[labels.Labels, list[labels.Run]]:
     """The labels and the runs they score, from the command line."""
     label_set = labels.load(
-        Path(args.labels), args.labels_format, judge=args.judge, ignore_rules=args.ignore_rule
+        Path(args.labels),
+        args.labels_format,
+        judge=args.judge,
+        ignore_rules=args.ignore_rule,
+        tolerance=args.tolerance,
+        any_category=args.any_category,
     )
     batch = load_inputs(args, elsewhere=label_set.own_findings)
     report_skipped(batch.skipped)

@@ -98,7 +98,9 @@ def read_github(
     from review_quorum.github.waiting import parse_bot_list
 
     env = os.environ if env is None else env
-    target = resolve_target(args.repo, args.pr, env)
+    target = resolve_target(
+        args.repo, args.pr, env, missing="--github: reading needs the pull request"
+    )
     if not env.get("GITHUB_TOKEN", "").strip():
         raise ConfigError(
             "--github reads the pull request through the GitHub API: set GITHUB_TOKEN"

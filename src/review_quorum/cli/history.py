@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,8 +21,9 @@ import orjson
 from review_quorum import config
 from review_quorum.cli import progress
 from review_quorum.cli.common import ExitCode, write_output
-from review_quorum.cli.record import add_db_argument, db_target
-from review_quorum.history import Database, open_history
+from review_quorum.cli.record import add_db_argument, default_db, open_reading
+from review_quorum.errors import ConfigError
+from review_quorum.history import open_history
 from review_quorum.history.outcomes import CONDITIONS, DEFAULT_RULE, OutcomeRule
 from review_quorum.history.show import Filters, FindingOutcome, finding_outcomes
 from review_quorum.ingest.base import ReadOptions
@@ -51,7 +53,7 @@ def add_parser(subparsers: Any) -> None:
     show.add_argument("-o", "--output", help="write to this file")
     rule = actions.add_parser("rule", help="the outcome rule in effect, clause by clause")
     for action in (sync, show, rule):
-        add_db_argument(action, optional=False)
+        add_db_argument(action)
         action.add_argument("--config", metavar="FILE", help="configuration file to read")
     parser.set_defaults(run=run)
 
@@ -62,24 +64,47 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "rule":
         write_output(describe_rule(outcome_rule), None)
         return ExitCode.OK
-    database = open_history(str(db_target(args.db, settings)))
+    if args.action == "sync":
+        return _sync(args, settings)
+    database = open_reading(args.db, settings)
     try:
-        if args.action == "sync":
-            return _sync(args, database, settings)
         rows = finding_outcomes(database, outcome_rule, _filters(args))
     finally:
         database.close()
-    text = render_json(rows) if args.format == "json" else render_text(rows)
+    if args.format == "json":
+        text = render_json(rows)
+    else:
+        unmatched = None if rows else nothing_matched(args, SHOW_FILTERS, database.name)
+        text = unmatched or render_text(rows)
     write_output(text, args.output)
     return ExitCode.OK
 
 
-def _sync(args: argparse.Namespace, database: Database, settings: dict[str, Any]) -> int:
+SHOW_FILTERS = ("repo", "pr", "bot", "since")
+
+
+def nothing_matched(args: argparse.Namespace, flags: tuple[str, ...], name: str) -> str | None:
+    """What to say when the filters `flags` given left nothing of the history `name` (None
+    when no filter was given): the history may hold plenty, so "sync first" would mislead."""
+    given = [(flag, getattr(args, flag)) for flag in flags if getattr(args, flag) is not None]
+    if not given:
+        return None
+    named = " ".join(f"--{flag} {one_line(str(value))}" for flag, value in given)
+    return f"No bot finding in the history {name} matches {named}.\n"
+
+
+def _sync(args: argparse.Namespace, settings: dict[str, Any]) -> int:
     from review_quorum.cli.post import make_http_client
     from review_quorum.github import GitHubClient, PullRequest
     from review_quorum.history.sync import sync
 
     target = PullRequest.create(args.repo, 1)
+    if not os.environ.get("GITHUB_TOKEN", "").strip():
+        raise ConfigError(
+            "GITHUB_TOKEN is not set: history sync reads the repository's pull requests "
+            "through the GitHub API, with a token that can read them"
+        )
+    database = open_history(args.db or default_db(settings))
     http = make_http_client()
     try:
         client = GitHubClient.from_env(http, on_wait=progress.note)
@@ -95,6 +120,7 @@ def _sync(args: argparse.Namespace, database: Database, settings: dict[str, Any]
         )
     finally:
         http.close()
+        database.close()
     print(f"quorum: {report.describe(f'{target.owner}/{target.repo}')}", file=sys.stderr)
     return ExitCode.OK
 

@@ -1,7 +1,10 @@
 """`--db`: where the history lives, and recording a run from `quorum review` or `quorum post`.
 
-`--db` takes a SQLite path or a ``postgresql://`` URL; given without a value it means the
-configuration's ``history-db``, else ``$QUORUM_HISTORY_DB``, else `.quorum/history.db`.
+`--db` always takes a value: a SQLite path or a ``postgresql://`` URL (a flag whose value
+were optional would take the next input file for its path). The default location is the
+configuration's ``history-db``, else ``$QUORUM_HISTORY_DB``, else `.quorum/history.db`:
+the commands that read the history use it without `--db`, and `review` and `post` record
+there with `--db-default`. Reading never creates a database (`open_reading`).
 A run needs its pull request (``--repo``/``--pr`` or the Actions event) and head commit
 (``--head-sha``, the event's head, or the HEAD side of ``--git BASE..HEAD``).
 """
@@ -11,59 +14,62 @@ from __future__ import annotations
 import argparse
 import os
 import subprocess
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from review_quorum import config
+from review_quorum.cli import progress
 from review_quorum.errors import ConfigError
 
 if TYPE_CHECKING:
+    from review_quorum.history import Database
     from review_quorum.scoring.profile import Profile
 
 DEFAULT_DB = ".quorum/history.db"
 ENV_DB = "QUORUM_HISTORY_DB"
-_DEFAULT = "\0default"
+_DB_HELP = "a SQLite path or a postgresql:// URL"
+_DEFAULT_HELP = f"history-db in the configuration, else ${ENV_DB}, else {DEFAULT_DB}"
 
 
-def add_db_argument(parser: argparse.ArgumentParser, *, optional: bool) -> None:
-    """`--db`: optional (bare `--db` = the default) or always on (for history commands)."""
-    help_text = f"history database: a path or a postgresql:// URL (default {DEFAULT_DB})"
-    if optional:
-        parser.add_argument(
-            "--db",
-            nargs="?",
-            const=_DEFAULT,
-            metavar="PATH|URL",
-            help=f"record the run in the {help_text}",
-        )
-    else:
-        parser.add_argument("--db", default=_DEFAULT, metavar="PATH|URL", help=help_text)
+def add_db_argument(parser: argparse.ArgumentParser) -> None:
+    """`--db` for the commands that read the history (without it: the default location)."""
+    parser.add_argument(
+        "--db", metavar="PATH|URL", help=f"history database, {_DB_HELP} (default: {_DEFAULT_HELP})"
+    )
 
 
 def add_record_arguments(parser: argparse.ArgumentParser) -> None:
-    add_db_argument(parser, optional=True)
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--db", metavar="PATH|URL", help=f"record the run in this history database, {_DB_HELP}"
+    )
+    where.add_argument(
+        "--db-default",
+        action="store_true",
+        help=f"record the run in the default history database: {_DEFAULT_HELP}",
+    )
     parser.add_argument(
         "--head-sha", type=_sha, metavar="SHA", help="the pull request's head commit, for --db"
     )
 
 
-def db_target(
-    value: str | None,
-    settings: Mapping[str, Any] | None = None,
-    env: Mapping[str, str] | None = None,
-) -> str | None:
-    """The database `--db` names, resolving the bare flag to the configured default."""
-    if value is None:
-        return None
-    if value != _DEFAULT:
-        return value
+def default_db(
+    settings: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None
+) -> str:
+    """The history database used when none is named: configured, else the environment's."""
     env = os.environ if env is None else env
     if settings is None:
         settings = config.load()
     configured = settings.get("history-db") or env.get(ENV_DB, "").strip()
     return str(configured) if configured else DEFAULT_DB
+
+
+def open_reading(value: str | None, settings: Mapping[str, Any]) -> Database:
+    """The history `--db` names (default: `default_db`) for reading; it must exist."""
+    from review_quorum.history import open_history
+
+    return open_history(value or default_db(settings), create=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,12 +90,17 @@ class Recorder:
         env: Mapping[str, str] | None = None,
     ) -> Recorder | None:
         """The recorder `--db` asks for, or None without `--db`; ConfigError when incomplete."""
-        target = db_target(args.db, settings, env)
-        if target is None:
+        if args.db is None and not args.db_default:
             return None
+        target = args.db or default_db(settings, env)
         from review_quorum.github import resolve_target
 
-        pull = resolve_target(args.repo, args.pr, os.environ if env is None else env)
+        pull = resolve_target(
+            args.repo,
+            args.pr,
+            os.environ if env is None else env,
+            missing="--db: recording needs the pull request",
+        )
         head = args.head_sha or pull.head_sha or _git_head(getattr(args, "git", None))
         if not head:
             raise ConfigError(
@@ -115,7 +126,7 @@ class Recorder:
         if not learned.sources:
             return None
         count = len(learned.sources)
-        print(f"quorum: reliability from the history: {count} source(s)", file=sys.stderr)
+        progress.note(f"reliability from the history: {count} source(s)")
         return over(learned, Profile.default())
 
     def record(self, document: Any, source: str) -> None:
@@ -135,7 +146,7 @@ class Recorder:
             recorded = record_run(database, record)
         finally:
             database.close()
-        print(f"quorum: {recorded.describe(record)}", file=sys.stderr)
+        progress.note(recorded.describe(record))
 
 
 def _sha(text: str) -> str:

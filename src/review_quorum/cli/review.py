@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from review_quorum import config
+from review_quorum.cli import progress
 from review_quorum.cli.common import (
     HELP,
     ExitCode,
@@ -37,7 +38,7 @@ from review_quorum.cli.common import (
     write_output,
 )
 from review_quorum.cli.github_input import add_github_arguments, read_github, wants_github
-from review_quorum.cli.post import add_post_arguments, post_from_args
+from review_quorum.cli.post import add_post_arguments, deliver
 from review_quorum.cli.record import Recorder, add_record_arguments
 from review_quorum.errors import InputError
 from review_quorum.ingest.base import ReadOptions, Source
@@ -108,7 +109,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--config", metavar="FILE", help="configuration file to read")
     parser.add_argument("-v", "--verbose", action="store_true", help="print stage timings")
     parser.add_argument(
-        "--post", action="store_true", help="post the review and the sticky summary to GitHub"
+        "--post",
+        action="store_true",
+        help="deliver the review with the configuration's reporter (default github-review: "
+        "one review and the sticky summary on GitHub); --reporter implies --post",
     )
     add_post_arguments(parser)
     add_github_arguments(parser)
@@ -117,14 +121,18 @@ def add_parser(subparsers: Any) -> None:
 
 
 class Stages:
-    """Wall time per stage, printed with -v."""
+    """Wall time per stage, printed with -v; what a long stage is doing, on the ticker."""
 
     def __init__(self, verbose: bool) -> None:
         self.verbose = verbose
         self.times: list[tuple[str, float]] = []
+        self.ticker = progress.Ticker()
 
     @contextmanager
-    def stage(self, name: str) -> Iterator[None]:
+    def stage(self, name: str, doing: str = "") -> Iterator[None]:
+        """Time the block; `doing` is shown while it lasts long ("": the stage shows its
+        own progress, as reading and posting do)."""
+        self.ticker.stage(doing)
         started = time.perf_counter()
         try:
             yield
@@ -268,7 +276,7 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
         verdicts = load_verdicts(args.verdicts)
     awaited = pulled.awaited if pulled is not None else None
     settings = build_settings(args, file_settings, {f.bot for f in batch.findings}, awaited)
-    with stages.stage("plan"):
+    with stages.stage("plan", f"planning the review of {len(batch.findings):,} findings"):
         plan = review(
             batch.findings, settings=settings, diff=diff, verdicts=verdicts, skipped=batch.skipped
         )
@@ -279,19 +287,25 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
 
 def run(args: argparse.Namespace) -> int:
     stages = Stages(args.verbose)
-    plan, file_settings = plan_review(args, stages)
-    output_format = effective(args, file_settings, "format")
-    with stages.stage("render"):
-        _write(plan, output_format, args.output)
-    keep_until_exit(plan)
-    if plan.skipped:
-        warn(f"{len(plan.skipped)} input record(s) skipped (listed in the JSON report)")
-    if args.recorder is not None:
-        with stages.stage("record"):
-            args.recorder.record(report_data(plan), "quorum review")
-    if args.post:
+    stages.ticker.start()
+    try:
+        plan, file_settings = plan_review(args, stages)
+        output_format = effective(args, file_settings, "format")
+        with stages.stage("render", f"writing the {output_format} report"):
+            _write(plan, output_format, args.output)
+        keep_until_exit(plan)
+        if plan.skipped:
+            warn(f"{len(plan.skipped)} input record(s) skipped (listed in the JSON report)")
+        if args.recorder is not None:
+            with stages.stage("record", "recording the run in the history"):
+                args.recorder.record(report_data(plan), "quorum review")
+    finally:
+        stages.ticker.stop()
+    if args.post or args.reporter not in (None, "local"):
         with stages.stage("post"):
-            posted = _post(args, plan)
+            posted = deliver(
+                args, plan, "quorum review", file_settings, default="github-review", written=True
+            )
         if posted != ExitCode.OK:
             stages.report()
             return posted
@@ -305,14 +319,23 @@ def _write(plan: ReviewPlan, output_format: str, output: str | None) -> None:
         return
     if output_format == "terminal":
         color = (output in (None, "-")) and sys.stdout.isatty()
-        text = terminal.render(plan, color=color)
+        text = terminal.render(plan, color=color, width=terminal_width())
     else:
         text = RENDERERS[output_format](plan)
     write_output(text, output)
 
 
-def _post(args: argparse.Namespace, plan: ReviewPlan) -> int:
-    from review_quorum.github import ReviewDraft
-
-    draft = ReviewDraft.from_plan(plan, source="quorum review")
-    return post_from_args(args, draft)
+def terminal_width(fallback: int = 120) -> int:
+    """`COLUMNS`, else the width of the terminal standard output or, piped (``| less``),
+    standard error is on, else `fallback`."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    for stream in (sys.__stdout__, sys.__stderr__):
+        try:
+            width = os.get_terminal_size(stream.fileno()).columns if stream else 0
+        except (AttributeError, OSError, ValueError):
+            continue
+        if width > 0:
+            return width
+    return fallback

@@ -12,9 +12,8 @@ from typing import Any
 
 from review_quorum import config
 from review_quorum.cli.common import ExitCode, write_output
-from review_quorum.cli.history import date
-from review_quorum.cli.record import add_db_argument, db_target
-from review_quorum.history import open_history
+from review_quorum.cli.history import date, nothing_matched
+from review_quorum.cli.record import add_db_argument, open_reading
 from review_quorum.history.html import render_html
 from review_quorum.history.outcomes import DEFAULT_RULE
 from review_quorum.history.report import render_csv, render_json, render_text
@@ -39,7 +38,7 @@ def add_parser(subparsers: Any) -> None:
 
 def add_filter_arguments(parser: argparse.ArgumentParser) -> None:
     """The history and the part of it to count (shared with `quorum calibrate`)."""
-    add_db_argument(parser, optional=False)
+    add_db_argument(parser)
     parser.add_argument("--config", metavar="FILE", help="configuration file to read")
     parser.add_argument("--repo", metavar="OWNER/NAME", help="only this repository")
     parser.add_argument("--bot", metavar="NAME", help="only this bot")
@@ -50,7 +49,7 @@ def load_stats(args: argparse.Namespace) -> tuple[Stats, str]:
     """The statistics the arguments ask for, and the database's name."""
     settings = config.load(Path(args.config) if args.config else None)
     rule = settings.get("outcome-rule", DEFAULT_RULE)
-    database = open_history(str(db_target(args.db, settings)))
+    database = open_reading(args.db, settings)
     try:
         filters = Filters(repository=args.repo, bot=args.bot, since=args.since)
         return compute_stats(database, rule, filters), database.name
@@ -58,9 +57,15 @@ def load_stats(args: argparse.Namespace) -> tuple[Stats, str]:
         database.close()
 
 
+STATS_FILTERS = ("repo", "bot", "since")
+
+
 def run(args: argparse.Namespace) -> int:
-    stats, _ = load_stats(args)
-    write_output(FORMATS[args.format](stats), args.output)
+    stats, name = load_stats(args)
+    text = FORMATS[args.format](stats)
+    if args.format == "text" and not stats.bots:
+        text = nothing_matched(args, STATS_FILTERS, name) or text
+    write_output(text, args.output)
     if args.html:
         write_output(render_html(stats), args.html)
     return ExitCode.OK

@@ -55,9 +55,14 @@ class PullRequest:
 
 
 def resolve_target(
-    repository: str | None, number: int | None, env: Mapping[str, str]
+    repository: str | None,
+    number: int | None,
+    env: Mapping[str, str],
+    *,
+    missing: str = "no pull request to post to",
 ) -> PullRequest:
-    """The pull request named on the command line, completed from the Actions environment."""
+    """The pull request named on the command line, completed from the Actions environment;
+    `missing` starts the error saying what needed it when there is none."""
     event = _event(env)
     repository = repository or env.get("GITHUB_REPOSITORY") or None
     pull = _object(event.get("pull_request"))
@@ -66,7 +71,7 @@ def resolve_target(
         number = event_number
     if repository is None or number is None:
         raise ConfigError(
-            "no pull request to post to: pass --repo OWNER/NAME --pr N, "
+            f"{missing}: pass --repo OWNER/NAME --pr N, "
             "or run in a GitHub Actions pull_request workflow"
         )
     head = _object(pull.get("head"))

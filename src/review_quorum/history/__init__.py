@@ -1,7 +1,8 @@
 """The history store: what quorum decided on each run, and what reviewers did afterwards.
 
 `open_history(target)` opens (creating and migrating as needed) the database at a SQLite
-path or a PostgreSQL URL. `record_run` stores a review run (`recording`);
+path or a PostgreSQL URL; `create=False` (reading only) refuses a SQLite file that is not
+there instead of creating it. `record_run` stores a review run (`recording`);
 `history.sync.sync` reads past pull requests' outcomes from GitHub (`sync`, imported on
 its own since it needs the GitHub client); `finding_outcomes` labels each stored bot
 finding by an `OutcomeRule` (`show`, `outcomes`); `compute_stats` counts them (`stats`)
@@ -19,9 +20,9 @@ from review_quorum.history.show import Filters, FindingOutcome, finding_outcomes
 from review_quorum.history.stats import Stats, compute_stats
 
 
-def open_history(target: str) -> Database:
+def open_history(target: str, *, create: bool = True) -> Database:
     """The history database at `target`, migrated to the current schema."""
-    database = connect(target)
+    database = connect(target, create=create)
     try:
         migrate(database)
     except BaseException:

@@ -1,8 +1,11 @@
 """One connection to the history database: SQLite (standard library) or PostgreSQL (psycopg 3).
 
-`connect(target)` opens a SQLite file for a path (creating its folder) and PostgreSQL for a
-``postgresql://`` or ``postgres://`` URL; psycopg is imported only then, and a missing driver
-is a `ConfigError` naming the extra to install. Statements are written once, in the SQL both
+`connect(target)` opens a SQLite file for a path and PostgreSQL for a ``postgresql://`` or
+``postgres://`` URL (any other ``scheme://`` is refused); psycopg is imported only then, and
+a missing driver is a `ConfigError` naming the extra to install. Only a writer
+(``create=True``) creates a SQLite file and its folder, and it makes the new database aside
+and links it into place, so no one ever sees it empty: a file that is not a SQLite database
+(an empty one included) is refused, never overwritten. Statements are written once, in the SQL both
 dialects accept, with ``?`` placeholders (turned into ``%s`` for psycopg). SQLite runs in WAL
 mode with a busy timeout, and every write transaction starts with ``BEGIN IMMEDIATE`` so two
 runs at once queue for the write lock instead of failing half-way; PostgreSQL uses its own
@@ -13,8 +16,10 @@ a transaction open; every write happens inside `transaction()` (an explicit ``BE
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -28,6 +33,8 @@ Row = tuple[Any, ...]
 BUSY_TIMEOUT_SECONDS = 60.0
 _URL_SCHEMES = ("postgresql://", "postgres://")
 _PASSWORD = re.compile(r"(://[^:/@]*:)[^@/]*@")
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+)://")  # two letters or more: not C:
+SQLITE_HEADER = b"SQLite format 3\0"
 
 
 class HistoryError(QuorumError):
@@ -162,11 +169,25 @@ class Database:
         return HistoryError(f"history database {self.name}: {err} (in: {statement})")
 
 
-def connect(target: str) -> Database:
-    """Open the history database at `target`: a file path, or a PostgreSQL URL."""
+def connect(target: str, *, create: bool = True) -> Database:
+    """Open the history database at `target`: a file path, or a PostgreSQL URL.
+
+    Without `create` (a command that only reads), a SQLite file that does not exist is a
+    `ConfigError`, and nothing is created.
+    """
     if target.startswith(_URL_SCHEMES):
         return _connect_postgresql(target)
-    return _connect_sqlite(Path(target))
+    scheme = _SCHEME.match(target)
+    if scheme:
+        raise ConfigError(
+            f"--db {redact(target)}: {scheme.group(1)}:// is not supported: the history is "
+            "a SQLite file path or a postgresql:// URL"
+        )
+    path = Path(target)
+    if create and not path.exists():
+        _create_sqlite(path)
+    _check_sqlite_file(path)
+    return _connect_sqlite(path)
 
 
 def is_url(target: str) -> bool:
@@ -178,9 +199,60 @@ def redact(target: str) -> str:
     return _PASSWORD.sub(r"\1***@", target)
 
 
-def _connect_sqlite(path: Path) -> Database:
+def _create_sqlite(path: Path) -> None:
+    """An empty WAL database at `path`, made aside and linked into place (unless another
+    process got there first): `path` never exists empty, so an empty file is not ours."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        handle, aside = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
+        os.close(handle)
+    except OSError as err:
+        raise ConfigError(f"--db {path}: cannot create the history database: {err}") from err
+    try:
+        connection = sqlite3.connect(aside, isolation_level=None)
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")  # writes the header
+        finally:
+            connection.close()
+        _place(Path(aside), path)
+    except (OSError, sqlite3.Error) as err:
+        raise ConfigError(f"--db {path}: cannot create the history database: {err}") from err
+    finally:
+        Path(aside).unlink(missing_ok=True)
+
+
+def _place(aside: Path, path: Path) -> None:
+    try:
+        os.link(aside, path)
+    except FileExistsError:
+        pass  # another process created it first: both use theirs
+    except OSError:  # a file system without hard links: a rename, which a racer may beat
+        os.replace(aside, path)
+
+
+def _check_sqlite_file(path: Path) -> None:
+    """`path` holds a SQLite database; `ConfigError` naming it when it is absent or other."""
+    try:
+        with path.open("rb") as file:
+            header = file.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        raise ConfigError(
+            f"--db {path}: no history database there (recording a run with --db, or "
+            "quorum history sync, creates one)"
+        ) from None
+    except IsADirectoryError:
+        raise ConfigError(f"--db {path}: is a directory, not a history database") from None
+    except OSError as err:
+        raise ConfigError(f"--db {path}: cannot read: {err.strerror}") from err
+    if header != SQLITE_HEADER:
+        what = "an empty file" if not header else "a file that is not a SQLite database"
+        raise ConfigError(
+            f"--db {path}: {what}; quorum never overwrites a file with its history database"
+        )
+
+
+def _connect_sqlite(path: Path) -> Database:
+    try:
         connection = sqlite3.connect(
             path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None, check_same_thread=False
         )

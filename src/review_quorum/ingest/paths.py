@@ -129,35 +129,69 @@ def join(base: str, path: str) -> str:
     return f"{base.rstrip('/')}/{path}" if base else path
 
 
+MAX_BASES = 1_000
+"""The most ``originalUriBaseIds`` one run may declare: tools declare a handful."""
+MAX_BASE_CHAIN = 32
+"""The longest ``uriBaseId`` chain followed: tools chain two or three bases."""
+MAX_BASE_PATH = 4_096
+"""The longest path a base may resolve to (Linux's PATH_MAX): with the two limits above,
+resolving every base of a run costs little whatever the log declares."""
+
+
+class BaseIdError(ValueError):
+    """``originalUriBaseIds`` beyond a limit above; `name` is the base, None the table."""
+
+    def __init__(self, name: str | None, message: str) -> None:
+        self.name = name
+        super().__init__(message)
+
+
 def resolve_base_ids(declared: object) -> dict[str, str]:
     """SARIF ``originalUriBaseIds`` as id -> path, following ``uriBaseId`` chains.
 
     Entries that are not objects, have no usable ``uri`` or take part in a cycle are left
-    out; results that name them are then read as relative to the repository root.
+    out; results that name them are then read as relative to the repository root. Chains
+    are followed in a loop, each base once; more bases, a longer chain or a longer path
+    than the limits above is a `BaseIdError`.
     """
     if not isinstance(declared, dict):
         return {}
-    resolved: dict[str, str] = {}
+    if len(declared) > MAX_BASES:
+        raise BaseIdError(None, f"more than {MAX_BASES:,} bases")
+    resolved: dict[str, tuple[str, int] | None] = {}
     for name in declared:
-        path = _resolve_base(declared, name, set())
-        if path is not None:
-            resolved[name] = path
-    return resolved
+        if name not in resolved:
+            _resolve_chain(declared, name, resolved)
+    return {name: found[0] for name, found in resolved.items() if found is not None}
 
 
-def _resolve_base(declared: dict[str, object], name: str, seen: set[str]) -> str | None:
-    entry = declared.get(name)
-    if name in seen or not isinstance(entry, dict) or not isinstance(entry.get("uri"), str):
-        return None
-    seen.add(name)
-    path = uri_to_path(entry["uri"])
-    parent = entry.get("uriBaseId")
-    if isinstance(parent, str) and not is_absolute(path) and parent in declared:
-        base = _resolve_base(declared, parent, seen)
-        if base is None:
-            return None  # a cycle or a broken parent: the whole chain is unusable
-        path = join(base, path)
-    return path
+def _resolve_chain(
+    declared: dict[str, object], name: str, resolved: dict[str, tuple[str, int] | None]
+) -> None:
+    """Resolve `name` and the unresolved bases above it into `resolved`: each base's path
+    and depth, or None for a base in a cycle or chained to a broken one."""
+    chain: dict[str, str] = {}  # the unresolved bases from `name` up, with their own paths
+    current: str | None = name
+    while current is not None and current not in resolved:
+        entry = declared[current]
+        if current in chain or not isinstance(entry, dict) or not isinstance(entry.get("uri"), str):
+            resolved.update(dict.fromkeys([*chain, current]))
+            return  # a cycle or a broken base: the whole chain is unusable
+        path = chain[current] = uri_to_path(entry["uri"])
+        parent = entry.get("uriBaseId")
+        chained = isinstance(parent, str) and not is_absolute(path) and parent in declared
+        current = parent if chained else None
+    above = None if current is None else resolved[current]
+    if current is not None and above is None:
+        resolved.update(dict.fromkeys(chain))  # chained to a cycle or a broken base
+        return
+    for base, own in reversed(chain.items()):
+        path, depth = (own, 1) if above is None else (join(above[0], own), above[1] + 1)
+        if depth > MAX_BASE_CHAIN:
+            raise BaseIdError(base, f"a uriBaseId chain of more than {MAX_BASE_CHAIN} bases")
+        if len(path) > MAX_BASE_PATH:
+            raise BaseIdError(base, f"resolves to a path of more than {MAX_BASE_PATH:,} characters")
+        above = resolved[base] = (path, depth)
 
 
 class PathResolver:

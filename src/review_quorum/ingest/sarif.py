@@ -12,7 +12,11 @@ Mapping choices, documented for users in ``docs/categories.md``:
   band of that score instead (>= 9 critical, >= 7 high, >= 4 medium, > 0 low); level
   ``none`` stays info. Results of kind ``pass``/``notApplicable``, suppressed results and
   results with ``baselineState: absent`` are not findings: each becomes a Skipped.
-- confidence: ``rank`` / 100, else a ``precision`` property (`PRECISION_CONFIDENCE`), else 1.0.
+- confidence: ``rank`` / 100 (/ 1 for flawfinder, which writes it on a 0-1 scale), else
+  what the result's properties state (Bandit's ``issue_confidence``, ``confidence``,
+  ``precision``: a level name of `PRECISION_CONFIDENCE` or a number from 0 to 1), else the
+  rule's (a Semgrep ``HIGH CONFIDENCE`` tag first, then its properties), else 1.0.
+- CWE ids: the rule's tags, its ``cwe`` property and its relationships to the CWE taxonomy.
 - title: the first sentence of the message (``text``, or ``id`` looked up in the rule's
   ``messageStrings`` with ``arguments`` substituted), else of the rule's description.
 - file and lines: the first location, resolved by `paths.PathResolver`; no location means

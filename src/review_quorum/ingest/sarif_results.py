@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 
-from review_quorum.errors import FindingError, Skipped, shown
+from review_quorum.errors import FindingError, InputError, Skipped, shown
 from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.ingest.categories import HOUSEKEEPING, Categorizer, tool_name
-from review_quorum.ingest.paths import PathResolver, resolve_base_ids
+from review_quorum.ingest.paths import BaseIdError, PathResolver, resolve_base_ids
 from review_quorum.ingest.sarif_rules import (
     Rule,
     RuleTable,
@@ -66,9 +66,7 @@ class RunReader:
         self.rules = RuleTable(run.get("tool"), tool, categorizer)
         artifacts = run.get("artifacts")
         self._artifacts = artifacts if isinstance(artifacts, list) else []
-        self.paths = PathResolver(
-            source.options.root, resolve_base_ids(run.get("originalUriBaseIds")), _anchors(run)
-        )
+        self.paths = PathResolver(source.options.root, _base_ids(source, run, index), _anchors(run))
         self._run = run
         self.rule_cache = self.rules.cache
         self.path_cache = self.paths.cache
@@ -258,6 +256,14 @@ def _driver_name(run: dict[str, object]) -> str:
     driver = tool.get("driver") if isinstance(tool, dict) else None
     name = driver.get("name") if isinstance(driver, dict) else None
     return name.strip() if isinstance(name, str) else ""
+
+
+def _base_ids(source: Source, run: dict[str, object], index: int) -> dict[str, str]:
+    try:
+        return resolve_base_ids(run.get("originalUriBaseIds"))
+    except BaseIdError as err:
+        where = ["runs", index, "originalUriBaseIds"] + ([] if err.name is None else [err.name])
+        raise InputError(source.name, pointer(*where), str(err)) from None
 
 
 def _anchors(run: dict[str, object]) -> list[str]:

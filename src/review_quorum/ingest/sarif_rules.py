@@ -13,6 +13,7 @@ metadata is listed in `RuleTable.problems` so the reader can report it as Skippe
 from __future__ import annotations
 
 import math
+import re
 
 from review_quorum.errors import shown
 from review_quorum.ingest.categories import Categorizer, cwe_ids
@@ -26,6 +27,13 @@ LEVEL_SEVERITY = {
     "none": Severity.INFO,
 }
 PRECISION_CONFIDENCE = {"very-high": 1.0, "high": 0.9, "medium": 0.7, "low": 0.5}
+# Tools whose SARIF `rank` is on a 0-1 scale instead of SARIF's 0-100 (flawfinder writes
+# its risk level / 5).
+UNIT_RANK_TOOLS = frozenset(["flawfinder"])
+# Where tools state how sure they are of a result or a rule, most specific first: Bandit's
+# issue confidence, a generic confidence, SARIF's precision.
+_CONFIDENCE_KEYS = ("issue_confidence", "confidence", "precision")
+_CONFIDENCE_TAG = re.compile(r"^(very-high|high|medium|low) confidence$", re.IGNORECASE)
 
 # Kinds that report something other than a problem (SARIF 3.27.9).
 NOT_FINDINGS = {
@@ -65,10 +73,40 @@ def cvss_band(value: object) -> Severity | None:
 
 
 def _precision(properties: object) -> float | None:
+    """The confidence a property bag states: a level name, or a number from 0 to 1."""
     if type(properties) is not dict:
         return None
-    precision = properties.get("precision")
-    return PRECISION_CONFIDENCE.get(precision.lower()) if type(precision) is str else None
+    for key in _CONFIDENCE_KEYS:
+        value = properties.get(key)
+        if type(value) is str:
+            stated = PRECISION_CONFIDENCE.get(value.lower())
+            if stated is not None:
+                return stated
+        elif type(value) is float and 0.0 <= value <= 1.0:
+            return value
+    return None
+
+
+def _tagged_confidence(tags: tuple[str, ...]) -> float | None:
+    """Semgrep states its rules' `metadata.confidence` as a tag such as ``HIGH CONFIDENCE``."""
+    for tag in tags:
+        match = _CONFIDENCE_TAG.match(tag)
+        if match:
+            return PRECISION_CONFIDENCE[match.group(1).lower()]
+    return None
+
+
+def _related_cwes(descriptor: dict[str, object]) -> list[object]:
+    """The CWE ids a rule states as relationships to the CWE taxonomy (flawfinder does)."""
+    relationships = descriptor.get("relationships")
+    if type(relationships) is not list:
+        return []
+    found: list[object] = []
+    for relationship in relationships:
+        target = relationship.get("target") if type(relationship) is dict else None
+        if type(target) is dict and type(target.get("id")) is str:
+            found.append(target["id"])
+    return found
 
 
 class Rule:
@@ -81,6 +119,7 @@ class Rule:
         "id",
         "level",
         "messages",
+        "rank_scale",
         "security",
         "severity",
         "tags",
@@ -93,14 +132,16 @@ class Rule:
         tags = properties.get("tags")
         self.id = rule_id
         self.tags = tuple(tag for tag in tags if type(tag) is str) if type(tags) is list else ()
-        self.cwes = cwe_ids([*self.tags, properties.get("cwe")])
+        self.cwes = cwe_ids([*self.tags, properties.get("cwe"), *_related_cwes(descriptor)])
         self.level = _default_level(descriptor)
         self.security = cvss_band(properties.get("security-severity"))
         # what a result that states no level, kind or properties of its own gets
         default = LEVEL_SEVERITY[self.level]
         informational = default is Severity.INFO
         self.severity = default if self.security is None or informational else self.security
-        self.confidence = _precision(properties) or 1.0
+        # A tag naming the confidence is Semgrep's own metadata, its precision a constant.
+        self.confidence = _tagged_confidence(self.tags) or _precision(properties) or 1.0
+        self.rank_scale = 100.0
         self.title = _describe(descriptor) or rule_id
         own = descriptor.get("messageStrings")
         self.messages = {**messages, **own} if type(own) is dict else messages
@@ -206,9 +247,14 @@ class RuleTable:
             descriptor = descriptors[number] if 0 <= number < len(descriptors) else None
             if descriptor is None:
                 return None
-            rule = Rule(str(descriptor["id"]), descriptor, self._messages)
+            rule = self._scaled(Rule(str(descriptor["id"]), descriptor, self._messages))
             rule.category = self._categorizer.category(self._tool, rule.id, rule.tags, rule.cwes)
             self._digested[(component, number)] = rule
+        return rule
+
+    def _scaled(self, rule: Rule) -> Rule:
+        if self._tool in UNIT_RANK_TOOLS:
+            rule.rank_scale = 1.0
         return rule
 
     def lookup(self, result: dict[str, object]) -> Rule:
@@ -244,7 +290,7 @@ class RuleTable:
             place = self._by_id.get(rule_id) or self._by_id.get(rule_id.split("/", 1)[0])
             rule = self._rule_at(*place) if place is not None else None
         if rule is None:
-            rule = Rule(rule_id or "", {}, {})
+            rule = self._scaled(Rule(rule_id or "", {}, {}))
             rule.category = self._categorizer.category(self._tool, rule.id)
         elif rule_id is not None and rule.id != rule_id:
             rule = rule.renamed(rule_id)
@@ -294,11 +340,14 @@ def security_severity(properties: object, rule: Rule) -> Severity | None:
 
 
 def confidence_of(rank: object, properties: object, rule: Rule) -> float:
-    """``rank`` / 100 when given, else the result's or the rule's precision, else 1.0."""
+    """``rank`` on its tool's scale when given, else the confidence the result states,
+    else the rule's, else 1.0."""
     if rank is not None and rank != -1:
-        if type(rank) not in (int, float) or not 0 <= rank <= 100:  # type: ignore[operator]
-            raise SkipRecord(f"rank must be a number from 0 to 100, not {shown(rank)}", "rank")
-        return rank / 100  # type: ignore[operator]
+        scale = rule.rank_scale
+        if type(rank) not in (int, float) or not 0 <= rank <= scale:  # type: ignore[operator]
+            message = f"rank must be a number from 0 to {scale:g}, not {shown(rank)}"
+            raise SkipRecord(message, "rank")
+        return rank / scale  # type: ignore[operator]
     return _precision(properties) or rule.confidence
 
 

@@ -86,6 +86,8 @@ class Properties(_Shape):
         default=None, name="security-severity"
     )
     precision: object = None
+    confidence: object = None
+    issue_confidence: object = msgspec.field(default=None, name="issue_confidence")
     tags: object = None
     cwe: object = None
 
@@ -130,6 +132,7 @@ class Descriptor(_Shape):
     full_description: object = None
     default_configuration: object = None
     message_strings: object = None
+    relationships: object = None
     properties: Properties | None = None
 
 

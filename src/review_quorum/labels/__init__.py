@@ -12,22 +12,19 @@ from pathlib import Path
 
 from review_quorum.errors import InputError
 from review_quorum.labels import lines, owasp, review_bots
-from review_quorum.labels.base import Kept, Labels, Metrics, Run
+from review_quorum.labels.base import Kept, Labels, Metrics, Run, read_label_file
 
 FORMATS = ("review-bots", "owasp", "jsonl")
+TOLERANCE = lines.TOLERANCE
 
-__all__ = ["FORMATS", "Kept", "Labels", "Metrics", "Run", "detect", "load"]
+__all__ = ["FORMATS", "TOLERANCE", "Kept", "Labels", "Metrics", "Run", "detect", "load"]
 
 
 def detect(path: Path) -> str:
     """The label format of `path`, from its extension and its first line."""
     if path.suffix.lower() == ".csv":
         return "owasp"
-    try:
-        with path.open("rb") as handle:
-            head = handle.readline(65536)
-    except OSError as err:
-        raise InputError(str(path), "", f"cannot read: {err.strerror}") from err
+    head = read_label_file(path).data.split(b"\n", 1)[0]
     return "review-bots" if b'"judge"' in head and b'"unit"' in head else "jsonl"
 
 
@@ -37,6 +34,8 @@ def load(
     *,
     judge: str | None = None,
     ignore_rules: Sequence[str] = (),
+    tolerance: int = lines.TOLERANCE,
+    any_category: bool = False,
 ) -> Labels:
     """Read the labels at `path` in `label_format` (detected when None)."""
     chosen = label_format or detect(path)
@@ -45,5 +44,5 @@ def load(
     if chosen == "owasp":
         return owasp.load(path)
     if chosen == "jsonl":
-        return lines.load(path, ignore_rules)
+        return lines.load(path, ignore_rules, tolerance=tolerance, any_category=any_category)
     raise InputError(str(path), "", f"unknown label format {chosen!r} (expected {FORMATS})")

@@ -5,15 +5,29 @@ review-bots-dev, the findings its units are) into `Run`s, one consensus each (on
 request, or everything at once), answers whether one finding is real (`truth`, what
 `quorum calibrate` counts), and scores what a policy kept (`score`) by the rule of its
 corpus. A kept item is a group of findings: one finding alone, or a cluster's members.
+Label files are read as the finding readers read inputs (`read_label_file`): UTF-8 with or
+without a byte-order mark, or UTF-16 with one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
+from review_quorum.errors import InputError
+from review_quorum.ingest.base import Source
 from review_quorum.model import NormalizedFinding
+
+
+def read_label_file(path: Path) -> Source:
+    """The file at `path` as UTF-8 (`Source` decides the encoding); `InputError` naming it."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise InputError(str(path), "", f"cannot read: {err.strerror}") from err
+    return Source(str(path), data)
 
 
 @dataclass(frozen=True, slots=True)

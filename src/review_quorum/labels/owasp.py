@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from review_quorum.errors import InputError
-from review_quorum.labels.base import Kept, Metrics, Run
+from review_quorum.labels.base import Kept, Metrics, Run, read_label_file
 from review_quorum.model import NormalizedFinding
 
 
@@ -59,10 +59,7 @@ class OwaspLabels:
 
 def load(path: Path) -> OwaspLabels:
     """Read an expectedresults CSV; a bad row is an `InputError` naming its line."""
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(str(path), "", f"cannot read: {err}") from err
+    text = read_label_file(path).text()
     labels = OwaspLabels(str(path))
     for number, row in enumerate(csv.reader(io.StringIO(text)), 1):
         if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):

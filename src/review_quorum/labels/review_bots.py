@@ -20,7 +20,7 @@ from typing import Any
 import orjson
 
 from review_quorum.errors import InputError
-from review_quorum.labels.base import Kept, Metrics, Run
+from review_quorum.labels.base import Kept, Metrics, Run, read_label_file
 from review_quorum.model import Evidence, NormalizedFinding, Severity
 
 DEFAULT_JUDGE = "anthropic_claude-opus-4-5-20251101"
@@ -114,10 +114,7 @@ def _choose_judge(judges: list[str], wanted: str | None, path: Path) -> str:
 
 
 def _jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    try:
-        lines = path.read_bytes().splitlines()
-    except OSError as err:
-        raise InputError(str(path), "", f"cannot read: {err.strerror}") from err
+    lines = read_label_file(path).data.splitlines()
     records = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -134,9 +131,7 @@ def _jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
 
 def _reviewed(path: Path, judge: str) -> dict[str, list[str]]:
     try:
-        document = orjson.loads(path.read_bytes())
-    except OSError as err:
-        raise InputError(str(path), "", f"cannot read: {err.strerror}") from err
+        document = orjson.loads(read_label_file(path).data)
     except orjson.JSONDecodeError as err:
         raise InputError(str(path), f"line {err.lineno}", f"invalid JSON: {err.msg}") from None
     table = document.get(judge) if isinstance(document, dict) else None

@@ -22,7 +22,9 @@ from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter
 from typing import Literal
 
+from review_quorum.errors import shown
 from review_quorum.model import (
+    MAX_BOTS,
     MAX_LINE,
     ConsensusFinding,
     ConsensusLevel,
@@ -149,8 +151,10 @@ def resolve_bots_ran(findings: Sequence[NormalizedFinding], bots_ran: int | None
     seen = len(distinct_bots(findings))
     if bots_ran is None:
         return max(seen, 1)
-    if isinstance(bots_ran, bool) or not isinstance(bots_ran, int) or bots_ran < 0:
-        raise ValueError(f"bots_ran must be a non-negative integer, not {bots_ran!r}")
+    if isinstance(bots_ran, bool) or not isinstance(bots_ran, int) or not 0 <= bots_ran <= MAX_BOTS:
+        raise ValueError(
+            f"bots_ran must be a whole number from 0 to {MAX_BOTS}, not {shown(bots_ran)}"
+        )
     if bots_ran < seen:
         warnings.warn(
             f"bots_ran={bots_ran} is lower than the {seen} distinct bots in the input; "

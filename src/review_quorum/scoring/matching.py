@@ -12,14 +12,16 @@ resemble most (`text.TextIndex`, average TF-IDF cosine >= `TEXT_SIMILARITY`); a 
 that already holds the same bot needs a near-duplicate (`DUPLICATE_SIMILARITY`), since a
 bot states each issue once and repeats itself nearly verbatim.
 
-Categories: a category the tool stated (certainty 1.0) separates findings, as an analyser
-rule's category does, and so do two rules of one analyser whose stated CWE ids share
-nothing (its insecure random number is not its cross-site scripting on the same line;
+Categories: where both sides state CWEs, the CWEs decide, not the categories drawn from
+them: two rules of one analyser whose stated CWE ids share nothing are different issues
+(its insecure random number is not its cross-site scripting on the same line), while
 different analysers tag one issue with neighbouring CWEs, so their CWEs never separate
-findings); a category guessed from words
-(certainty < 1.0) never does, it only breaks ties between candidate clusters. The result
-depends only on the findings' order,
-which `order="canonical"` makes canonical.
+findings. Otherwise a category the tool
+stated (certainty 1.0) separates findings, as an analyser rule's category does, unless it
+is the generic `other`, which says nothing about the kind of issue; a category guessed
+from words (certainty < 1.0) never separates, it only breaks ties between candidate
+clusters. The result depends only on the findings' order, which `order="canonical"`
+makes canonical.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from operator import attrgetter
 
 from review_quorum.model import NormalizedFinding
 from review_quorum.scoring.text import Corpus, TextIndex, Vector
-from review_quorum.scoring.witnesses import Source, source_of
+from review_quorum.scoring.witnesses import GENERIC, Source, source_of
 
 TEXT_SIMILARITY = 0.4
 DUPLICATE_SIMILARITY = 0.7
@@ -134,16 +136,10 @@ def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
         target: _Cluster | None = None
         best_match, best_overlap = False, 0
         # The open cluster it overlaps most, a stated category agreeing first, the
-        # earliest on ties (open clusters are in creation order). Inlined, with
-        # `_category_allows`: the hot loop.
+        # earliest on ties (open clusters are in creation order).
         for item in open_clusters:
-            if stated:
-                if item.stated is not None and item.stated != category:
-                    continue
-                if cwes and item.cwes is not None:
-                    known = item.cwes.get(source[0])
-                    if known and known.isdisjoint(cwes):
-                        continue
+            if stated and _walled(item, source[0], category, cwes):
+                continue
             if source == item.source:
                 if item.start != start:
                     continue
@@ -181,14 +177,21 @@ def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
 
 
 def _category_allows(found: _Cluster, finding: NormalizedFinding) -> bool:
-    """Stated categories must agree, and one analyser's rules must share a stated CWE."""
+    """Whether `finding` may join `found` as far as categories and CWEs go."""
     if finding.category_certainty < 1.0:
         return True
-    if found.cwes is not None and finding.cwes:
-        stated = found.cwes.get(finding.bot)
-        if stated and stated.isdisjoint(finding.cwes):
-            return False
-    return found.stated in (None, finding.category)
+    return not _walled(found, finding.bot, finding.category, finding.cwes)
+
+
+def _walled(found: _Cluster, bot: str, category: str, cwes: tuple[int, ...]) -> bool:
+    """Whether a finding of `bot` whose tool stated `category` and `cwes` is a different
+    issue from `found`. Where both state CWEs, the CWEs decide: one tool's rules with
+    disjoint CWEs are different issues, different tools' are one issue told apart by
+    neighbouring CWEs. Otherwise a specific stated category other than the cluster's."""
+    if cwes and found.cwes is not None:
+        own = found.cwes.get(bot)
+        return own is not None and own.isdisjoint(cwes)
+    return found.stated is not None and category != GENERIC and found.stated != category
 
 
 def _note_stated(found: _Cluster, finding: NormalizedFinding) -> None:
@@ -202,7 +205,7 @@ def _note_stated(found: _Cluster, finding: NormalizedFinding) -> None:
             cwes[finding.bot] = set(finding.cwes)
         else:
             stated.update(finding.cwes)
-    if found.stated is None:
+    if found.stated is None and finding.category != GENERIC:
         found.stated = finding.category
 
 

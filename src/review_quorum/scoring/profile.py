@@ -23,7 +23,7 @@ from typing import Any
 
 import orjson
 
-from review_quorum.errors import InputError
+from review_quorum.errors import InputError, shown
 
 FORMAT = "review-quorum-profile"
 VERSION = 1
@@ -128,9 +128,9 @@ def _parse(document: object, name: str) -> Profile:
     top = _object(document, name, "")
     _check_keys(top, name, "", {"format", "version", "origin", "sources", "families"})
     if top.get("format") != FORMAT:
-        raise InputError(name, "/format", f"expected {FORMAT!r}, not {top.get('format')!r}")
+        raise InputError(name, "/format", f"expected {FORMAT!r}, not {shown(top.get('format'))}")
     if top.get("version") != VERSION:
-        raise InputError(name, "/version", f"unsupported version {top.get('version')!r}")
+        raise InputError(name, "/version", f"unsupported version {shown(top.get('version'))}")
     origin = _string(top.get("origin", ""), name, "/origin")
     sources = tuple(
         _source(item, name, f"/sources/{index}")
@@ -165,7 +165,7 @@ def _source(item: object, name: str, where: str) -> SourceReliability:
         or not math.isfinite(reliability)
         or not 0 < reliability < 1
     ):
-        message = f"must be a number strictly between 0 and 1, not {reliability!r}"
+        message = f"must be a number strictly between 0 and 1, not {shown(reliability)}"
         raise InputError(name, f"{where}/reliability", message)
     counts = [_count(record.get(key, 0), name, f"{where}/{key}") for key in ("true", "false")]
     origin = _string(record.get("origin", ""), name, f"{where}/origin")
@@ -203,7 +203,7 @@ def _string(value: object, name: str, where: str) -> str:
 
 def _count(value: object, name: str, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InputError(name, where, f"expected a whole number >= 0, not {value!r}")
+        raise InputError(name, where, f"expected a whole number >= 0, not {shown(value)}")
     return value
 
 

@@ -3,28 +3,42 @@
 Families. Some sources are not independent witnesses: Ruff's S rules are ports of
 Bandit's, qodo-v2 is a later qodo, greptile-v4 a later greptile, and a bot repeating its
 own comment says nothing new. Each bot belongs to one family: the known families below,
-those a profile names, and pairs detected in the input because they nearly always fire
-together (in at least `COFIRE_MIN` clusters, covering `COFIRE_SHARE` of the clusters of
-the rarer of the two); otherwise the bot is a family of its own.
+those a profile names, bots whose names differ only by a version suffix (`name-v2`), and
+pairs that echo each other: in at least `ECHO_MIN` clusters, covering `ECHO_SHARE` of the
+rarer one's, they say the same thing in the same words (one rule id or one title), which
+independent tools never do; a detected family never absorbs every bot of the run.
+Agreement alone, the same place and the same issue in their own words, is what accurate
+independent tools produce, so co-firing never merges bots.
 
 Reliability. A source is a bot, or a bot's rule for analysers. Its reliability, the
 probability that one of its findings is real, comes from the profile's entry for it, else
-from agreement in the input itself (starting from the profile's entry for its bot): a
-finding that another family also reported is right `AGREED` of the time, a lone one
-`LONE` (the cluster precisions measured on the public code-review benchmark the
-review-bots-dev corpus comes from: 2+ tools 0.70-0.80, 1 tool 0.36). The mix of the two
-by the source's agreement rate is shrunk toward its bot's estimate, and the bot's toward
-the mean bot of the profile (`PRIOR` without one), by `PSEUDO_COUNT` findings, so a
-source seen a few times stays close to what is known about its bot, and an unknown bot
-close to the known ones.
+from the input itself, where what the input can show depends on the source:
+- Where another family reports the same kind of issue in this input (a CWE it also
+  states, else the same stated category; a reviewer whose categories are guessed, or a
+  rule of the generic category `other`, can report anything), agreement is evidence: a
+  finding another family also reported is right `AGREED` of the time, a lone one `LONE`
+  (the cluster precisions measured on the public code-review benchmark the
+  review-bots-dev corpus comes from: 2+ tools 0.70-0.80, 1 tool 0.36). The mix of the two
+  by the source's agreement rate is shrunk toward its bot's estimate, and the bot's
+  toward the mean bot of the profile (`PRIOR` without one), by `PSEUDO_COUNT` findings.
+- Where no other family could have reported it, a lone finding is no evidence against
+  it: the source keeps its bot's profile entry, else the confidence its tool states,
+  else its bot's estimate from the sources that could be corroborated, else, knowing
+  nothing, the even odds `UNKNOWN` ranked by the tool's own stated levels.
+Estimated sources are ranked by what their tool states: a tool's stated confidence is
+read as proportional to its precision, so a source's prior odds are multiplied by its mean
+stated confidence over the tool's mean (for the floor, also doubled per level above the
+tool's mean level), and agreement in the input then updates that prior by its count. A
+tool stating one value for everything is unaffected.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain, compress
 from operator import attrgetter
 
@@ -36,12 +50,17 @@ KNOWN_FAMILIES: dict[str, tuple[str, ...]] = {
     "qodo": ("qodo", "qodo-v2"),
     "greptile": ("greptile", "greptile-v4"),
 }
-COFIRE_MIN = 5
-COFIRE_SHARE = 0.9
+ECHO_MIN = 5
+ECHO_SHARE = 0.9
 AGREED = 0.75
 LONE = 0.36
 PRIOR = 0.5
+UNKNOWN = 0.5
 PSEUDO_COUNT = 4.0
+LEVEL_LOG_ODDS = math.log(2.0)  # the floor: each level above the tool's average doubles the odds
+GENERIC = "other"  # a stated category that says nothing about the kind of issue
+_VERSION = re.compile(r"[-_.]?v?\d+(?:\.\d+)*$")
+_FLOOR, _CEILING = 0.01, 0.99
 
 Source = tuple[str, str]  # (bot, rule id or "")
 source_of = attrgetter("bot", "rule_id")  # a finding's source, built in C
@@ -60,11 +79,16 @@ def source_name(source: Source) -> str:
     return f"{bot}/{rule}" if rule else bot
 
 
-def families(bots_of: Sequence[tuple[str, ...]], profile: Profile) -> dict[str, str]:
-    """Each bot's family name: known, from the profile, or detected from co-firing.
+def families(
+    clusters: Sequence[Sequence[NormalizedFinding]],
+    bots_of: Sequence[tuple[str, ...]],
+    profile: Profile,
+) -> dict[str, str]:
+    """Each bot's family name: known, from the profile, a version of another bot's name,
+    or detected because two bots echo each other word for word.
 
-    `bots_of` holds each cluster's distinct bots, sorted. Clusters with the same bots
-    are counted together: a million findings make a few thousand combinations.
+    `bots_of` holds each cluster's distinct bots, sorted; only clusters of several bots
+    are looked at for echoes.
     """
     family: dict[str, str] = {}
     for name, members in KNOWN_FAMILIES.items():
@@ -74,19 +98,51 @@ def families(bots_of: Sequence[tuple[str, ...]], profile: Profile) -> dict[str, 
         for bot in declared.members:
             family[bot] = declared.name
     clusters_of: Counter[str] = Counter()
-    together: Counter[tuple[str, str]] = Counter()
     for bots, count in Counter(bots_of).items():
         for bot in bots:
             clusters_of[bot] += count
-        if 1 < len(bots) <= 16:  # a cluster of dozens of bots says nothing about a pair
-            for i, first in enumerate(bots):
-                for second in bots[i + 1 :]:
-                    together[first, second] += count
-    for (first, second), count in sorted(together.items()):
+    stems: dict[str, str] = {}
+    for bot in sorted(clusters_of):
+        stem = _VERSION.sub("", bot) or bot
+        if stem in stems:
+            _merge(family, stems[stem], bot)
+        else:
+            stems[stem] = bot
+    for (first, second), count in sorted(_echoes(clusters, bots_of).items()):
         rarer = min(clusters_of[first], clusters_of[second])
-        if count >= COFIRE_MIN and count >= COFIRE_SHARE * rarer:
-            _merge(family, first, second)
+        if count >= ECHO_MIN and count >= ECHO_SHARE * rarer:
+            _merge_unless_all(family, first, second, set(clusters_of))
     return family
+
+
+def _merge_unless_all(family: dict[str, str], first: str, second: str, bots: set[str]) -> None:
+    """Merge two bots' families unless that leaves one family for every bot of the run:
+    a detected family never absorbs every witness (known ones may)."""
+    names = {family.get(first, first), family.get(second, second)}
+    merged = {bot for bot in bots if family.get(bot, bot) in names}
+    if merged != bots:
+        _merge(family, first, second)
+
+
+def _echoes(
+    clusters: Sequence[Sequence[NormalizedFinding]], bots_of: Sequence[tuple[str, ...]]
+) -> Counter[tuple[str, str]]:
+    """Per pair of bots, the clusters in which they say the same words: one rule id, or
+    one title."""
+    echoes: Counter[tuple[str, str]] = Counter()
+    for members, bots in zip(clusters, bots_of, strict=True):
+        if len(bots) == 1 or len(bots) > 16:  # dozens of bots in one cluster: no pair
+            continue
+        said: dict[str, set[str]] = {}
+        for member in members:
+            said.setdefault(member.bot, set()).update(
+                (member.rule_id, member.title) if member.rule_id else (member.title,)
+            )
+        for i, first in enumerate(bots):
+            for second in bots[i + 1 :]:
+                if said[first] & said[second]:
+                    echoes[first, second] += 1
+    return echoes
 
 
 def _merge(family: dict[str, str], first: str, second: str) -> None:
@@ -99,6 +155,26 @@ def _merge(family: dict[str, str], first: str, second: str) -> None:
                 family[bot] = keep
 
 
+@dataclass(slots=True)
+class _Kinds:
+    """The kinds of issue a family reports in this input."""
+
+    anything: bool = False  # a reviewer with guessed categories, or the generic category
+    cwes: set[int] = field(default_factory=set)
+    categories: set[str] = field(default_factory=set)  # stated, of any of its sources
+    without_cwe: set[str] = field(default_factory=set)  # stated, of sources with no CWE
+
+
+@dataclass(frozen=True, slots=True)
+class _Stated:
+    """What a source's tool says of it: its findings' mean log-odds of confidence and
+    mean level, and its kind of issue (from one of its findings)."""
+
+    confidence: float  # mean stated confidence
+    level: float  # mean severity rank
+    example: NormalizedFinding
+
+
 def reliabilities(
     findings: Sequence[NormalizedFinding],
     clusters: Sequence[Sequence[NormalizedFinding]],
@@ -106,7 +182,7 @@ def reliabilities(
     family: dict[str, str],
     profile: Profile,
 ) -> dict[Source, Estimate]:
-    """Every source's reliability: from the profile, else estimated from agreement.
+    """Every source's reliability: from the profile, else estimated from the input.
 
     `clusters` group `findings` and `bots_of` holds each cluster's distinct bots. The
     findings are counted in their own order, the order they lie in memory (several times
@@ -120,23 +196,189 @@ def reliabilities(
     }
     members = chain.from_iterable(compress(clusters, map(shared.__getitem__, bots_of)))
     agreed: Counter[Source] = Counter(map(source_of, members))
+    _count_repeats_once(clusters, bots_of, shared, seen, agreed)
+    evidence = _Evidence(seen, agreed, _stated(findings, seen), family, profile)
     known = profile.lookup()
-    prior = _population_mean(profile)
-    bots = _bot_estimates(seen, agreed, prior)
     estimates: dict[Source, Estimate] = {}
     for source, count in seen.items():
-        bot, rule = source
-        entry = known.get((bot, rule or None))
+        entry = known.get((source[0], source[1] or None))
         if entry is not None:
             estimates[source] = Estimate(entry.reliability, _profile_origin(entry, profile))
-            continue
-        mixed = _mix(agreed[source], count)
-        bot_entry = known.get((bot, None))
-        base = bot_entry.reliability if bot_entry else bots[bot] if rule else prior
-        value = (mixed * count + base * PSEUDO_COUNT) / (count + PSEUDO_COUNT)
-        share = f"{agreed[source]}/{count}"
-        estimates[source] = Estimate(value, f"agreement in this input ({share} shared)")
+        else:
+            estimates[source] = evidence.estimate(source, count, known.get((source[0], None)))
     return estimates
+
+
+def _count_repeats_once(
+    clusters: Sequence[Sequence[NormalizedFinding]],
+    bots_of: Sequence[tuple[str, ...]],
+    shared: dict[tuple[str, ...], bool],
+    seen: Counter[Source],
+    agreed: Counter[Source],
+) -> None:
+    """A source reporting one issue twice (a bot repeating its comment, one tool's output
+    read twice) is one finding of it, not two: take the repeats out of the counts."""
+    for members, bots in zip(clusters, bots_of, strict=True):
+        if len(members) == 1 or len(members) == len(bots):  # no source can repeat
+            continue
+        sources = list(map(source_of, members))
+        if len(set(sources)) == len(sources):
+            continue
+        for source, count in Counter(sources).items():
+            if count > 1:
+                seen[source] -= count - 1
+                if shared[bots]:
+                    agreed[source] -= count - 1
+
+
+class _Evidence:
+    """What the input shows of the sources the profile does not know."""
+
+    def __init__(
+        self,
+        seen: Counter[Source],
+        agreed: Counter[Source],
+        stated: dict[Source, _Stated],
+        family: dict[str, str],
+        profile: Profile,
+    ) -> None:
+        kinds = _family_kinds(stated, family)
+        self.agreed = agreed
+        self.stated = stated
+        self.tools = _tool_means(stated, seen)
+        self.possible = {
+            source: _corroborable(stated[source].example, family, kinds) for source in seen
+        }
+        self.prior = _population_mean(profile)
+        self.bots = _bot_estimates(seen, agreed, self.possible, self.prior)
+
+    def estimate(self, source: Source, count: int, bot_entry: SourceReliability | None) -> Estimate:
+        """A source's reliability from agreement where it was possible, else its prior;
+        ranked by what its tool states (see the module)."""
+        bot, rule = source
+        said, (confidence, level) = self.stated[source], self.tools[bot]
+        shift = _log_ratio(said.confidence, confidence)
+        if self.possible[source]:
+            agreed = self.agreed[source]
+            # a rule starts from its bot, a bot from the mean bot
+            base = self.bots.get(bot, self.prior) if rule else self.prior
+            if bot_entry is not None:
+                base = bot_entry.reliability
+            if shift:  # what the tool states moves the prior; agreement updates it
+                base = _shifted(base, shift)
+            mixed = (_mix(agreed, count) * count + base * PSEUDO_COUNT) / (count + PSEUDO_COUNT)
+            return Estimate(mixed, f"agreement in this input ({agreed}/{count} shared)")
+        if bot_entry is not None:
+            value, origin = bot_entry.reliability, f"{bot} in the profile, {_ALONE}"
+        elif said.confidence < 1.0:
+            return Estimate(said.confidence, f"the confidence {bot} states, {_ALONE}")
+        elif bot in self.bots:
+            value, origin = self.bots[bot], f"{bot}'s other rules, {_ALONE}"
+        else:
+            value, origin = UNKNOWN, f"nothing known, {_ALONE}: ranked by {bot}'s levels"
+            shift += (said.level - level) * LEVEL_LOG_ODDS
+        if abs(shift) > 1e-9:
+            value = _shifted(value, shift)
+            origin += f"; {shift:+.2f} log-odds for what {bot} states of it against its average"
+        return Estimate(value, origin)
+
+
+_ALONE = "no other tool here reports this kind of issue"
+
+
+def _stated(findings: Sequence[NormalizedFinding], seen: Counter[Source]) -> dict[Source, _Stated]:
+    """Per source, the means of what its findings state, counted per distinct value."""
+    values: Counter[tuple[Source, float, int]] = Counter(
+        zip(
+            map(source_of, findings), map(_confidence, findings), map(_level, findings), strict=True
+        )
+    )
+    sums: dict[Source, list[float]] = {}
+    for (source, confidence, level), count in values.items():
+        total = sums.setdefault(source, [0.0, 0.0])
+        total[0] += min(max(confidence, 0.0), 1.0) * count
+        total[1] += level * count
+    examples = dict(zip(map(source_of, findings), findings, strict=True))
+    return {
+        source: _Stated(total[0] / seen[source], total[1] / seen[source], examples[source])
+        for source, total in sums.items()
+    }
+
+
+_confidence = attrgetter("confidence")
+
+
+def _level(finding: NormalizedFinding) -> int:
+    return int(finding.severity)
+
+
+def _tool_means(
+    stated: dict[Source, _Stated], seen: Counter[Source]
+) -> dict[str, tuple[float, float]]:
+    """Per bot, the mean logit confidence and mean level over all its findings."""
+    sums: dict[str, list[float]] = {}
+    for source, said in stated.items():
+        total = sums.setdefault(source[0], [0.0, 0.0, 0.0])
+        count = seen[source]
+        total[0] += said.confidence * count
+        total[1] += said.level * count
+        total[2] += count
+    return {bot: (total[0] / total[2], total[1] / total[2]) for bot, total in sums.items()}
+
+
+def _family_kinds(stated: dict[Source, _Stated], family: dict[str, str]) -> dict[str, _Kinds]:
+    kinds: dict[str, _Kinds] = {}
+    for source, said in stated.items():
+        finding = said.example
+        own = kinds.setdefault(family.get(source[0], source[0]), _Kinds())
+        if _reports_anything(finding):
+            own.anything = True
+            continue
+        own.categories.add(finding.category)
+        if finding.cwes:
+            own.cwes.update(finding.cwes)
+        else:
+            own.without_cwe.add(finding.category)
+    return kinds
+
+
+def _reports_anything(finding: NormalizedFinding) -> bool:
+    return finding.category_certainty < 1.0 or (finding.category == GENERIC and not finding.cwes)
+
+
+def _corroborable(
+    finding: NormalizedFinding, family: dict[str, str], kinds: dict[str, _Kinds]
+) -> bool:
+    """Whether another family in this input reports the kind of issue `finding` is."""
+    own = family.get(finding.bot, finding.bot)
+    anything = _reports_anything(finding)
+    for name, other in kinds.items():
+        if name == own:
+            continue
+        if anything or other.anything:
+            return True
+        if finding.cwes:
+            if other.cwes.intersection(finding.cwes) or finding.category in other.without_cwe:
+                return True
+        elif finding.category in other.categories:
+            return True
+    return False
+
+
+def _log_ratio(confidence: float, mean: float) -> float:
+    """How many log-odds a stated confidence lies above its tool's mean."""
+    if confidence == mean:
+        return 0.0
+    return math.log(max(confidence, _FLOOR) / max(mean, _FLOOR))
+
+
+def _shifted(probability: float, shift: float) -> float:
+    return 1.0 / (1.0 + math.exp(-(_logit(probability) + shift)))
+
+
+def _logit(probability: float) -> float:
+    probability = _FLOOR if probability < _FLOOR else min(probability, _CEILING)
+    return math.log(probability / (1.0 - probability))
 
 
 def _population_mean(profile: Profile) -> float:
@@ -146,14 +388,18 @@ def _population_mean(profile: Profile) -> float:
 
 
 def _bot_estimates(
-    seen: Counter[Source], agreed: Counter[Source], prior: float
+    seen: Counter[Source],
+    agreed: Counter[Source],
+    possible: dict[Source, bool],
+    prior: float,
 ) -> dict[str, float]:
+    """Per bot, from the findings of its sources that another family could corroborate."""
     total: Counter[str] = Counter()
     shared: Counter[str] = Counter()
-    for (bot, _), count in seen.items():
-        total[bot] += count
-    for (bot, _), count in agreed.items():
-        shared[bot] += count
+    for source, count in seen.items():
+        if possible[source]:
+            total[source[0]] += count
+            shared[source[0]] += agreed[source]
     return {
         bot: (_mix(shared[bot], count) * count + prior * PSEUDO_COUNT) / (count + PSEUDO_COUNT)
         for bot, count in total.items()
