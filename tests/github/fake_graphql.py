@@ -230,7 +230,7 @@ class View:
             "unresolveReviewThread": lambda input: self._resolve_thread(input, False),
         }
 
-    def rate_limit(self, dryRun: bool = False) -> dict[str, Any]:  # noqa: N803 (GraphQL name)
+    def rate_limit(self, dryRun: bool = False) -> dict[str, Any]:
         reset = self.state.reset_at
         return {
             "cost": 1,
@@ -241,7 +241,7 @@ class View:
             "resetAt": _iso(reset),
         }
 
-    def repository(self, owner: str, name: str, followRenames: bool = True) -> dict[str, Any]:  # noqa: N803
+    def repository(self, owner: str, name: str, followRenames: bool = True) -> dict[str, Any]:
         if (owner, name) != (self.fake.owner, self.fake.repo):
             raise Refusal(
                 "NOT_FOUND", f"Could not resolve to a Repository with the name '{owner}/{name}'."
@@ -280,7 +280,7 @@ class View:
             ),
         }
 
-    def pull_requests(self, orderBy: dict[str, str], **page: Any) -> dict[str, Any]:  # noqa: N803
+    def pull_requests(self, orderBy: dict[str, str], **page: Any) -> dict[str, Any]:
         """This pull request (the latest updated), then the others from the newest."""
         if orderBy["field"] != "UPDATED_AT" or set(page) - {"first", "last", "after", "before"}:
             raise AssertionError(f"the fake lists pull requests by update only, not {page}")
@@ -303,7 +303,7 @@ class View:
             "reviews": authors("PullRequestReview", reviewers),
         }
 
-    def node(self, id: str) -> dict[str, Any]:  # noqa: A002 (GraphQL name)
+    def node(self, id: str) -> dict[str, Any]:
         found = self._node_or_none(id)
         if found is None:
             raise Refusal("NOT_FOUND", f"Could not resolve to a node with the global id of '{id}'")
@@ -372,14 +372,14 @@ class View:
 
     # --- mutations -------------------------------------------------------------------
 
-    def minimize(self, input: dict[str, Any]) -> dict[str, Any]:  # noqa: A002
+    def minimize(self, input: dict[str, Any]) -> dict[str, Any]:
         subject = self._subject(input["subjectId"])
         if self.access != "write":
             raise Refusal("FORBIDDEN", NOT_ALLOWED)
         self.state.minimized[input["subjectId"]] = input["classifier"]
         return {"clientMutationId": input.get("clientMutationId"), "minimizedComment": subject()}
 
-    def unminimize(self, input: dict[str, Any]) -> dict[str, Any]:  # noqa: A002
+    def unminimize(self, input: dict[str, Any]) -> dict[str, Any]:
         subject = self._subject(input["subjectId"])
         if self.access != "write":
             raise Refusal("FORBIDDEN", NOT_ALLOWED)
@@ -397,7 +397,7 @@ class View:
             )
         return lambda: self._view(prefix, item)
 
-    def _resolve_thread(self, input: dict[str, Any], resolve: bool) -> dict[str, Any]:  # noqa: A002
+    def _resolve_thread(self, input: dict[str, Any], resolve: bool) -> dict[str, Any]:
         thread_id = input["threadId"]
         if thread_id in self.state.refused:
             raise Refusal(*self.state.refused[thread_id])
