@@ -263,3 +263,15 @@ def test_specific_categories_without_cwes_still_separate() -> None:
 def test_a_finding_exactly_at_the_window_edge_joins(distance: int, joined: bool) -> None:
     items = [analyser("one", 10, "x"), analyser("two", 10 + distance, "y")]
     assert (len(run(items)) == 1) is joined
+
+
+def test_a_source_another_tool_agreed_with_is_judged_by_agreement_whatever_the_cwes() -> None:
+    # one tool's CWE-327 weak hash is the other's CWE-916 password hash: not the same
+    # stated kind, but they met on a line, so corroboration was evidently possible
+    items = [
+        analyser("pyscan", 4, "weak-hash", cwes=(327,), confidence=0.9),
+        analyser("other", 4, "password-hash", cwes=(916,)),
+        analyser("pyscan", 9, "weak-hash", file="b.py", cwes=(327,), confidence=0.9),
+    ]
+    lone = next(c for c in run(items) if c.file == "b.py")
+    assert lone.contributions[0].origin == "agreement in this input (1/2 shared)"

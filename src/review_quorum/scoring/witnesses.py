@@ -246,8 +246,11 @@ class _Evidence:
         self.agreed = agreed
         self.stated = stated
         self.tools = _tool_means(stated, seen)
+        # corroboration was possible where it happened, or where another family reports
+        # the same kind of issue
         self.possible = {
-            source: _corroborable(stated[source].example, family, kinds) for source in seen
+            source: agreed[source] > 0 or _corroborable(stated[source].example, family, kinds)
+            for source in seen
         }
         self.prior = _population_mean(profile)
         self.bots = _bot_estimates(seen, agreed, self.possible, self.prior)
