@@ -71,3 +71,36 @@ def test_version_is_looked_up_only_when_asked(capsys: pytest.CaptureFixture[str]
     assert in_process(capsys, "--version") == (0, f"quorum {version('review-quorum')}\n", "")
     done = quorum("consensus", THREE_BOTS, "--bots", "3", "--gate-level", "none")
     assert done.returncode == 0
+
+
+def _broken_threshold(args: object) -> int:
+    raise RuntimeError("a bug")
+
+
+@pytest.mark.parametrize(
+    ("argv", "environment", "traceback"),
+    [
+        (["threshold", "0.5"], {}, False),
+        (["--debug", "threshold", "0.5"], {}, True),
+        (["threshold", "0.5"], {"QUORUM_DEBUG": "1"}, True),
+        (["threshold", "0.5"], {"QUORUM_DEBUG": "0"}, False),
+    ],
+)
+def test_an_internal_error_shows_its_traceback_only_when_asked(
+    argv: list[str],
+    environment: dict[str, str],
+    traceback: bool,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from review_quorum.cli import threshold
+
+    monkeypatch.delenv("QUORUM_DEBUG", raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(threshold, "run", _broken_threshold)
+    assert main(argv) == 3
+    err = capsys.readouterr().err
+    assert ("Traceback (most recent call last)" in err) is traceback
+    assert "quorum: internal error: RuntimeError: a bug" in err
+    assert ("run with --debug" in err) is not traceback

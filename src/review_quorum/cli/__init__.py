@@ -62,6 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Merge many review bots' findings into one consensus-scored review.",
     )
     parser.add_argument("--version", action=_Version, help="show the version and exit")
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="show the traceback of an internal error (also QUORUM_DEBUG=1)",
+    )
     subparsers = parser.add_subparsers(
         dest="command", metavar="COMMAND", required=True, help="run `quorum COMMAND --help`"
     )
@@ -118,12 +123,27 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
             status = ExitCode.INTERRUPTED
         except BrokenPipeError as err:
             status = _stdout_failed(err)
-        except Exception as err:  # the last line of defence: never a traceback
-            print(f"quorum: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        except Exception as err:  # the last line of defence: a traceback only when asked
+            _report_internal(err, args.debug or os.environ.get("QUORUM_DEBUG", "") not in ("", "0"))
             status = ExitCode.INTERNAL
     for warning in caught:
         print(f"quorum: warning: {warning.message}", file=sys.stderr)
     return status
+
+
+def _report_internal(err: Exception, debug: bool) -> None:
+    """An internal error's message; with `debug`, its traceback first, for a bug report."""
+    if debug:
+        import traceback
+
+        traceback.print_exception(err, file=sys.stderr)
+        print(f"quorum: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+    else:
+        print(
+            f"quorum: internal error: {type(err).__name__}: {err} "
+            "(run with --debug, or QUORUM_DEBUG=1, for the traceback)",
+            file=sys.stderr,
+        )
 
 
 def _stdout_failed(err: OSError) -> ExitCode:
