@@ -132,14 +132,16 @@ def test_verdicts_attach_to_the_nearest_finding_and_leftovers_are_reported() -> 
 
 def test_verified_findings_follow_the_confidence_policy() -> None:
     items = [finding("a", 10, category="logic_error", severity=Severity.HIGH)]
+    # one bot of one: confirmed, so the finding alone fails the gate...
+    settings = Settings(model="agreement", bots_ran=1)
+    assert review(items, settings=settings).gate.failed
     plan = review(
-        items,
-        settings=Settings(bots_ran=3),
-        verdicts=[verdict("app/db.py", 10, Verdict.DISMISSED, "high")],
+        items, settings=settings, verdicts=[verdict("app/db.py", 10, Verdict.DISMISSED, "high")]
     )
     [item] = plan.findings
     assert item.disposition is Disposition.DROPPED
     assert item.confidence is not None and item.confidence.score == 0
+    # ...until the verifier dismisses it
     assert not plan.gate.failed
 
 
