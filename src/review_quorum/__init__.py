@@ -17,6 +17,7 @@ if TYPE_CHECKING:
         GitHubError,
         InputError,
         QuorumError,
+        QuorumWarning,
         Skipped,
     )
     from review_quorum.ingest import Batch, ReadOptions, Source
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from review_quorum.render.review_body import render_review_body
     from review_quorum.scope import DiffScope, FilterMode
     from review_quorum.scoring import MODELS, compute_consensus
-    from review_quorum.scoring.agreement import QuorumWarning, bucket_for_score, must_address
+    from review_quorum.scoring.agreement import bucket_for_score, must_address
     from review_quorum.scoring.confidence import (
         FindingInput,
         ScoreReport,
@@ -76,7 +77,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {  # public name: (module, name there)
     "FilterMode": ("review_quorum.scope", "FilterMode"),
     "MODELS": ("review_quorum.scoring", "MODELS"),
     "compute_consensus": ("review_quorum.scoring", "compute_consensus"),
-    "QuorumWarning": ("review_quorum.scoring.agreement", "QuorumWarning"),
+    "QuorumWarning": ("review_quorum.errors", "QuorumWarning"),
     "bucket_for_score": ("review_quorum.scoring.agreement", "bucket_for_score"),
     "must_address": ("review_quorum.scoring.agreement", "must_address"),
     "FindingInput": ("review_quorum.scoring.confidence", "FindingInput"),

@@ -14,7 +14,7 @@ import re
 import warnings
 from typing import NamedTuple
 
-from review_quorum.scoring.agreement import QuorumWarning
+from review_quorum.errors import QuorumWarning
 
 STRONG_FLOOR = 80
 MODERATE_FLOOR = 55

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from review_quorum.errors import QuorumWarning
 from review_quorum.scoring import MODELS, Model, compute_consensus
 from review_quorum.scoring.agreement import (
     CONFIRMED_FLOOR,
     NEEDS_VERIFICATION_FLOOR,
     STOPWORDS,
     Order,
-    QuorumWarning,
     bucket_for_score,
     canonical_key,
     must_address,

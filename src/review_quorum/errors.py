@@ -12,6 +12,10 @@ Every error the library raises on purpose derives from `QuorumError`::
     ├── UsageError          a command line that cannot be meant (no input files)
     └── GitHubError         the GitHub API refused or failed a request (method and path)
 
+Results that are valid but likely not what the user meant (agreement over-stated by a
+`--bots` below the bots seen, an unknown posting threshold) are a `QuorumWarning`, a
+`UserWarning`; the CLI prints each as ``quorum: warning: ...``.
+
 A single unusable record inside an otherwise good file is not an error: it becomes a
 `Skipped` value that is counted and shown in every output. Messages quote untrusted
 values with `shown`, which stays short and cheap whatever the value (a number of
@@ -22,6 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+
+class QuorumWarning(UserWarning):
+    """A result that is valid but likely not what the user meant (over-stated agreement)."""
 
 
 class QuorumError(Exception):

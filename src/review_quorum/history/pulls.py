@@ -16,12 +16,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from review_quorum.consensus import compute_consensus
 from review_quorum.history.changes import Change, Commit, Span, follow
 from review_quorum.history.outcomes import author_reply, count_reactions
 from review_quorum.ingest.base import ReadOptions
 from review_quorum.ingest.comments import SOURCE_KINDS, PullComment, read_comments
 from review_quorum.model import NormalizedFinding
+from review_quorum.scoring import compute_consensus
 
 
 @dataclass(frozen=True, slots=True)

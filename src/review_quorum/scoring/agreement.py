@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from operator import attrgetter
 from typing import Literal
 
-from review_quorum.errors import shown
+from review_quorum.errors import QuorumWarning, shown
 from review_quorum.model import (
     MAX_BOTS,
     MAX_LINE,
@@ -71,10 +71,6 @@ _WORD = re.compile(r"\b[a-z_][a-z0-9_]{2,}", re.ASCII)
 _NO_MATCH = sys.maxsize  # larger than any group index
 
 Order = Literal["input", "canonical"]
-
-
-class QuorumWarning(UserWarning):
-    """A result that is valid but likely not what the user meant (over-stated agreement)."""
 
 
 def title_tokens(title: str) -> frozenset[str]:
