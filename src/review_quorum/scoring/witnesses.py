@@ -98,9 +98,14 @@ def families(
         for bot in declared.members:
             family[bot] = declared.name
     clusters_of: Counter[str] = Counter()
+    together: Counter[tuple[str, str]] = Counter()
     for bots, count in Counter(bots_of).items():
         for bot in bots:
             clusters_of[bot] += count
+        if 1 < len(bots) <= 16:  # dozens of bots in one cluster say nothing of a pair
+            for i, first in enumerate(bots):
+                for second in bots[i + 1 :]:
+                    together[first, second] += count
     stems: dict[str, str] = {}
     for bot in sorted(clusters_of):
         stem = _VERSION.sub("", bot) or bot
@@ -108,11 +113,21 @@ def families(
             _merge(family, stems[stem], bot)
         else:
             stems[stem] = bot
-    for (first, second), count in sorted(_echoes(clusters, bots_of).items()):
-        rarer = min(clusters_of[first], clusters_of[second])
-        if count >= ECHO_MIN and count >= ECHO_SHARE * rarer:
-            _merge_unless_all(family, first, second, set(clusters_of))
+    # echoing needs firing together first: only such pairs' clusters are read for words
+    candidates = {pair for pair, count in together.items() if _often(count, pair, clusters_of)}
+    if candidates:
+        for pair, count in sorted(_echoes(clusters, bots_of, candidates).items()):
+            if _often(count, pair, clusters_of):
+                _merge_unless_all(family, *pair, set(clusters_of))
     return family
+
+
+def _often(count: int, pair: tuple[str, str], clusters_of: Counter[str]) -> bool:
+    """Whether `count` clusters are `ECHO_MIN` or more and cover `ECHO_SHARE` of the
+    rarer bot's clusters."""
+    return count >= ECHO_MIN and count >= ECHO_SHARE * min(
+        clusters_of[pair[0]], clusters_of[pair[1]]
+    )
 
 
 def _merge_unless_all(family: dict[str, str], first: str, second: str, bots: set[str]) -> None:
@@ -125,23 +140,31 @@ def _merge_unless_all(family: dict[str, str], first: str, second: str, bots: set
 
 
 def _echoes(
-    clusters: Sequence[Sequence[NormalizedFinding]], bots_of: Sequence[tuple[str, ...]]
+    clusters: Sequence[Sequence[NormalizedFinding]],
+    bots_of: Sequence[tuple[str, ...]],
+    candidates: set[tuple[str, str]],
 ) -> Counter[tuple[str, str]]:
-    """Per pair of bots, the clusters in which they say the same words: one rule id, or
-    one title."""
+    """Per candidate pair of bots, the clusters in which they say the same words: one
+    rule id, or one title."""
     echoes: Counter[tuple[str, str]] = Counter()
+    pairs_of = {
+        bots: [pair for pair in candidates if pair[0] in bots and pair[1] in bots]
+        for bots in set(bots_of)
+        if len(bots) > 1
+    }
     for members, bots in zip(clusters, bots_of, strict=True):
-        if len(bots) == 1 or len(bots) > 16:  # dozens of bots in one cluster: no pair
+        pairs = pairs_of.get(bots)
+        if not pairs:
             continue
         said: dict[str, set[str]] = {}
         for member in members:
-            said.setdefault(member.bot, set()).update(
-                (member.rule_id, member.title) if member.rule_id else (member.title,)
-            )
-        for i, first in enumerate(bots):
-            for second in bots[i + 1 :]:
-                if said[first] & said[second]:
-                    echoes[first, second] += 1
+            words = said.setdefault(member.bot, set())
+            words.add(member.title)
+            if member.rule_id:
+                words.add(member.rule_id)
+        for first, second in pairs:
+            if not said[first].isdisjoint(said[second]):
+                echoes[first, second] += 1
     return echoes
 
 
@@ -311,8 +334,7 @@ def _stated(findings: Sequence[NormalizedFinding], seen: Counter[Source]) -> dic
 _confidence = attrgetter("confidence")
 
 
-def _level(finding: NormalizedFinding) -> int:
-    return int(finding.severity)
+_level = attrgetter("severity")
 
 
 def _tool_means(
