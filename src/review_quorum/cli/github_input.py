@@ -32,6 +32,7 @@ from review_quorum.plan import AwaitedBots
 
 if TYPE_CHECKING:
     from review_quorum.github.snapshot import PullSnapshot
+    from review_quorum.github.waiting import Reading
 
 DEFAULT_WAIT_TIMEOUT = 600.0
 
@@ -70,7 +71,7 @@ def add_github_arguments(parser: argparse.ArgumentParser) -> None:
         "--wait-for",
         metavar="BOT,...",
         help="first wait until each of these bots has reviewed the head commit or said it "
-        "skipped (implies --github)",
+        "skipped (implies --github, unless --gitlab is given)",
     )
     group.add_argument(
         "--wait-timeout",
@@ -81,7 +82,8 @@ def add_github_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def wants_github(args: argparse.Namespace) -> bool:
-    return bool(args.github or args.wait_for)
+    """--github, or --wait-for without --gitlab (which waits on the merge request)."""
+    return bool(args.github or (args.wait_for and not getattr(args, "gitlab", False)))
 
 
 def read_github(
@@ -117,7 +119,7 @@ def read_github(
 
         with progress.stage(f"reading {target} from GitHub"):
             if bots:
-                snapshot, awaited = _wait(read, bots, args.wait_timeout, options.bot_logins)
+                snapshot, awaited = wait(read, bots, args.wait_timeout, options.bot_logins)
             else:
                 snapshot, awaited = read(), None
     finally:
@@ -140,12 +142,13 @@ def _comments(snapshot: PullSnapshot) -> list[PullComment]:
     ]
 
 
-def _wait(
-    read: Callable[[], PullSnapshot],
+def wait(
+    read: Callable[[], Reading],
     bots: Sequence[str],
     timeout: float | None,
     logins: Mapping[str, str],
-) -> tuple[PullSnapshot, AwaitedBots]:
+) -> tuple[Reading, AwaitedBots]:
+    """Read until `bots` reported (see `github.waiting`), saying who is still missing."""
     from review_quorum.github.waiting import Report, wait_for_bots
 
     timeout = DEFAULT_WAIT_TIMEOUT if timeout is None else timeout

@@ -12,7 +12,8 @@ itself never stand in for one.
 
 `wait_for_bots` polls through an injected reader, clock and sleeper until every named bot
 has reported or skipped, or the timeout passes; it never raises on a timeout, because a
-review of what is there, saying who is missing, is the useful outcome.
+review of what is there, saying who is missing, is the useful outcome. A reading is any
+`Conversation`: a pull request's, or a GitLab merge request's notes in the same shape.
 """
 
 from __future__ import annotations
@@ -21,9 +22,9 @@ import enum
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
-from review_quorum.github.snapshot import PullSnapshot, parse_timestamp
+from review_quorum.github.snapshot import parse_timestamp
 from review_quorum.ingest.bots import BY_NAME, PARSERS
 from review_quorum.ingest.bots.authors import Attribution, resolve
 from review_quorum.ingest.bots.status import notice
@@ -51,6 +52,28 @@ SKIP_WORDS = (
 Activity = tuple[str, str, str, bool, bool]
 
 
+class Conversation(Protocol):
+    """What waiting reads: the head commit, when it was committed, and the comments."""
+
+    @property
+    def head_sha(self) -> str: ...
+
+    @property
+    def head_committed_at(self) -> datetime | None: ...
+
+    @property
+    def reviews(self) -> Sequence[Mapping[str, Any]]: ...
+
+    @property
+    def review_comments(self) -> Sequence[Mapping[str, Any]]: ...
+
+    @property
+    def issue_comments(self) -> Sequence[Mapping[str, Any]]: ...
+
+
+Reading = TypeVar("Reading", bound=Conversation)
+
+
 class Report(enum.Enum):
     """Where one bot stands on the head commit."""
 
@@ -60,10 +83,10 @@ class Report(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Waited:
+class Waited(Generic[Reading]):
     """The last reading, each named bot's report on it, and how long the wait took."""
 
-    snapshot: PullSnapshot
+    snapshot: Reading
     reports: Mapping[str, Report]
     waited: float = 0.0
 
@@ -88,7 +111,7 @@ def parse_bot_list(text: str, logins: Mapping[str, str] | None = None) -> tuple[
 
 
 def bot_reports(
-    snapshot: PullSnapshot, bots: Iterable[str], logins: Mapping[str, str] | None = None
+    snapshot: Conversation, bots: Iterable[str], logins: Mapping[str, str] | None = None
 ) -> dict[str, Report]:
     """Each of `bots` (bot names) as reported, skipped or pending on `snapshot`."""
     wanted = dict.fromkeys(bots, Report.PENDING)
@@ -112,7 +135,7 @@ def _skips(body: str) -> bool:
 
 
 def _activity(
-    snapshot: PullSnapshot, named: set[str], logins: Mapping[str, str]
+    snapshot: Conversation, named: set[str], logins: Mapping[str, str]
 ) -> Iterable[Activity]:
     """What each named bot said; inline comments hold findings, so they are never notices."""
     head = snapshot.head_sha
@@ -159,7 +182,7 @@ def _after(item: Mapping[str, Any], committed: datetime | None) -> bool:
 
 
 def wait_for_bots(
-    read: Callable[[], PullSnapshot],
+    read: Callable[[], Reading],
     bots: Sequence[str],
     *,
     logins: Mapping[str, str] | None = None,
@@ -168,7 +191,7 @@ def wait_for_bots(
     clock: Callable[[], float],
     sleep: Callable[[float], None],
     progress: Callable[[Sequence[str], float], None] = lambda pending, waited: None,
-) -> Waited:
+) -> Waited[Reading]:
     """Read until every bot in `bots` reported or skipped, or `timeout` seconds passed."""
     started = clock()
     while True:
