@@ -21,6 +21,8 @@ LEVELS = ("confirmed", "needs-verification", "unverified")
 FILTER_MODES = ("added", "diff_context", "file", "nofilter")
 FORMATS = ("markdown", "github-review", "sarif", "json", "terminal")
 INLINE_MODES = ("post", "link")
+# The names of `reporters.REPORTERS`, here so that reading a configuration imports no reporter.
+REPORTERS = ("local", "github-review")
 
 
 def _count(value: object) -> int:
@@ -99,6 +101,8 @@ CHECKS: dict[str, Callable[[object], Any]] = {
     "inline-level": _choice(*LEVELS),
     "gate-level": _choice(*LEVELS, "none"),
     "inline-mode": _choice(*INLINE_MODES),
+    "reporter": _choice(*REPORTERS),
+    "check-name": _text,
     "format": _choice(*FORMATS),
     "root": _text,
     "categories": _categories,

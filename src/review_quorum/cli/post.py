@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
+from review_quorum import config
 from review_quorum.cli import progress
 from review_quorum.cli.common import ExitCode, read_bytes, warn
 from review_quorum.cli.record import Recorder, add_record_arguments
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     import httpx
 
     from review_quorum.github import PullRequest, ReviewDraft
+    from review_quorum.plan import ReviewPlan
 
 LEVELS = [level.value for level in ConsensusLevel]
 
@@ -62,6 +64,17 @@ def add_parser(subparsers: Any) -> None:
 def add_post_arguments(parser: argparse.ArgumentParser) -> None:
     """The posting options shared by `quorum post` and `quorum review --post`."""
     group = parser.add_argument_group("posting to GitHub")
+    group.add_argument(
+        "--reporter",
+        choices=config.REPORTERS,
+        help="where the review goes (default: the configuration's reporter, else github-review)",
+    )
+    group.add_argument(
+        "--check-name",
+        metavar="NAME",
+        help="github-check: the check run's name (default: the configuration's check-name, "
+        "else review-quorum)",
+    )
     group.add_argument("--repo", metavar="OWNER/NAME", help="default: $GITHUB_REPOSITORY")
     group.add_argument(
         "--pr", type=_pull_number, metavar="N", help="default: the Actions event's pull request"
@@ -103,7 +116,7 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from review_quorum.github import ReviewDraft, resolve_target
+    from review_quorum.github import resolve_target
     from review_quorum.render.json_report import report_data
     from review_quorum.saved_plan import read_saved_plan
 
@@ -112,13 +125,34 @@ def run(args: argparse.Namespace) -> int:
     target = resolve_target(args.repo, args.pr, os.environ)
     plan = read_saved_plan(document, source, pull_page=pull_page(target, os.environ))
     recorder = Recorder.from_args(args)
-    status = post_from_args(args, ReviewDraft.from_plan(plan, source=source))
+    status = deliver(args, plan, source, config.load(None), default="github-review")
     if recorder is not None:
         if args.dry_run:
             warn("--dry-run: the run is not recorded in the history")
         else:
             recorder.record(report_data(plan), source)
     return status
+
+
+def deliver(
+    args: argparse.Namespace,
+    plan: ReviewPlan,
+    source: str,
+    file_settings: Mapping[str, Any],
+    *,
+    default: str,
+    written: bool = False,
+) -> int:
+    """Deliver `plan` with `--reporter`, else the configuration's reporter, else `default`;
+    `written` says the command already wrote the review locally (so `local` has no more to do)."""
+    from review_quorum.reporters import REPORTERS, Delivery
+
+    name = args.reporter or file_settings.get("reporter") or default
+    if name == "local" and written:
+        return ExitCode.OK
+    if args.check_name is None:
+        args.check_name = file_settings.get("check-name")
+    return REPORTERS[name](Delivery(plan, source, args, os.environ))
 
 
 def post_from_args(

@@ -38,7 +38,7 @@ from review_quorum.cli.common import (
 )
 from review_quorum.cli.github_input import add_github_arguments, read_github, wants_github
 from review_quorum.cli.gitlab_input import add_gitlab_arguments, read_gitlab, wants_gitlab
-from review_quorum.cli.post import add_post_arguments, post_from_args
+from review_quorum.cli.post import add_post_arguments, deliver
 from review_quorum.cli.record import Recorder, add_record_arguments
 from review_quorum.errors import InputError
 from review_quorum.ingest.base import ReadOptions, Source
@@ -109,7 +109,10 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--config", metavar="FILE", help="configuration file to read")
     parser.add_argument("-v", "--verbose", action="store_true", help="print stage timings")
     parser.add_argument(
-        "--post", action="store_true", help="post the review and the sticky summary to GitHub"
+        "--post",
+        action="store_true",
+        help="deliver the review with the configuration's reporter (default github-review: "
+        "one review and the sticky summary on GitHub); --reporter implies --post",
     )
     add_post_arguments(parser)
     add_github_arguments(parser)
@@ -294,9 +297,11 @@ def run(args: argparse.Namespace) -> int:
     if args.recorder is not None:
         with stages.stage("record"):
             args.recorder.record(report_data(plan), "quorum review")
-    if args.post:
+    if args.post or args.reporter not in (None, "local"):
         with stages.stage("post"):
-            posted = _post(args, plan)
+            posted = deliver(
+                args, plan, "quorum review", file_settings, default="github-review", written=True
+            )
         if posted != ExitCode.OK:
             stages.report()
             return posted
@@ -314,10 +319,3 @@ def _write(plan: ReviewPlan, output_format: str, output: str | None) -> None:
     else:
         text = RENDERERS[output_format](plan)
     write_output(text, output)
-
-
-def _post(args: argparse.Namespace, plan: ReviewPlan) -> int:
-    from review_quorum.github import ReviewDraft
-
-    draft = ReviewDraft.from_plan(plan, source="quorum review")
-    return post_from_args(args, draft)

@@ -1,0 +1,20 @@
+"""Where a review goes: the literal registry of reporters, `--reporter` name -> reporter.
+
+`local` writes the review as markdown to standard output (what `quorum review` always
+writes), `github-review` posts one review plus a sticky summary comment (`github.poster`),
+`github-check` creates or updates one check run with annotations (`reporters.github_check`).
+Each reporter is one module behind the `Reporter` protocol of `reporters.base`; the names
+the configuration accepts are `config.REPORTERS`, and a test keeps the two the same.
+"""
+
+from __future__ import annotations
+
+from review_quorum.reporters import github_review, local
+from review_quorum.reporters.base import Delivery, Reporter
+
+REPORTERS: dict[str, Reporter] = {
+    "local": local.report,
+    "github-review": github_review.report,
+}
+
+__all__ = ["REPORTERS", "Delivery", "Reporter"]

@@ -1,0 +1,40 @@
+"""What every reporter shares: the `Delivery` it is handed and the `Reporter` protocol.
+
+A reporter takes one planned review somewhere: standard output, a GitHub review, a GitHub
+check run, a GitLab merge request. It is called at the CLI edge, after the review is
+planned, with the parsed options of the command that called it (`quorum review` or
+`quorum post`), the environment and, in tests, an injected HTTP client. It returns the
+command's exit status for the delivery (`ExitCode.OK` when it delivered; the gate's own
+exit status stays the command's business) and raises `QuorumError`s for what went wrong.
+Every reporter is idempotent: running it again on the same plan changes nothing more.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from review_quorum.plan import ReviewPlan
+
+if TYPE_CHECKING:
+    import httpx
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """One review to deliver: the plan, a name for where it came from (for messages), the
+    command's parsed options, the environment, and an HTTP client when one is injected."""
+
+    plan: ReviewPlan
+    source: str
+    args: argparse.Namespace
+    env: Mapping[str, str]
+    http: httpx.Client | None = None
+
+
+class Reporter(Protocol):
+    """Delivers one review; returns the exit status of the delivery."""
+
+    def __call__(self, delivery: Delivery, /) -> int: ...

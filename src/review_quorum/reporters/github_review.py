@@ -1,0 +1,17 @@
+"""The `github-review` reporter: one GitHub review plus one sticky summary comment.
+
+This is `quorum post` as it always was: the plan's bodies are rendered afresh into a
+`ReviewDraft` and posted by `github.post_review` with the posting options of
+`cli.post.add_post_arguments` (see `cli.post.post_from_args`).
+"""
+
+from __future__ import annotations
+
+from review_quorum.cli.post import post_from_args
+from review_quorum.github.draft import ReviewDraft
+from review_quorum.reporters.base import Delivery
+
+
+def report(delivery: Delivery) -> int:
+    draft = ReviewDraft.from_plan(delivery.plan, source=delivery.source)
+    return post_from_args(delivery.args, draft, env=delivery.env, http=delivery.http)
