@@ -15,8 +15,8 @@ import argparse
 import os
 from collections.abc import Mapping
 
-from review_quorum.cli import progress
-from review_quorum.cli.github_input import TIMING, PullInput, wait
+from review_quorum.cli import github_input, progress
+from review_quorum.cli.github_input import PullInput, wait
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions
 from review_quorum.ingest.gitlab_notes import Conversation, conversation, read_notes
@@ -64,9 +64,10 @@ def read_gitlab(
             f"--wait-for: expected bot names separated by commas, not {args.wait_for!r}"
         )
     http = make_http_client()
+    timing = github_input.TIMING  # read at call time, so that tests can replace it
     try:
         client = GitLabClient.from_env(
-            http, env, sleep=TIMING.sleep, clock=TIMING.clock, on_wait=progress.note
+            http, env, sleep=timing.sleep, clock=timing.clock, on_wait=progress.note
         )
 
         def read() -> Conversation:
