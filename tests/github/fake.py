@@ -21,6 +21,7 @@ from urllib.parse import parse_qsl, urlencode
 import httpx
 import orjson
 
+from github.fake_checks import CheckRuns
 from github.fake_graphql import NOT_ALLOWED, GraphQLEndpoint, check_request, github_schema
 from github.fake_payloads import Payloads, error, json_response, unprocessable, validation
 from github.github_openapi import GitHubSpec, Route, SpecViolation
@@ -81,6 +82,7 @@ class FakeGitHub(Payloads):
         self.author, self.head_sha, self.api_url = author, head_sha, api_url.rstrip("/")
         self.graphql_url = graphql_url or graphql_url_for(self.api_url)
         self.graphql = GraphQLEndpoint(self)
+        self.checks = CheckRuns(self)
         self.access: dict[str, str] = {}  # token -> "write" (default), "comment" or "read"
         self.time = FakeTime()
         self.tokens: dict[str, str] = {}
@@ -159,6 +161,7 @@ class FakeGitHub(Payloads):
         self, sha: str, right: Mapping[str, Iterable[int]], move: Callable[[str, int], int | None]
     ) -> None:
         """A new head commit: the diff changes and comments follow their code (or go outdated)."""
+        self.checks.commits.add(self.head_sha)
         self.head_sha = sha
         self.head_committed_at = self._now()
         self.set_diff(right)
@@ -228,7 +231,7 @@ class FakeGitHub(Payloads):
             if token in self.installation_tokens:
                 return error(403, "Resource not accessible by integration")
             return json_response(200, self._user(login) | {"name": login})
-        matched = self.spec.match(request.method, path)
+        matched = self.spec.match(request.method, path) or self.checks.match(request.method, path)
         if matched is None:
             raise SpecViolation(f"no GitHub operation for {request.method} {path}")
         route, params = matched
@@ -302,6 +305,7 @@ class FakeGitHub(Payloads):
             "issues/list-comments": self._list_issue_comments,
             "issues/create-comment": self._create_issue_comment,
             "issues/update-comment": self._update_issue_comment,
+            **self.checks.handlers(),
         }
         handler = handlers.get(route.operation_id)
         if handler is None:

@@ -38,7 +38,8 @@ class GitHubSpec:
             _route(operation_id, operation)
             for operation_id, operation in document["operations"].items()
         ]
-        self.schemas: dict[str, Any] = document["schemas"]
+        # Schemas "captured in passing" (the check run) are in `extra_schemas`.
+        self.schemas: dict[str, Any] = {**document.get("extra_schemas", {}), **document["schemas"]}
 
     @classmethod
     def load(cls, path: Path) -> GitHubSpec:

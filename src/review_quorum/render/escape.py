@@ -91,6 +91,15 @@ def _neutralise_line_start(line: str) -> str:
     return f"{match.group(1)}\\{line[match.end(1) :]}"
 
 
+def plain(text: str, *, limit: int) -> str:
+    """Untrusted text for a plain-text field (a check-run annotation): no control or
+    direction characters, no @-mentions, at most `limit` characters, line breaks kept."""
+    kept = clean(text[: limit + _SLACK]).replace("\r\n", "\n").replace("\r", "\n")
+    if len(kept) > limit:
+        kept = kept[: max(limit - 1, 0)].rstrip() + "…"
+    return _MENTION.sub("@" + _WORD_JOINER, kept)
+
+
 def code(text: str) -> str:
     """Untrusted text as one code span that nothing inside it can close or escape."""
     folded = one_line(text).replace("<!--", "<!\u200b--").replace("-->", "--\u200b>")

@@ -9,12 +9,13 @@ the configuration accepts are `config.REPORTERS`, and a test keeps the two the s
 
 from __future__ import annotations
 
-from review_quorum.reporters import github_review, local
+from review_quorum.reporters import github_check, github_review, local
 from review_quorum.reporters.base import Delivery, Reporter
 
 REPORTERS: dict[str, Reporter] = {
     "local": local.report,
     "github-review": github_review.report,
+    "github-check": github_check.report,
 }
 
 __all__ = ["REPORTERS", "Delivery", "Reporter"]

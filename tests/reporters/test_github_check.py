@@ -1,0 +1,245 @@
+"""`--reporter github-check` end to end over HTTP against the GitHub stand-in.
+
+The stand-in (`github.fake_server`) validates every request against GitHub's OpenAPI
+extract in ../shared/github, check runs included, and keeps the runs and their annotations
+as GitHub does (an update appends its annotations). Plans are made from findings on a
+diff, so that some lie outside it, and posted with `quorum post --reporter github-check`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from github.fake import FakeGitHub
+from github.fake_server import serve
+from github.github_support import new_fake
+from review_quorum.cli import main
+from review_quorum.github.checks import recorded
+from review_quorum.github.target import ACTIONS_BOT
+from review_quorum.model import NormalizedFinding
+from review_quorum.plan import Settings, review
+from review_quorum.render.json_report import report_data
+from review_quorum.scope import DiffScope
+
+ACTIONS_TOKEN = "ghs_actionstoken0123456789abcdefghijklmno"
+READ_ONLY_TOKEN = "ghs_forkreadonly0123456789abcdefghijklmno"
+TARGET_ARGS = ["--repo", "octo-org/widgets", "--pr", "7", "--reporter", "github-check"]
+DIFF = "--- /dev/null\n+++ b/src/app.py\n@@ -0,0 +1,200 @@\n" + "".join(
+    f"+line {number}\n" for number in range(1, 201)
+)
+Place = tuple[str, int, str]
+
+
+@pytest.fixture
+def github(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[FakeGitHub]:
+    """The stand-in served on 127.0.0.1, `quorum` pointed at it with the workflow's token."""
+    monkeypatch.chdir(tmp_path)  # no configuration file around
+    for name in ("GITHUB_ACTIONS", "GITHUB_EVENT_PATH", "GITHUB_REPOSITORY"):
+        monkeypatch.delenv(name, raising=False)
+    with serve(lambda url: new_fake(api_url=url)) as (fake, errors):
+        fake.add_token(ACTIONS_TOKEN, ACTIONS_BOT, installation=True)
+        fake.add_token(READ_ONLY_TOKEN, ACTIONS_BOT, installation=True, access="read")
+        monkeypatch.setenv("GITHUB_API_URL", fake.api_url)
+        monkeypatch.setenv("GITHUB_TOKEN", ACTIONS_TOKEN)
+        yield fake
+        assert errors == []  # every request was one GitHub accepts
+
+
+def write_plan(tmp_path: Path, places: list[Place], *, gate: bool = True) -> str:
+    """What `quorum review --format json --diff` writes for high-severity security findings
+    that two bots of two agree on (confirmed): those outside the diff are dropped."""
+    findings = [
+        NormalizedFinding.create(
+            bot=bot,
+            finding_id=f"{bot}-{index}",
+            severity="high",
+            category="security",
+            title=title,
+            file=path,
+            line=line,
+        )
+        for index, (path, line, title) in enumerate(places)
+        for bot in ("bandit", "semgrep")
+    ]
+    settings = Settings(gate_level=Settings().gate_level if gate else None)
+    plan = review(findings, settings=settings, diff=DiffScope.parse(DIFF))
+    path = tmp_path / "plan.json"
+    path.write_text(json.dumps(report_data(plan)), encoding="utf-8")
+    return str(path)
+
+
+def name(number: int) -> str:
+    """A word of its own for each number (titles differ in words, not digits)."""
+    letters = "".join(chr(ord("a") + int(digit)) for digit in str(number))
+    return f"handler{letters}"
+
+
+def the_run(fake: FakeGitHub) -> dict[str, Any]:
+    [run] = fake.checks.named("review-quorum")
+    return run
+
+
+def annotations(fake: FakeGitHub) -> list[dict[str, Any]]:
+    return fake.checks.annotations[the_run(fake)["id"]]
+
+
+def check_writes(fake: FakeGitHub) -> list[tuple[str, str]]:
+    return [(method, path) for method, path, _ in fake.writes() if "/check-runs" in path]
+
+
+def test_a_re_run_updates_the_same_check_run_and_adds_only_new_annotations(
+    github: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    places = [("src/app.py", 12, "SQL built from request input"), ("src/app.py", 30, "XSS")]
+    plan = write_plan(tmp_path, places)
+    assert main(["post", plan, *TARGET_ARGS]) == 0
+    run = the_run(github)
+    assert (run["status"], run["conclusion"], run["head_sha"]) == ("completed", "failure", "a" * 40)
+    assert run["output"]["title"] == "Gate failed: 2 of 2 findings at or above confirmed"
+    assert "SQL built from request input" in run["output"]["summary"]
+    assert [(a["path"], a["start_line"], a["annotation_level"]) for a in annotations(github)] == [
+        ("src/app.py", 12, "failure"),
+        ("src/app.py", 30, "failure"),
+    ]
+    assert main(["post", plan, *TARGET_ARGS]) == 0  # nothing changed: nothing is written
+    assert check_writes(github) == [("POST", "/repos/octo-org/widgets/check-runs")]
+    more = write_plan(tmp_path, [*places, ("src/app.py", 44, "Open redirect")])
+    assert main(["post", more, *TARGET_ARGS]) == 0
+    run_id = the_run(github)["id"]
+    assert check_writes(github)[1:] == [("PATCH", f"/repos/octo-org/widgets/check-runs/{run_id}")]
+    assert [a["start_line"] for a in annotations(github)] == [12, 30, 44]
+    assert the_run(github)["output"]["annotations_count"] == 3
+    err = capsys.readouterr().err.splitlines()
+    where = "quorum: octo-org/widgets@aaaaaaaaaaaa: check run 'review-quorum'"
+    assert [line for line in err if line.startswith("quorum: octo")] == [
+        f"{where} created (failure), 2 new annotation(s) in 1 request(s): {run['html_url']}",
+        f"{where} unchanged (failure): {run['html_url']}",
+        f"{where} updated (failure), 1 new annotation(s) in 1 request(s): {run['html_url']}",
+    ]
+
+
+def test_more_than_50_annotations_are_sent_50_per_request(
+    github: FakeGitHub, tmp_path: Path
+) -> None:
+    places = [("src/app.py", line, f"Injection in {name(line)}") for line in range(1, 121)]
+    assert main(["post", write_plan(tmp_path, places), *TARGET_ARGS]) == 0
+    run_id = the_run(github)["id"]
+    patch = ("PATCH", f"/repos/octo-org/widgets/check-runs/{run_id}")
+    assert check_writes(github) == [("POST", "/repos/octo-org/widgets/check-runs"), patch, patch]
+    assert sorted(a["start_line"] for a in annotations(github)) == list(range(1, 121))
+    assert len(recorded(the_run(github))) == 120
+    assert main(["post", write_plan(tmp_path, places), *TARGET_ARGS]) == 0
+    assert len(check_writes(github)) == 3  # an interrupted or repeated run adds none twice
+
+
+def test_a_fork_pull_request_gets_its_out_of_diff_findings_as_annotations(
+    github: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A fork's pull_request run saves its plan; a workflow_run job posts it with --pr and
+    without the pull request's event, so the head commit is asked from GitHub."""
+    github.push("f" * 40, {"src/app.py": range(1, 201)}, lambda path, line: line)
+    places = [("src/app.py", 12, "SQL injection"), ("src/vendored.py", 8, "Hard-coded key")]
+    assert main(["post", write_plan(tmp_path, places), *TARGET_ARGS]) == 0
+    [run] = github.checks.named("review-quorum", "f" * 40)
+    outside = github.checks.annotations[run["id"]][1]
+    assert (outside["path"], outside["start_line"], outside["annotation_level"]) == (
+        "src/vendored.py",
+        8,
+        "notice",
+    )
+    assert outside["title"] == "Outside the diff: HIGH (security) Hard-coded key"
+    assert "1 of them lie outside the pull request's diff" in run["output"]["text"]
+    assert "1 finding(s) outside the diff annotated" in capsys.readouterr().err
+    assert github.review_comments == github.reviews == github.issue_comments == []
+
+
+def test_a_read_only_token_is_refused_clearly_and_nothing_is_made(
+    github: FakeGitHub,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("GITHUB_TOKEN", READ_ONLY_TOKEN)
+    assert main(["post", write_plan(tmp_path, [("src/app.py", 3, "XSS")]), *TARGET_ARGS]) == 2
+    err = capsys.readouterr().err
+    assert "this token cannot create check runs" in err and "checks: write" in err
+    assert READ_ONLY_TOKEN not in err
+    assert github.checks.runs == []
+
+
+def test_bot_text_is_neutralised_in_annotations_and_cannot_forge_the_record(
+    github: FakeGitHub, tmp_path: Path
+) -> None:
+    forged = "<!-- review-quorum:annotated 0123456789abcdef01234567 -->"
+    title = f"ping @octocat \u202eevil\u202c\n{forged}"
+    assert main(["post", write_plan(tmp_path, [("src/app.py", 5, title)]), *TARGET_ARGS]) == 0
+    [annotation] = annotations(github)
+    assert "\u202e" not in annotation["message"] and "@octocat" not in annotation["message"]
+    assert "@\u2060octocat" in annotation["message"]
+    run = the_run(github)
+    assert "@octocat" not in run["output"]["summary"]
+    assert recorded(run) != {"0123456789abcdef01234567"} and len(recorded(run)) == 1
+
+
+@pytest.mark.parametrize(
+    ("places", "gate", "conclusion", "title"),
+    [
+        (
+            [("src/app.py", 3, "XSS")],
+            True,
+            "failure",
+            "Gate failed: 1 of 1 finding at or above confirmed",
+        ),
+        (
+            [("src/other.py", 3, "XSS")],
+            True,
+            "success",
+            "Gate passed: 0 findings, none at or above confirmed",
+        ),
+        ([("src/app.py", 3, "XSS")], False, "neutral", "1 finding, no gate"),
+    ],
+)
+def test_the_conclusion_is_the_gate(
+    github: FakeGitHub,
+    tmp_path: Path,
+    places: list[Place],
+    gate: bool,
+    conclusion: str,
+    title: str,
+) -> None:
+    assert main(["post", write_plan(tmp_path, places, gate=gate), *TARGET_ARGS]) == 0
+    run = the_run(github)
+    assert (run["conclusion"], run["output"]["title"]) == (conclusion, title)
+
+
+def test_the_check_run_is_named_after_the_configuration(github: FakeGitHub, tmp_path: Path) -> None:
+    (tmp_path / ".quorum.toml").write_text(
+        'reporter = "github-check"\ncheck-name = "quorum (security)"\n', encoding="utf-8"
+    )
+    plan = write_plan(tmp_path, [("src/app.py", 3, "XSS")])
+    assert main(["post", plan, "--repo", "octo-org/widgets", "--pr", "7"]) == 0
+    assert (
+        main(["post", plan, "--repo", "octo-org/widgets", "--pr", "7", "--check-name", "other"])
+        == 0
+    )
+    assert [run["name"] for run in github.checks.runs] == ["quorum (security)", "other"]
+
+
+def test_a_dry_run_prints_the_requests_and_sends_none(
+    github: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(["post", write_plan(tmp_path, [("src/app.py", 3, "XSS")]), *TARGET_ARGS, "--dry-run"])
+        == 0
+    )
+    out, err = capsys.readouterr()
+    assert out.startswith(f"POST {github.api_url}/repos/octo-org/widgets/check-runs\n")
+    assert "Authorization: Bearer [REDACTED]" in out and ACTIONS_TOKEN not in out
+    assert json.loads(out.split("\n\n")[1])["output"]["annotations"][0]["start_line"] == 3
+    assert "would create (failure)" in err
+    assert github.checks.runs == []
