@@ -23,7 +23,7 @@ from review_quorum.ingest.gitlab_notes import Conversation, conversation, read_n
 
 
 def add_gitlab_arguments(parser: argparse.ArgumentParser) -> None:
-    """The flags that name a merge request and make its discussions an input."""
+    """--gitlab (the merge request itself is named by `add_merge_request_arguments`)."""
     group = parser.add_argument_group("GitLab merge requests")
     group.add_argument(
         "--gitlab",
@@ -31,14 +31,18 @@ def add_gitlab_arguments(parser: argparse.ArgumentParser) -> None:
         help="also read the merge request's discussions and notes (needs GITLAB_TOKEN; "
         "--project/--mr or the merge request pipeline name it); --wait-for then waits on it",
     )
+
+
+def add_merge_request_arguments(group: argparse._ArgumentGroup) -> None:
+    """--project and --mr, which name the merge request to read from or post to."""
     group.add_argument(
-        "--project", metavar="ID|PATH", help="the GitLab project (default: $CI_PROJECT_ID)"
+        "--project", metavar="ID|PATH", help="GitLab: the project (default: $CI_PROJECT_ID)"
     )
     group.add_argument(
         "--mr",
         type=_iid,
         metavar="IID",
-        help="the merge request's number (default: $CI_MERGE_REQUEST_IID)",
+        help="GitLab: the merge request's number (default: $CI_MERGE_REQUEST_IID)",
     )
 
 

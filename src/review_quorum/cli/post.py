@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from review_quorum import config
 from review_quorum.cli import progress
 from review_quorum.cli.common import ExitCode, read_bytes, warn
+from review_quorum.cli.gitlab_input import add_merge_request_arguments
 from review_quorum.cli.record import Recorder, add_record_arguments
 from review_quorum.config import INLINE_MODES
 from review_quorum.errors import ConfigError
@@ -76,6 +77,7 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
         "else review-quorum)",
     )
     group.add_argument("--repo", metavar="OWNER/NAME", help="default: $GITHUB_REPOSITORY")
+    add_merge_request_arguments(group)
     group.add_argument(
         "--pr", type=_pull_number, metavar="N", help="default: the Actions event's pull request"
     )
