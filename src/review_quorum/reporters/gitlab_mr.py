@@ -16,8 +16,8 @@ from __future__ import annotations
 import sys
 from contextlib import nullcontext
 
+from review_quorum.cli import github_input, progress
 from review_quorum.cli import post as post_command
-from review_quorum.cli import progress
 from review_quorum.cli.common import ExitCode, warn
 from review_quorum.errors import ConfigError
 from review_quorum.github.client import format_request
@@ -40,8 +40,14 @@ def report(delivery: Delivery) -> int:
     target = resolve_merge_request(args.project, args.mr, delivery.env)
     http = post_command.make_http_client() if delivery.http is None else delivery.http
     try:
+        timing = github_input.TIMING  # the CLI's clock and sleeper, which tests replace
         client = GitLabClient.from_env(
-            http, delivery.env, dry_run=args.dry_run, on_wait=progress.note
+            http,
+            delivery.env,
+            dry_run=args.dry_run,
+            on_wait=progress.note,
+            sleep=timing.sleep,
+            clock=timing.clock,
         )
         with nullcontext() if client.offline else progress.stage(f"posting to {target}"):
             result = post_merge_request(
