@@ -122,3 +122,23 @@ def test_markers_planted_by_someone_else_are_inert(monkeypatch: pytest.MonkeyPat
     assert [n["body"] for d in fake.threads_by("mallory") for n in d["notes"]][0].endswith(
         "fake summary"
     )
+
+
+def test_a_merge_request_pipeline_names_the_merge_request_and_the_api(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with over_http(monkeypatch) as (fake, errors):
+        seed(fake, 0)
+        monkeypatch.delenv("GITLAB_API_URL")
+        for name, value in [
+            ("CI_API_V4_URL", fake.api_url),
+            ("CI_PROJECT_ID", "4242"),
+            ("CI_MERGE_REQUEST_IID", "7"),
+            ("CI_JOB_TOKEN", "a job token, unused while GITLAB_TOKEN is set"),
+        ]:
+            monkeypatch.setenv(name, value)
+        argv = [a for a in POST if a not in ("--project", "acme/stockroom", "--mr", "7")]
+        assert main(argv) == 1
+        assert errors == []
+    assert len(ours(fake)) == 1
+    assert "acme/stockroom" not in capsys.readouterr().err  # addressed as project 4242
