@@ -26,7 +26,7 @@ import httpx
 import orjson
 from unidiff import PatchSet
 
-from github.fake import FakeTime, Fault, Interrupted
+from github.fake import FakeGitHub, FakeTime, Fault, Interrupted
 from github.fake_payloads import json_response
 from github.github_openapi import SpecViolation
 from gitlab.gitlab_openapi import GitLabSpec
@@ -211,18 +211,7 @@ class FakeGitLab:
             return json_response(fault.status, fault.body, fault.headers)
         return response
 
-    def _fault(self, operation: str) -> Fault | None:
-        for fault in self.faults:
-            if fault.operation != operation or fault.times <= 0:
-                continue
-            if fault.skip:
-                fault.skip -= 1
-                return None
-            fault.times -= 1
-            if fault.interrupt:
-                raise Interrupted(operation)
-            return fault
-        return None
+    _fault = FakeGitHub._fault  # the same faults, injected the same way
 
     def _dispatch(
         self,

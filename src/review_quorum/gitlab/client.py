@@ -4,8 +4,9 @@
 personal access token, as ``Authorization: Bearer``) only to the configured API root
 (https, or http on a loopback address), walks lists page by page through ``x-next-page``
 with ``per_page=100``, and waits out rate limits (429, honouring ``Retry-After`` and
-``RateLimit-Reset``) and server errors of idempotent requests, backing off exponentially
-within a bounded total wait and telling `on_wait` about every retry. A POST that fails
+``RateLimit-Reset``) and server errors of idempotent requests (`retrying.RetryingClient`,
+shared with the GitHub client), backing off exponentially within a bounded total wait and
+telling `on_wait` about every retry. A POST that fails
 with a server or transport error is not resent here: GitLab may have applied it, so the
 poster re-reads before trying again. A CI job token (``CI_JOB_TOKEN``) is refused with a
 message naming the token that is needed: GitLab accepts job tokens on a short list of
@@ -28,14 +29,13 @@ import httpx
 import orjson
 
 from review_quorum.errors import ConfigError, GitLabError
-from review_quorum.github.client import RetryPolicy
 from review_quorum.github.client import _retry_after as retry_after
 from review_quorum.github.client import _whole_number as whole_number
 from review_quorum.github.urls import validate_api_url
+from review_quorum.retrying import RetryingClient, RetryPolicy
 
 DEFAULT_API_URL = "https://gitlab.com/api/v4"
 PER_PAGE = 100
-IDEMPOTENT = frozenset({"GET", "PUT", "DELETE"})
 # The most pages one list is read to: 100,000 notes is far beyond any merge request.
 MAX_PAGES = 1000
 TOKEN_HELP = (
@@ -59,8 +59,11 @@ class User:
     bot: bool = False
 
 
-class GitLabClient:
+class GitLabClient(RetryingClient):
     """Requests to one GitLab API root, authenticated with one token."""
+
+    error = GitLabError
+    name = "GitLab API"
 
     def __init__(
         self,
@@ -171,23 +174,6 @@ class GitLabClient:
             raise GitLabError("GitLab API GET /user returned no id and username")
         return User(user_id, username, data.get("bot") is True)
 
-    def wait_before_retry(
-        self, attempt: int, failure: GitLabError, delay: float | None = None
-    ) -> None:
-        """Sleep before retry number `attempt + 1`, or raise `failure` when out of budget."""
-        if attempt + 1 >= self._retry.attempts:
-            raise _again(failure, f"{failure} (gave up after {attempt + 1} attempts)")
-        if delay is None:
-            delay = min(self._retry.base_delay * 2.0**attempt, self._retry.max_delay)
-        if self.waited + delay > self._retry.budget:
-            note = f"waiting {delay:.0f}s more would exceed the {self._retry.budget:.0f}s budget"
-            raise _again(failure, f"{failure} (gave up: {note})")
-        if self._on_wait is not None:
-            attempts = self._retry.attempts
-            self._on_wait(f"{failure}; retrying in {delay:.0f}s ({attempt + 2} of {attempts})")
-        self._sleep(delay)
-        self.waited += delay
-
     def _url(self, path: str, params: Mapping[str, str] | None = None) -> str:
         return self.api_url + path + (f"?{urlencode(params)}" if params else "")
 
@@ -200,29 +186,6 @@ class GitLabClient:
             headers["Content-Type"] = "application/json"
             content = orjson.dumps(body)
         return self._http.build_request(method, url, headers=headers, content=content)
-
-    def _send(self, request: httpx.Request) -> httpx.Response:
-        """Send `request`, retrying rate limits and, when idempotent, server errors."""
-        idempotent = request.method in IDEMPOTENT
-        attempt = 0
-        while True:
-            try:
-                response = self._http.send(request)
-            except httpx.TransportError as err:
-                what = f"{type(err).__name__}: {err}"
-                failure = _error(request, self._redact(f"{_describe(request)} failed: {what}"))
-                if not idempotent:
-                    raise failure from err
-                self.wait_before_retry(attempt, failure)
-            else:
-                if response.is_success:
-                    return response
-                failure = self._failure(request, response)
-                delay = self._retry_delay(response, attempt, idempotent)
-                if delay is None:
-                    raise failure
-                self.wait_before_retry(attempt, failure, delay)
-            attempt += 1
 
     def _retry_delay(
         self, response: httpx.Response, attempt: int, idempotent: bool
@@ -239,12 +202,8 @@ class GitLabClient:
             return max(float(reset) - self._clock(), 0.0) + 1.0
         return min(self._retry.base_delay * 2.0**attempt, self._retry.max_delay)
 
-    def _failure(self, request: httpx.Request, response: httpx.Response) -> GitLabError:
-        text = f"{_describe(request)} returned {response.status_code}: {_message(response)}"
-        return _error(request, self._redact(text), response.status_code)
-
-    def _redact(self, text: str) -> str:
-        return text.replace(self._token, "[REDACTED]") if self._token else text
+    def _message(self, response: httpx.Response) -> str:
+        return _message(response)
 
 
 def _next_page(response: httpx.Response) -> int | None:
@@ -289,10 +248,6 @@ def _joined(value: object) -> str:
 
 def _error(request: httpx.Request, message: str, status: int | None = None) -> GitLabError:
     return GitLabError(message, status=status, method=request.method, path=request.url.path)
-
-
-def _again(failure: GitLabError, message: str) -> GitLabError:
-    return GitLabError(message, status=failure.status, method=failure.method, path=failure.path)
 
 
 def _describe(request: httpx.Request) -> str:

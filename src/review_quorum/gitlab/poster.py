@@ -33,6 +33,7 @@ from review_quorum.gitlab.snapshot import DiffRefs, MergeRequestSnapshot, read_m
 from review_quorum.gitlab.target import MergeRequest
 from review_quorum.render.escape import code
 from review_quorum.render.markers import marker
+from review_quorum.retrying import create_once
 
 STATUS_NAME = "review-quorum"
 
@@ -297,18 +298,7 @@ class _Run:
         self, path: str, body: Mapping[str, Any], applied: Callable[[], object | None]
     ) -> Any:
         """POST `body`; after a failure that may have been applied, ask `applied`."""
-        attempt = 0
-        while True:
-            try:
-                return self._write("POST", path, body)
-            except GitLabError as err:
-                if err.status is not None and err.status < 500:
-                    raise
-                self.client.wait_before_retry(attempt, err)
-                found = applied()
-                if found is not None:
-                    return found
-                attempt += 1
+        return create_once(self._write, self.client.wait_before_retry, path, body, applied)
 
     def _write(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> Any:
         return self.client.write(method, path, body, dry_run=self.dry_run)
