@@ -6,18 +6,20 @@ requests), waits and sends it again, within the attempts and the total wait its
 `RetryPolicy` allows, telling `on_wait` about every retry. A transport error is retried
 only for an idempotent request: a POST may have been applied, so its caller re-reads
 first (`create_once`). Errors are the client's `ServiceError` subclass, carrying the
-method and path, with the token redacted from every message.
+method and path, with the token redacted from every message; `check_token` refuses a
+token no service would issue before it is ever put in a header.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
-from review_quorum.errors import ServiceError
+from review_quorum.errors import ConfigError, ServiceError
 
 IDEMPOTENT = frozenset({"GET", "PUT", "PATCH", "DELETE"})
 
@@ -34,6 +36,19 @@ class RetryPolicy:
     budget: float = 900.0
     # GitHub: leave at least a second between content-creating requests.
     write_interval: float = 1.0
+
+
+_TOKEN = re.compile(r"[\x21-\x7e]+")
+
+
+def check_token(token: str | None, variable: str, service: str) -> None:
+    """Refuse a token no service issues, at once and without showing it: httpx would
+    print the header it refuses."""
+    if token is not None and not _TOKEN.fullmatch(token):
+        raise ConfigError(
+            f"{variable} holds whitespace, a control character or a non-ASCII character, "
+            f"which no {service} token has; check how it was set"
+        )
 
 
 class RetryingClient:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import email.utils
 import os
-import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -38,7 +37,7 @@ from review_quorum.github.urls import graphql_url_for as graphql_url_for
 from review_quorum.github.urls import same_origin
 from review_quorum.github.urls import validate_api_url as validate_api_url
 from review_quorum.retrying import IDEMPOTENT as IDEMPOTENT
-from review_quorum.retrying import RetryingClient
+from review_quorum.retrying import RetryingClient, check_token
 from review_quorum.retrying import RetryPolicy as RetryPolicy
 
 DEFAULT_API_URL = "https://api.github.com"
@@ -67,12 +66,7 @@ class GitHubClient(RetryingClient):
     ) -> None:
         if token is None and not dry_run:
             raise ConfigError("GITHUB_TOKEN is not set: posting needs a token (or use --dry-run)")
-        if token is not None and not _TOKEN.fullmatch(token):
-            # said at once, and without the token: httpx would print the header it refuses
-            raise ConfigError(
-                "GITHUB_TOKEN holds whitespace, a control character or a non-ASCII character, "
-                "which no GitHub token has; check how it was set"
-            )
+        check_token(token, "GITHUB_TOKEN", "GitHub")
         self._http = http
         self._token = token
         self.api_url = validate_api_url(api_url)
@@ -326,9 +320,6 @@ def _error(request: httpx.Request, message: str, status: int | None = None) -> G
 def _again(failure: GitHubError, message: str) -> GitHubError:
     """`failure` with a new message, keeping its status, method and path."""
     return GitHubError(message, status=failure.status, method=failure.method, path=failure.path)
-
-
-_TOKEN = re.compile(r"[\x21-\x7e]+")
 
 
 def _describe(request: httpx.Request) -> str:

@@ -18,7 +18,6 @@ token a dry run reads nothing either ("offline").
 from __future__ import annotations
 
 import os
-import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -32,7 +31,7 @@ from review_quorum.errors import ConfigError, GitLabError
 from review_quorum.github.client import _retry_after as retry_after
 from review_quorum.github.client import _whole_number as whole_number
 from review_quorum.github.urls import validate_api_url
-from review_quorum.retrying import RetryingClient, RetryPolicy
+from review_quorum.retrying import RetryingClient, RetryPolicy, check_token
 
 DEFAULT_API_URL = "https://gitlab.com/api/v4"
 PER_PAGE = 100
@@ -47,7 +46,6 @@ JOB_TOKEN_REFUSED = (
     "GITLAB_TOKEN is not set, and a CI job token (CI_JOB_TOKEN) cannot read or write "
     "merge request notes, discussions or commit statuses: " + TOKEN_HELP
 )
-_TOKEN = re.compile(r"[\x21-\x7e]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,11 +77,7 @@ class GitLabClient(RetryingClient):
     ) -> None:
         if token is None and not dry_run:
             raise ConfigError("GITLAB_TOKEN is not set: " + TOKEN_HELP + " (or use --dry-run)")
-        if token is not None and not _TOKEN.fullmatch(token):
-            raise ConfigError(
-                "GITLAB_TOKEN holds whitespace, a control character or a non-ASCII character, "
-                "which no GitLab token has; check how it was set"
-            )
+        check_token(token, "GITLAB_TOKEN", "GitLab")
         self._http = http
         self._token = token
         self.api_url = validate_api_url(api_url, "GITLAB_API_URL")
