@@ -113,3 +113,12 @@ def test_wait_for_waits_until_the_bot_has_noted_the_head_version(
     assert placed(report) == [(bot, PATH, line)]
     assert fake.time.slept == [30.0]
     assert "waiting for coderabbit (0s so far)" in capsys.readouterr().err
+
+
+def test_github_and_gitlab_together_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with over_http(monkeypatch) as (fake, errors):
+        status, _ = review(tmp_path, "--github")
+    assert (errors, status, fake.log) == ([], 2, [])
+    assert "--github and --gitlab read two different services" in capsys.readouterr().err

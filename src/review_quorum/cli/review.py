@@ -40,7 +40,7 @@ from review_quorum.cli.github_input import add_github_arguments, read_github, wa
 from review_quorum.cli.gitlab_input import add_gitlab_arguments, read_gitlab, wants_gitlab
 from review_quorum.cli.post import add_post_arguments, deliver
 from review_quorum.cli.record import Recorder, add_record_arguments
-from review_quorum.errors import InputError
+from review_quorum.errors import ConfigError, InputError
 from review_quorum.ingest.base import ReadOptions, Source
 from review_quorum.ingest.categories import build_category_map
 from review_quorum.model import ConsensusLevel
@@ -259,6 +259,8 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
         remote = wants_github(args) or wants_gitlab(args)
         batch = load_inputs(args, categories=category_map, bot_logins=bot_logins, elsewhere=remote)
         pulled = None
+        if wants_github(args) and wants_gitlab(args):
+            raise ConfigError("--github and --gitlab read two different services: give one")
         if remote:
             options = ReadOptions(
                 root=args.root,

@@ -66,9 +66,13 @@ def conversation(
     comments: list[PullComment] = []
     system: list[str] = []
     for number, discussion in enumerate(discussions):
-        notes = discussion.get("notes") if isinstance(discussion, dict) else None
-        if not isinstance(notes, list):
+        if not isinstance(discussion, dict):
             comments.append(PullComment(discussion, CommentKind.ISSUE, f"/discussions/{number}"))
+            continue
+        notes = discussion.get("notes")
+        if not isinstance(notes, list):  # read as one record: skipped, saying what it is
+            where = f"/discussions/{number}/notes"
+            comments.append(PullComment(notes, CommentKind.ISSUE, where))
             continue
         first: object = None
         for index, note in enumerate(notes):
