@@ -142,3 +142,22 @@ def test_a_merge_request_pipeline_names_the_merge_request_and_the_api(
         assert errors == []
     assert len(ours(fake)) == 1
     assert "acme/stockroom" not in capsys.readouterr().err  # addressed as project 4242
+
+
+def test_unchanged_lines_and_line_ranges_are_anchored_as_gitlab_wants(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _, username, _, body = BOT_NOTES[0]
+    _, other, _, other_body = BOT_NOTES[2]
+    with over_http(monkeypatch) as (fake, errors):
+        fake.add_note(username, body, position=fake.position(PATH, 5, 5))  # an unchanged line
+        spanning = fake.position(PATH, 16)
+        spanning["line_range"] = {"start": {"new_line": 14}, "end": {"new_line": 16}}
+        fake.add_note(other, other_body, position=spanning)
+        assert main(POST) == 1
+        assert errors == []
+    positions = sorted((d["notes"][0]["position"] for d in ours(fake)), key=lambda p: p["new_line"])
+    assert [(p.get("old_line"), p["new_line"]) for p in positions] == [(5, 5), (None, 16)]
+    line_range = positions[1]["line_range"]
+    assert (line_range["start"]["new_line"], line_range["end"]["new_line"]) == (14, 16)
+    assert line_range["start"]["type"] == "new"
