@@ -102,3 +102,38 @@ def test_post_rerun_push_and_resolve_end_to_end(
     assert "1 re-anchored after a push" in moved and "1 resolved as fixed" in moved
     assert first.count("GitLab") == 1  # "reading ... from GitLab", no retry, no warning
     assert [s["sha"] for s in fake.statuses] == [HEAD, PUSHED]
+
+
+def test_a_saved_plan_is_posted_with_quorum_post(
+    monkeypatch: pytest.MonkeyPatch, tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = tmp_path / "plan.json"
+    with over_http(monkeypatch) as (fake, errors):
+        seed_bot_discussions(fake)
+        planning = [a for a in POST if a not in ("--reporter", "gitlab-mr", "--resolve-fixed")]
+        assert main([*planning, "--format", "json", "-o", str(plan)]) == 1
+        assert fake.writes() == []
+        monkeypatch.setenv("CI_PROJECT_URL", "https://gitlab.example.com/acme/stockroom")
+        argv = ["post", str(plan), "--reporter", "gitlab-mr", *MR]
+        assert main(argv) == 0
+        assert main(argv) == 0
+        assert errors == []
+    assert lines(fake) == sorted(line for _, _, line, _ in BOT_NOTES)
+    assert len(stickies(fake)) == 1
+    assert "posted 0 new diff discussion(s), 10 already there" in capsys.readouterr().err
+
+
+def test_a_saved_plan_linking_elsewhere_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = tmp_path / "plan.json"
+    with over_http(monkeypatch) as (fake, errors):
+        seed_bot_discussions(fake)
+        planning = [a for a in POST if a not in ("--reporter", "gitlab-mr", "--resolve-fixed")]
+        assert main([*planning, "--format", "json", "-o", str(plan)]) == 1
+        monkeypatch.setenv("CI_PROJECT_URL", "https://gitlab.example.com/someone/else")
+        assert main(["post", str(plan), "--reporter", "gitlab-mr", *MR]) == 2
+        assert errors == [] and fake.writes() == []
+    assert "not a comment on https://gitlab.example.com/someone/else/-/merge_requests/7" in (
+        capsys.readouterr().err
+    )

@@ -124,10 +124,17 @@ def run(args: argparse.Namespace) -> int:
 
     source = "<stdin>" if args.plan == "-" else args.plan
     document = Source(source, read_bytes(args.plan)).json()
-    target = resolve_target(args.repo, args.pr, os.environ)
-    plan = read_saved_plan(document, source, pull_page=pull_page(target, os.environ))
+    settings = config.load(None)
+    if (args.reporter or settings.get("reporter")) == "gitlab-mr":
+        from review_quorum.gitlab.target import merge_request_page, resolve_merge_request
+
+        merge_request = resolve_merge_request(args.project, args.mr, os.environ)
+        page = merge_request_page(merge_request, os.environ)
+    else:
+        page = pull_page(resolve_target(args.repo, args.pr, os.environ), os.environ)
+    plan = read_saved_plan(document, source, pull_page=page)
     recorder = Recorder.from_args(args)
-    status = deliver(args, plan, source, config.load(None), default="github-review")
+    status = deliver(args, plan, source, settings, default="github-review")
     if recorder is not None:
         if args.dry_run:
             warn("--dry-run: the run is not recorded in the history")

@@ -64,3 +64,19 @@ def resolve_merge_request(
             "or run in a GitLab merge request pipeline"
         )
     return MergeRequest.create(project, iid)
+
+
+def merge_request_page(target: MergeRequest, env: Mapping[str, str]) -> str:
+    """The merge request's web address: from the pipeline's project URL, else the API's
+    host and the project path. A numeric project outside a pipeline has no address known
+    here: a page no link can be on, so that a saved plan's links are refused, not trusted."""
+    project_url = (
+        env.get("CI_MERGE_REQUEST_PROJECT_URL", "").strip() or env.get("CI_PROJECT_URL", "").strip()
+    )
+    if not project_url and not target.project.isdigit():
+        api = env.get("GITLAB_API_URL", "").strip() or env.get("CI_API_V4_URL", "").strip()
+        host = (api or "https://gitlab.com/api/v4").rstrip("/").removesuffix("/api/v4")
+        project_url = f"{host}/{target.project}"
+    if not project_url:
+        return f"gitlab:{target}"
+    return f"{project_url.rstrip('/')}/-/merge_requests/{target.iid}"
