@@ -8,6 +8,7 @@ diff, so that some lie outside it, and posted with `quorum post --reporter githu
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -50,7 +51,9 @@ def github(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[FakeGitH
         assert errors == []  # every request was one GitHub accepts
 
 
-def write_plan(tmp_path: Path, places: list[Place], *, gate: bool = True) -> str:
+def write_plan(
+    tmp_path: Path, places: list[Place], *, gate: bool = True, commit: str | None = None
+) -> str:
     """What `quorum review --format json --diff` writes for high-severity security findings
     that two bots of two agree on (confirmed): those outside the diff are dropped."""
     findings = [
@@ -68,6 +71,7 @@ def write_plan(tmp_path: Path, places: list[Place], *, gate: bool = True) -> str
     ]
     settings = Settings(gate_level=Settings().gate_level if gate else None)
     plan = review(findings, settings=settings, diff=DiffScope.parse(DIFF))
+    plan = dataclasses.replace(plan, commit_id=commit)
     path = tmp_path / "plan.json"
     path.write_text(json.dumps(report_data(plan)), encoding="utf-8")
     return str(path)
@@ -243,3 +247,52 @@ def test_a_dry_run_prints_the_requests_and_sends_none(
     assert json.loads(out.split("\n\n")[1])["output"]["annotations"][0]["start_line"] == 3
     assert "would create (failure)" in err
     assert github.checks.runs == []
+
+
+def test_a_plan_never_chooses_the_commit_the_check_run_marks(
+    github: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A fork's plan naming another commit (another pull request's head, say) posts nothing."""
+    github.push("f" * 40, {"src/app.py": range(1, 201)}, lambda path, line: line)
+    plan = write_plan(tmp_path, [("src/app.py", 3, "XSS")], commit="a" * 40)
+    assert main(["post", plan, *TARGET_ARGS]) == 0
+    assert github.checks.runs == []
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"quorum: warning: not posted: the plan reviewed {'a' * 40}, but the head of "
+        f"octo-org/widgets#7 is {'f' * 40}; a check run goes only on the head "
+        "(a later run reviews it)"
+    )
+    assert (
+        main(
+            [
+                "post",
+                write_plan(tmp_path, [("src/app.py", 3, "XSS")], commit="f" * 40),
+                *TARGET_ARGS,
+            ]
+        )
+        == 0
+    )
+    assert [run["head_sha"] for run in github.checks.runs] == ["f" * 40]
+
+
+def test_quorum_review_delivers_with_the_reporter_and_still_gates(
+    github: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "pr.diff").write_text(DIFF, encoding="utf-8")
+    findings = [
+        {
+            "bot": bot,
+            "severity": "high",
+            "category": "security",
+            "title": "SQL injection",
+            "evidence": {"file": "src/app.py", "line": 9},
+        }
+        for bot in ("bandit", "semgrep")
+    ]
+    (tmp_path / "findings.json").write_text(json.dumps(findings), encoding="utf-8")
+    argv = ["review", "findings.json", "--diff", "pr.diff", "--bots", "2", "-o", "out.md"]
+    assert main([*argv, *TARGET_ARGS]) == 1  # delivered, and the gate failed
+    assert [a["start_line"] for a in annotations(github)] == [9]
+    assert github.issue_comments == []
+    assert main([*argv, "--repo", "octo-org/widgets", "--pr", "7"]) == 1  # no reporter, no post
+    assert len(check_writes(github)) == 1

@@ -95,9 +95,10 @@ def plain(text: str, *, limit: int) -> str:
     """Untrusted text for a plain-text field (a check-run annotation): no control or
     direction characters, no @-mentions, at most `limit` characters, line breaks kept."""
     kept = clean(text[: limit + _SLACK]).replace("\r\n", "\n").replace("\r", "\n")
+    kept = _MENTION.sub("@" + _WORD_JOINER, kept)
     if len(kept) > limit:
         kept = kept[: max(limit - 1, 0)].rstrip() + "…"
-    return _MENTION.sub("@" + _WORD_JOINER, kept)
+    return kept
 
 
 def code(text: str) -> str:

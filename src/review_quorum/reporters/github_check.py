@@ -2,10 +2,13 @@
 
 The run is named after the configuration: `--check-name`, else the configuration's
 `check-name`, else ``review-quorum``; a commit reviewed with two configurations gets two
-runs when each has its own name, and a re-run with the same name updates its run. The head
-commit is the one the review read (`--github`), else the Actions event's, else the one
-GitHub names for the pull request. What the run shows is `render.check_run`; creating,
-batching and updating it is `github.checks`. `--dry-run` prints the write requests.
+runs when each has its own name, and a re-run with the same name updates its run. The run goes
+on the pull request's head commit as GitHub names it (the Actions event's, else asked for),
+never on a commit a plan names: a saved plan may come from a fork, and a check run on
+another commit could pass another pull request's required check. A plan about an older
+commit than the head is not posted (a warning says so; the run for the head posts). What
+the run shows is `render.check_run`; creating, batching and updating it is `github.checks`.
+`--dry-run` prints the write requests.
 """
 
 from __future__ import annotations
@@ -15,11 +18,12 @@ from contextlib import nullcontext
 
 from review_quorum.cli import post as post_command
 from review_quorum.cli import progress
-from review_quorum.cli.common import ExitCode
+from review_quorum.cli.common import ExitCode, warn
 from review_quorum.errors import ConfigError
-from review_quorum.github.checks import post_check_run
+from review_quorum.github.checks import CheckResult, post_check_run
 from review_quorum.github.client import GitHubClient, format_request
 from review_quorum.github.target import PullRequest, resolve_target
+from review_quorum.plan import ReviewPlan
 from review_quorum.render import escape
 from review_quorum.render.check_run import check_output
 from review_quorum.reporters.base import Delivery
@@ -36,19 +40,31 @@ def report(delivery: Delivery) -> int:
         client = GitHubClient.from_env(
             http, delivery.env, dry_run=args.dry_run, on_wait=progress.note
         )
-        sha = head_sha(client, target, delivery.plan.commit_id)
-        stage = f"checking {target.owner}/{target.repo}@{sha[:12]}"
-        with nullcontext() if client.offline else progress.stage(stage):
-            repository = f"{target.owner}/{target.repo}"
-            output = check_output(delivery.plan)
-            result = post_check_run(client, repository, sha, name, output, dry_run=args.dry_run)
+        result = _post(client, target, name, delivery.plan, dry_run=args.dry_run)
     finally:
         if delivery.http is None:
             http.close()
     if args.dry_run:
         sys.stdout.write("".join(f"{format_request(request)}\n" for request in client.unsent))
-    print(f"quorum: {result.describe()}", file=sys.stderr)
+    if result is not None:
+        print(f"quorum: {result.describe()}", file=sys.stderr)
     return ExitCode.OK
+
+
+def _post(
+    client: GitHubClient, target: PullRequest, name: str, plan: ReviewPlan, *, dry_run: bool
+) -> CheckResult | None:
+    sha = head_sha(client, target, plan.commit_id)
+    if plan.commit_id not in (None, sha):
+        # A saved plan may come from a fork: it never chooses the commit to mark.
+        warn(
+            f"not posted: the plan reviewed {plan.commit_id}, but the head of {target} is "
+            f"{sha}; a check run goes only on the head (a later run reviews it)"
+        )
+        return None
+    repository = f"{target.owner}/{target.repo}"
+    with nullcontext() if client.offline else progress.stage(f"checking {repository}@{sha[:12]}"):
+        return post_check_run(client, repository, sha, name, check_output(plan), dry_run=dry_run)
 
 
 def check_name(configured: str | None) -> str:
@@ -62,13 +78,16 @@ def check_name(configured: str | None) -> str:
 
 
 def head_sha(client: GitHubClient, target: PullRequest, reviewed: str | None) -> str:
-    """The commit the check run goes on: the one reviewed, else the pull request's head."""
-    sha = reviewed or target.head_sha
-    if sha is None:
+    """The pull request's head commit as GitHub says it (the event's, else asked for); only a
+    dry run without a token, which sends nothing, falls back on the commit the plan names."""
+    sha = target.head_sha
+    if sha is None and not client.offline:
         pull = client.get(f"{target.path}/pulls/{target.number}")
         head = pull.get("head") if isinstance(pull, dict) else None
         found = head.get("sha") if isinstance(head, dict) else None
         sha = found if isinstance(found, str) else None
+    if sha is None and client.offline:
+        sha = reviewed
     if sha is None:
         raise ConfigError(
             f"no head commit for {target}: a check run needs one; run in a pull_request "
