@@ -5,6 +5,8 @@ threads resolved, the gate as a commit status, and the dry run's printed request
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from gitlab.fake import FakeGitLab, diff_text
@@ -104,14 +106,19 @@ def test_post_rerun_push_and_resolve_end_to_end(
     assert [s["sha"] for s in fake.statuses] == [HEAD, PUSHED]
 
 
+def save_plan(fake: FakeGitLab, plan: Path) -> None:
+    """The ten bots' findings planned (nothing posted) and saved as JSON."""
+    seed_bot_discussions(fake)
+    planning = [a for a in POST if a not in ("--reporter", "gitlab-mr", "--resolve-fixed")]
+    assert main([*planning, "--format", "json", "-o", str(plan)]) == 1
+
+
 def test_a_saved_plan_is_posted_with_quorum_post(
-    monkeypatch: pytest.MonkeyPatch, tmp_path, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     plan = tmp_path / "plan.json"
     with over_http(monkeypatch) as (fake, errors):
-        seed_bot_discussions(fake)
-        planning = [a for a in POST if a not in ("--reporter", "gitlab-mr", "--resolve-fixed")]
-        assert main([*planning, "--format", "json", "-o", str(plan)]) == 1
+        save_plan(fake, plan)
         assert fake.writes() == []
         monkeypatch.setenv("CI_PROJECT_URL", "https://gitlab.example.com/acme/stockroom")
         argv = ["post", str(plan), "--reporter", "gitlab-mr", *MR]
@@ -124,13 +131,11 @@ def test_a_saved_plan_is_posted_with_quorum_post(
 
 
 def test_a_saved_plan_linking_elsewhere_is_refused(
-    monkeypatch: pytest.MonkeyPatch, tmp_path, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     plan = tmp_path / "plan.json"
     with over_http(monkeypatch) as (fake, errors):
-        seed_bot_discussions(fake)
-        planning = [a for a in POST if a not in ("--reporter", "gitlab-mr", "--resolve-fixed")]
-        assert main([*planning, "--format", "json", "-o", str(plan)]) == 1
+        save_plan(fake, plan)
         monkeypatch.setenv("CI_PROJECT_URL", "https://gitlab.example.com/someone/else")
         assert main(["post", str(plan), "--reporter", "gitlab-mr", *MR]) == 2
         assert errors == [] and fake.writes() == []

@@ -26,7 +26,7 @@ import os
 import sys
 from collections.abc import Mapping
 from contextlib import nullcontext
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from review_quorum import config
 from review_quorum.cli import progress
@@ -173,7 +173,7 @@ def post_from_args(
 ) -> int:
     """Post `draft` as the parsed posting options say; returns the exit status."""
     # Imported here so that commands which never post do not pay for httpx.
-    from review_quorum.github import GitHubClient, format_request, post_review, resolve_target
+    from review_quorum.github import GitHubClient, post_review, resolve_target
 
     env = os.environ if env is None else env
     for skipped in draft.skipped:
@@ -205,10 +205,33 @@ def post_from_args(
     finally:
         if owned:
             http_client.close()
-    if args.dry_run:
+    return report_outcome(args.dry_run, client, result, "GITHUB_TOKEN")
+
+
+class _Client(Protocol):
+    @property
+    def unsent(self) -> list[httpx.Request]: ...
+
+    @property
+    def offline(self) -> bool: ...
+
+
+class _Outcome(Protocol):
+    @property
+    def warnings(self) -> tuple[str, ...]: ...
+
+    def describe(self) -> str: ...
+
+
+def report_outcome(dry_run: bool, client: _Client, result: _Outcome, variable: str) -> int:
+    """After posting: the unsent requests of a dry run on standard output, the warnings and
+    the one-line result on standard error."""
+    from review_quorum.github.client import format_request
+
+    if dry_run:
         sys.stdout.write("".join(f"{format_request(request)}\n" for request in client.unsent))
         if client.offline:
-            warn("no GITHUB_TOKEN: nothing was read, so this shows a first run")
+            warn(f"no {variable}: nothing was read, so this shows a first run")
     for message in result.warnings:
         warn(message)
     print(f"quorum: {result.describe()}", file=sys.stderr)

@@ -13,14 +13,12 @@ plan's links point at GitHub comments).
 
 from __future__ import annotations
 
-import sys
 from contextlib import nullcontext
 
 from review_quorum.cli import github_input, progress
 from review_quorum.cli import post as post_command
-from review_quorum.cli.common import ExitCode, warn
+from review_quorum.cli.common import warn
 from review_quorum.errors import ConfigError
-from review_quorum.github.client import format_request
 from review_quorum.github.draft import ReviewDraft
 from review_quorum.gitlab.client import GitLabClient
 from review_quorum.gitlab.poster import STATUS_NAME, post_merge_request
@@ -62,11 +60,4 @@ def report(delivery: Delivery) -> int:
     finally:
         if delivery.http is None:
             http.close()
-    if args.dry_run:
-        sys.stdout.write("".join(f"{format_request(request)}\n" for request in client.unsent))
-        if client.offline:
-            warn("no GITLAB_TOKEN: nothing was read, so this shows a first run")
-    for message in result.warnings:
-        warn(message)
-    print(f"quorum: {result.describe()}", file=sys.stderr)
-    return ExitCode.OK
+    return post_command.report_outcome(args.dry_run, client, result, "GITLAB_TOKEN")
