@@ -1,19 +1,22 @@
-"""Extract the GitHub workflows shown in Markdown files, so that CI can check them.
+"""Extract the GitHub workflows (or, with --gitlab, the GitLab CI files) shown in Markdown.
 
 Each ```yaml fence of each Markdown file given is found with a CommonMark parser
 (markdown-it-py) and parsed with a YAML parser; those whose document is a workflow (a
 mapping with `on` and `jobs`) are written to OUTPUT_DIR as `<file stem>-<n>.yml`, with the
 fence's text unchanged. A fence that is not valid YAML is an error naming the file and line.
 Exits 2 when no workflow is found at all, so that a renamed fence cannot make the checks
-pass on nothing.
+pass on nothing. With --gitlab the fences kept are GitLab CI configurations instead (a
+mapping with at least one job: a mapping that has a `script`), written as
+`<file stem>-gitlab-<n>.yml`, for check-jsonschema's vendor.gitlab-ci schema.
 
     python .ci/workflow_blocks.py OUTPUT_DIR README.md docs/*.md
+    python .ci/workflow_blocks.py --gitlab OUTPUT_DIR docs/gitlab.md
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import yaml
@@ -37,28 +40,40 @@ def is_workflow(document: object) -> bool:
     return "jobs" in document and ("on" in document or True in document)
 
 
-def workflows(path: Path) -> Iterator[tuple[int, str]]:
-    """The workflow fences of one Markdown file, as (line, text)."""
+def is_gitlab_ci(document: object) -> bool:
+    """A GitLab CI configuration has at least one job: a mapping with a `script`."""
+    if not isinstance(document, dict):
+        return False
+    return any(isinstance(job, dict) and "script" in job for job in document.values())
+
+
+def workflows(
+    path: Path, kind: Callable[[object], bool] = is_workflow
+) -> Iterator[tuple[int, str]]:
+    """The fences of one Markdown file whose document is of `kind`, as (line, text)."""
     for line, text in yaml_fences(path.read_text(encoding="utf-8")):
         try:
             document = yaml.safe_load(text)
         except yaml.YAMLError as err:
             raise SystemExit(f"{path}:{line}: the YAML block does not parse: {err}") from None
-        if is_workflow(document):
+        if kind(document):
             yield line, text
 
 
 def main(argv: list[str]) -> int:
+    gitlab = argv[:1] == ["--gitlab"]
+    argv = argv[1:] if gitlab else argv
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
     output = Path(argv[0])
     output.mkdir(parents=True, exist_ok=True)
+    kind, infix = (is_gitlab_ci, "-gitlab") if gitlab else (is_workflow, "")
     count = 0
     for name in argv[1:]:
         source = Path(name)
-        for index, (line, text) in enumerate(workflows(source), start=1):
-            target = output / f"{source.stem}-{index}.yml"
+        for index, (line, text) in enumerate(workflows(source, kind), start=1):
+            target = output / f"{source.stem}{infix}-{index}.yml"
             target.write_text(text, encoding="utf-8")
             print(f"{source}:{line} -> {target}")
             count += 1

@@ -23,7 +23,7 @@ FILTER_MODES = ("added", "diff_context", "file", "nofilter")
 FORMATS = ("markdown", "github-review", "sarif", "json", "terminal")
 INLINE_MODES = ("post", "link")
 # The names of `reporters.REPORTERS`, here so that reading a configuration imports no reporter.
-REPORTERS = ("local", "github-review", "github-check")
+REPORTERS = ("local", "github-review", "github-check", "gitlab-mr")
 
 
 def _count(value: object) -> int:

@@ -10,7 +10,9 @@ Every error the library raises on purpose derives from `QuorumError`::
     │   └── NotAFinding     a record that is, by design, no finding (a measurement)
     ├── ConfigError         a bad configuration key or value (names the key)
     ├── UsageError          a command line that cannot be meant (no input files)
-    └── GitHubError         the GitHub API refused or failed a request (method and path)
+    └── ServiceError        a web API refused or failed a request (method and path)
+        ├── GitHubError     ... the GitHub API
+        └── GitLabError     ... the GitLab API
 
 Results that are valid but likely not what the user meant (agreement over-stated by a
 `--bots` below the bots seen, an unknown posting threshold) are a `QuorumWarning`, a
@@ -63,9 +65,9 @@ class UsageError(QuorumError):
     """A command line that cannot be meant as given, such as one without any input."""
 
 
-class GitHubError(QuorumError):
-    """The GitHub API refused or failed a request: `method` and `path` say which, as
-    httpx's errors carry their request; `status` is the HTTP status when there was one."""
+class ServiceError(QuorumError):
+    """A web API refused or failed a request: `method` and `path` say which, as httpx's
+    errors carry their request; `status` is the HTTP status when there was one."""
 
     def __init__(
         self, message: str, *, status: int | None = None, method: str = "", path: str = ""
@@ -74,6 +76,14 @@ class GitHubError(QuorumError):
         self.method = method
         self.path = path
         super().__init__(message)
+
+
+class GitHubError(ServiceError):
+    """The GitHub API refused or failed a request."""
+
+
+class GitLabError(ServiceError):
+    """The GitLab API refused or failed a request."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from review_quorum.github import GitHubClient
     from review_quorum.github.snapshot import PullSnapshot
     from review_quorum.github.target import PullRequest
+    from review_quorum.github.waiting import Reading
 
 DEFAULT_WAIT_TIMEOUT = 600.0
 
@@ -73,7 +74,7 @@ def add_github_arguments(parser: argparse.ArgumentParser) -> None:
         "--wait-for",
         metavar="BOT,...",
         help="first wait until each of these bots has reviewed the head commit or said it "
-        "skipped (implies --github)",
+        "skipped (implies --github, unless --gitlab is given)",
     )
     group.add_argument(
         "--wait-timeout",
@@ -84,7 +85,8 @@ def add_github_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def wants_github(args: argparse.Namespace) -> bool:
-    return bool(args.github or args.wait_for)
+    """--github, or --wait-for without --gitlab (which waits on the merge request)."""
+    return bool(args.github or (args.wait_for and not getattr(args, "gitlab", False)))
 
 
 def read_github(
@@ -123,8 +125,7 @@ def read_github(
         with progress.stage(f"reading {target} from GitHub"):
             if bots:
                 absent = _not_installed(client, target, bots, options.bot_logins)
-                wait = _Wait(bots, absent, args.wait_timeout, options.bot_logins)
-                snapshot, awaited = _wait(read, wait)
+                snapshot, awaited = wait(read, bots, args.wait_timeout, options.bot_logins, absent)
             else:
                 snapshot, awaited = read(), None
     finally:
@@ -147,16 +148,6 @@ def _comments(snapshot: PullSnapshot) -> list[PullComment]:
     ]
 
 
-@dataclass(frozen=True, slots=True)
-class _Wait:
-    """What --wait-for asks: the bots, those not installed, the timeout, the login table."""
-
-    bots: Sequence[str]
-    absent: Sequence[str]
-    timeout: float | None
-    logins: Mapping[str, str]
-
-
 def _not_installed(
     client: GitHubClient, target: PullRequest, bots: Sequence[str], logins: Mapping[str, str]
 ) -> tuple[str, ...]:
@@ -174,28 +165,36 @@ def _not_installed(
     return absent
 
 
-def _wait(read: Callable[[], PullSnapshot], wait: _Wait) -> tuple[PullSnapshot, AwaitedBots]:
+def wait(
+    read: Callable[[], Reading],
+    bots: Sequence[str],
+    timeout: float | None,
+    logins: Mapping[str, str],
+    absent: Sequence[str] = (),
+) -> tuple[Reading, AwaitedBots]:
+    """Read until `bots` reported (see `github.waiting`), saying who is still missing; the
+    `absent` ones (not installed) are reported on but not waited for."""
     from review_quorum.github.waiting import Report, wait_for_bots
 
     waited = wait_for_bots(
         read,
-        wait.bots,
-        absent=wait.absent,
-        logins=wait.logins,
-        timeout=DEFAULT_WAIT_TIMEOUT if wait.timeout is None else wait.timeout,
+        bots,
+        absent=absent,
+        logins=logins,
+        timeout=DEFAULT_WAIT_TIMEOUT if timeout is None else timeout,
         interval=TIMING.interval,
         clock=TIMING.clock,
         sleep=TIMING.sleep,
         progress=_progress,
     )
     skipped = tuple(bot for bot, report in waited.reports.items() if report is Report.SKIPPED)
-    given_up = [bot for bot in waited.missing if bot not in wait.absent]
+    given_up = [bot for bot in waited.missing if bot not in absent]
     if given_up:
         warn(
             f"gave up waiting after {waited.waited:.0f}s; not reported: "
             f"{', '.join(given_up)} (the review says so)"
         )
-    awaited = AwaitedBots(tuple(wait.bots), skipped, waited.missing, waited.waited)
+    awaited = AwaitedBots(tuple(bots), skipped, waited.missing, waited.waited)
     return waited.snapshot, awaited
 
 

@@ -26,11 +26,12 @@ import os
 import sys
 from collections.abc import Mapping
 from contextlib import nullcontext
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from review_quorum import config
 from review_quorum.cli import progress
 from review_quorum.cli.common import ExitCode, read_bytes, warn, write_output
+from review_quorum.cli.gitlab_input import add_merge_request_arguments
 from review_quorum.cli.record import Recorder, add_record_arguments
 from review_quorum.config import INLINE_MODES
 from review_quorum.errors import ConfigError
@@ -76,6 +77,7 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
         "else review-quorum)",
     )
     group.add_argument("--repo", metavar="OWNER/NAME", help="default: $GITHUB_REPOSITORY")
+    add_merge_request_arguments(group)
     group.add_argument(
         "--pr", type=_pull_number, metavar="N", help="default: the Actions event's pull request"
     )
@@ -122,10 +124,17 @@ def run(args: argparse.Namespace) -> int:
 
     source = "<stdin>" if args.plan == "-" else args.plan
     document = Source(source, read_bytes(args.plan)).json()
-    target = resolve_target(args.repo, args.pr, os.environ)
-    plan = read_saved_plan(document, source, pull_page=pull_page(target, os.environ))
+    settings = config.load(None)
+    if (args.reporter or settings.get("reporter")) == "gitlab-mr":
+        from review_quorum.gitlab.target import merge_request_page, resolve_merge_request
+
+        merge_request = resolve_merge_request(args.project, args.mr, os.environ)
+        page = merge_request_page(merge_request, os.environ)
+    else:
+        page = pull_page(resolve_target(args.repo, args.pr, os.environ), os.environ)
+    plan = read_saved_plan(document, source, pull_page=page)
     recorder = Recorder.from_args(args)
-    status = deliver(args, plan, source, config.load(None), default="github-review")
+    status = deliver(args, plan, source, settings, default="github-review")
     if recorder is not None:
         if args.dry_run:
             warn("--dry-run: the run is not recorded in the history")
@@ -164,7 +173,7 @@ def post_from_args(
 ) -> int:
     """Post `draft` as the parsed posting options say; returns the exit status."""
     # Imported here so that commands which never post do not pay for httpx.
-    from review_quorum.github import GitHubClient, format_request, post_review, resolve_target
+    from review_quorum.github import GitHubClient, post_review, resolve_target
 
     env = os.environ if env is None else env
     for skipped in draft.skipped:
@@ -196,10 +205,33 @@ def post_from_args(
     finally:
         if owned:
             http_client.close()
-    if args.dry_run:
+    return report_outcome(args.dry_run, client, result, "GITHUB_TOKEN")
+
+
+class _Client(Protocol):
+    @property
+    def unsent(self) -> list[httpx.Request]: ...
+
+    @property
+    def offline(self) -> bool: ...
+
+
+class _Outcome(Protocol):
+    @property
+    def warnings(self) -> tuple[str, ...]: ...
+
+    def describe(self) -> str: ...
+
+
+def report_outcome(dry_run: bool, client: _Client, result: _Outcome, variable: str) -> int:
+    """After posting: the unsent requests of a dry run on standard output, the warnings and
+    the one-line result on standard error."""
+    from review_quorum.github.client import format_request
+
+    if dry_run:
         write_output("".join(f"{format_request(request)}\n" for request in client.unsent), None)
         if client.offline:
-            warn("no GITHUB_TOKEN: nothing was read, so this shows a first run")
+            warn(f"no {variable}: nothing was read, so this shows a first run")
     for message in result.warnings:
         warn(message)
     print(f"quorum: {result.describe()}", file=sys.stderr)

@@ -38,9 +38,10 @@ from review_quorum.cli.common import (
     write_output,
 )
 from review_quorum.cli.github_input import add_github_arguments, read_github, wants_github
+from review_quorum.cli.gitlab_input import add_gitlab_arguments, read_gitlab, wants_gitlab
 from review_quorum.cli.post import add_post_arguments, deliver
 from review_quorum.cli.record import Recorder, add_record_arguments
-from review_quorum.errors import InputError
+from review_quorum.errors import ConfigError, InputError
 from review_quorum.ingest.base import ReadOptions, Source
 from review_quorum.ingest.categories import build_category_map
 from review_quorum.model import ConsensusLevel
@@ -116,6 +117,7 @@ def add_parser(subparsers: Any) -> None:
     )
     add_post_arguments(parser)
     add_github_arguments(parser)
+    add_gitlab_arguments(parser)
     add_record_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -259,19 +261,24 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
         categories = file_settings.get("categories")
         category_map = build_category_map(categories) if categories else None
         bot_logins = file_settings.get("bot-logins") or {}
-        batch = load_inputs(
-            args, categories=category_map, bot_logins=bot_logins, elsewhere=wants_github(args)
-        )
+        remote = wants_github(args) or wants_gitlab(args)
+        batch = load_inputs(args, categories=category_map, bot_logins=bot_logins, elsewhere=remote)
         pulled = None
-        if wants_github(args):
+        if wants_github(args) and wants_gitlab(args):
+            raise ConfigError("--github and --gitlab read two different services: give one")
+        if remote:
             options = ReadOptions(
                 root=args.root,
                 categories=category_map,
                 include_humans=args.include_humans,
                 bot_logins=bot_logins,
             )
-            pulled = read_github(args, options)
-            batch.extend(pulled.batch)
+            if wants_github(args):
+                pulled = read_github(args, options)
+                batch.extend(pulled.batch)
+            if wants_gitlab(args):
+                pulled = read_gitlab(args, options)
+                batch.extend(pulled.batch)
         diff = load_diff(args)
         verdicts = load_verdicts(args.verdicts)
     awaited = pulled.awaited if pulled is not None else None

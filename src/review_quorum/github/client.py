@@ -22,10 +22,8 @@ from __future__ import annotations
 
 import email.utils
 import os
-import re
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -38,29 +36,20 @@ from review_quorum.github.limits import PER_PAGE
 from review_quorum.github.urls import graphql_url_for as graphql_url_for
 from review_quorum.github.urls import same_origin
 from review_quorum.github.urls import validate_api_url as validate_api_url
+from review_quorum.retrying import IDEMPOTENT as IDEMPOTENT
+from review_quorum.retrying import RetryingClient, check_token
+from review_quorum.retrying import RetryPolicy as RetryPolicy
 
 DEFAULT_API_URL = "https://api.github.com"
 API_VERSION = "2022-11-28"
-IDEMPOTENT = frozenset({"GET", "PUT", "PATCH", "DELETE"})
 REDACTED = "Bearer [REDACTED]"
 
 
-@dataclass(frozen=True, slots=True)
-class RetryPolicy:
-    """How long and how often to retry; `budget` bounds the total wait of one run."""
-
-    attempts: int = 6
-    base_delay: float = 1.0
-    max_delay: float = 120.0
-    # GitHub: after a secondary rate limit without Retry-After, wait at least a minute.
-    secondary_delay: float = 60.0
-    budget: float = 900.0
-    # GitHub: leave at least a second between content-creating requests.
-    write_interval: float = 1.0
-
-
-class GitHubClient:
+class GitHubClient(RetryingClient):
     """Requests to one GitHub API origin, authenticated with one token."""
+
+    error = GitHubError
+    name = "GitHub API"
 
     def __init__(
         self,
@@ -77,12 +66,7 @@ class GitHubClient:
     ) -> None:
         if token is None and not dry_run:
             raise ConfigError("GITHUB_TOKEN is not set: posting needs a token (or use --dry-run)")
-        if token is not None and not _TOKEN.fullmatch(token):
-            # said at once, and without the token: httpx would print the header it refuses
-            raise ConfigError(
-                "GITHUB_TOKEN holds whitespace, a control character or a non-ASCII character, "
-                "which no GitHub token has; check how it was set"
-            )
+        check_token(token, "GITHUB_TOKEN", "GitHub")
         self._http = http
         self._token = token
         self.api_url = validate_api_url(api_url)
@@ -241,24 +225,6 @@ class GitHubClient:
             raise GitHubError("GitHub API GET /user returned no login")
         return login
 
-    def wait_before_retry(
-        self, attempt: int, failure: GitHubError, delay: float | None = None
-    ) -> None:
-        """Sleep before retry number `attempt + 1`, or raise `failure` when out of budget."""
-        if attempt + 1 >= self._retry.attempts:
-            raise _again(failure, f"{failure} (gave up after {attempt + 1} attempts)")
-        if delay is None:
-            delay = min(self._retry.base_delay * 2.0**attempt, self._retry.max_delay)
-        if self.waited + delay > self._retry.budget:
-            budget = self._retry.budget
-            note = f"waiting {delay:.0f}s more would exceed the {budget:.0f}s retry budget"
-            raise _again(failure, f"{failure} (gave up: {note})")
-        if self._on_wait is not None:
-            attempts = self._retry.attempts
-            self._on_wait(f"{failure}; retrying in {delay:.0f}s ({attempt + 2} of {attempts})")
-        self._sleep(delay)
-        self.waited += delay
-
     def _build(self, method: str, url: str, body: Mapping[str, Any] | None = None) -> httpx.Request:
         headers = {"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": API_VERSION}
         if self._token is not None:
@@ -278,32 +244,6 @@ class GitHubClient:
             failure = GitHubError("GitHub GraphQL rate limit exhausted", status=403)
             self.wait_before_retry(0, failure, delay)
             self._budget = None
-
-    def _send(
-        self, request: httpx.Request, *, write: bool | None = None, idempotent: bool = False
-    ) -> httpx.Response:
-        """Send `request`, retrying what may be retried; GraphQL says its own `write`."""
-        idempotent = idempotent or request.method in IDEMPOTENT
-        attempt = 0
-        while True:
-            self._pace(request.method != "GET" if write is None else write)
-            try:
-                response = self._http.send(request)
-            except httpx.TransportError as err:
-                what = f"{type(err).__name__}: {err}"
-                failure = _error(request, self._redact(f"{_describe(request)} failed: {what}"))
-                if not idempotent:
-                    raise failure from err
-                self.wait_before_retry(attempt, failure)
-            else:
-                if response.is_success:
-                    return response
-                failure = self._failure(request, response)
-                delay = self._retry_delay(response, attempt, idempotent)
-                if delay is None:
-                    raise failure
-                self.wait_before_retry(attempt, failure, delay)
-            attempt += 1
 
     def _retry_delay(
         self, response: httpx.Response, attempt: int, idempotent: bool
@@ -335,10 +275,6 @@ class GitHubClient:
                 self._sleep(gap)
         self._last_write = self._clock()
 
-    def _failure(self, request: httpx.Request, response: httpx.Response) -> GitHubError:
-        text = f"{_describe(request)} returned {response.status_code}: {_error_message(response)}"
-        return _error(request, self._redact(text), response.status_code)
-
     def _next_page(self, response: httpx.Response) -> str | None:
         url = response.links.get("next", {}).get("url")
         if url is None:
@@ -348,8 +284,8 @@ class GitHubClient:
             raise GitHubError(f"GitHub API pagination points outside {self.api_url}")
         return str(url)
 
-    def _redact(self, text: str) -> str:
-        return text.replace(self._token, "[REDACTED]") if self._token else text
+    def _message(self, response: httpx.Response) -> str:
+        return _error_message(response)
 
 
 def format_request(request: httpx.Request) -> str:
@@ -384,9 +320,6 @@ def _error(request: httpx.Request, message: str, status: int | None = None) -> G
 def _again(failure: GitHubError, message: str) -> GitHubError:
     """`failure` with a new message, keeping its status, method and path."""
     return GitHubError(message, status=failure.status, method=failure.method, path=failure.path)
-
-
-_TOKEN = re.compile(r"[\x21-\x7e]+")
 
 
 def _describe(request: httpx.Request) -> str:

@@ -43,6 +43,7 @@ from review_quorum.github.reconcile import Existing, find_sticky, index, plan
 from review_quorum.github.remote import RemoteComment, RemoteIssueComment, RemoteReview
 from review_quorum.github.target import ACTIONS_BOT, PullRequest, in_actions
 from review_quorum.render.markers import find_markers
+from review_quorum.retrying import create_once
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,18 +393,7 @@ class _Run:
         self, path: str, payload: Mapping[str, Any], applied: Callable[[], object | None]
     ) -> Any:
         """POST `payload`; after a failure that may have been applied, ask `applied`."""
-        attempt = 0
-        while True:
-            try:
-                return self._write("POST", path, payload)
-            except GitHubError as err:
-                if err.status is not None and err.status < 500:
-                    raise
-                self.client.wait_before_retry(attempt, err)
-                found = applied()
-                if found is not None:
-                    return found
-                attempt += 1
+        return create_once(self._write, self.client.wait_before_retry, path, payload, applied)
 
     def _write(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> Any:
         return self.client.write(method, path, body, dry_run=self.dry_run)

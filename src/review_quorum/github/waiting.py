@@ -16,6 +16,8 @@ review of what is there, saying who is missing, is the useful outcome. A bot tha
 installed would make every run wait the whole timeout: `not_installed` names the bots no
 comment or review of the pull request and the repository's recent pull requests comes
 from (`snapshot.recent_authors`), and those are not waited for.
+A reading is any `Conversation`: a pull request's, or a GitLab merge request's notes in the
+same shape.
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ import enum
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
-from review_quorum.github.snapshot import PullSnapshot, parse_timestamp
+from review_quorum.github.snapshot import parse_timestamp
 from review_quorum.ingest.bots import BY_NAME, PARSERS
 from review_quorum.ingest.bots.authors import Attribution, resolve
 from review_quorum.ingest.bots.status import notice
@@ -54,6 +56,28 @@ SKIP_WORDS = (
 Activity = tuple[str, str, str, bool, bool]
 
 
+class Conversation(Protocol):
+    """What waiting reads: the head commit, when it was committed, and the comments."""
+
+    @property
+    def head_sha(self) -> str: ...
+
+    @property
+    def head_committed_at(self) -> datetime | None: ...
+
+    @property
+    def reviews(self) -> Sequence[Mapping[str, Any]]: ...
+
+    @property
+    def review_comments(self) -> Sequence[Mapping[str, Any]]: ...
+
+    @property
+    def issue_comments(self) -> Sequence[Mapping[str, Any]]: ...
+
+
+Reading = TypeVar("Reading", bound=Conversation)
+
+
 class Report(enum.Enum):
     """Where one bot stands on the head commit."""
 
@@ -63,10 +87,10 @@ class Report(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Waited:
+class Waited(Generic[Reading]):
     """The last reading, each named bot's report on it, and how long the wait took."""
 
-    snapshot: PullSnapshot
+    snapshot: Reading
     reports: Mapping[str, Report]
     waited: float = 0.0
 
@@ -91,7 +115,7 @@ def parse_bot_list(text: str, logins: Mapping[str, str] | None = None) -> tuple[
 
 
 def bot_reports(
-    snapshot: PullSnapshot, bots: Iterable[str], logins: Mapping[str, str] | None = None
+    snapshot: Conversation, bots: Iterable[str], logins: Mapping[str, str] | None = None
 ) -> dict[str, Report]:
     """Each of `bots` (bot names) as reported, skipped or pending on `snapshot`."""
     wanted = dict.fromkeys(bots, Report.PENDING)
@@ -115,7 +139,7 @@ def _skips(body: str) -> bool:
 
 
 def _activity(
-    snapshot: PullSnapshot, named: set[str], logins: Mapping[str, str]
+    snapshot: Conversation, named: set[str], logins: Mapping[str, str]
 ) -> Iterable[Activity]:
     """What each named bot said; inline comments hold findings, so they are never notices."""
     head = snapshot.head_sha
@@ -172,7 +196,7 @@ def not_installed(
 
 
 def wait_for_bots(
-    read: Callable[[], PullSnapshot],
+    read: Callable[[], Reading],
     bots: Sequence[str],
     *,
     absent: Collection[str] = (),
@@ -182,7 +206,7 @@ def wait_for_bots(
     clock: Callable[[], float],
     sleep: Callable[[float], None],
     progress: Callable[[Sequence[str], float], None] = lambda pending, waited: None,
-) -> Waited:
+) -> Waited[Reading]:
     """Read until every bot in `bots` reported or skipped, or `timeout` seconds passed.
 
     The `absent` bots (not installed, by `not_installed`) are reported on but not waited for.

@@ -2,20 +2,22 @@
 
 `local` writes the review as markdown to standard output (what `quorum review` always
 writes), `github-review` posts one review plus a sticky summary comment (`github.poster`),
-`github-check` creates or updates one check run with annotations (`reporters.github_check`).
+`github-check` creates or updates one check run with annotations (`reporters.github_check`),
+`gitlab-mr` posts diff discussions, a sticky note and a commit status (`gitlab.poster`).
 Each reporter is one module behind the `Reporter` protocol of `reporters.base`; the names
 the configuration accepts are `config.REPORTERS`, and a test keeps the two the same.
 """
 
 from __future__ import annotations
 
-from review_quorum.reporters import github_check, github_review, local
+from review_quorum.reporters import github_check, github_review, gitlab_mr, local
 from review_quorum.reporters.base import Delivery, Reporter
 
 REPORTERS: dict[str, Reporter] = {
     "local": local.report,
     "github-review": github_review.report,
     "github-check": github_check.report,
+    "gitlab-mr": gitlab_mr.report,
 }
 
 __all__ = ["REPORTERS", "Delivery", "Reporter"]

@@ -1,0 +1,100 @@
+"""`quorum review --gitlab`: a merge request's discussions as an input, read at the CLI edge.
+
+The merge request is named by ``--project``/``--mr`` or a merge request pipeline's
+variables. Its discussions are read through the GitLab client (``GITLAB_TOKEN``, API root
+``GITLAB_API_URL`` or ``CI_API_V4_URL``) and handed to the GitLab note reader
+(`ingest.gitlab_notes`), which tells bots from people and feeds the bodies to the same
+bot readers as GitHub's comments. ``--wait-for BOT,...`` first polls, as on GitHub
+(`cli.github_input.wait`), until those bots have noted the head commit or said they
+skipped: a diff note on the head version, or a note written after the newest version.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping
+
+from review_quorum.cli import github_input, progress
+from review_quorum.cli.github_input import PullInput, wait
+from review_quorum.errors import ConfigError
+from review_quorum.ingest.base import ReadOptions
+from review_quorum.ingest.gitlab_notes import Conversation, conversation, read_notes
+
+
+def add_gitlab_arguments(parser: argparse.ArgumentParser) -> None:
+    """--gitlab (the merge request itself is named by `add_merge_request_arguments`)."""
+    group = parser.add_argument_group("GitLab merge requests")
+    group.add_argument(
+        "--gitlab",
+        action="store_true",
+        help="also read the merge request's discussions and notes (needs GITLAB_TOKEN; "
+        "--project/--mr or the merge request pipeline name it); --wait-for then waits on it",
+    )
+
+
+def add_merge_request_arguments(group: argparse._ArgumentGroup) -> None:
+    """--project and --mr, which name the merge request to read from or post to."""
+    group.add_argument(
+        "--project", metavar="ID|PATH", help="GitLab: the project (default: $CI_PROJECT_ID)"
+    )
+    group.add_argument(
+        "--mr",
+        type=_iid,
+        metavar="IID",
+        help="GitLab: the merge request's number (default: $CI_MERGE_REQUEST_IID)",
+    )
+
+
+def wants_gitlab(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "gitlab", False))
+
+
+def read_gitlab(
+    args: argparse.Namespace, options: ReadOptions, env: Mapping[str, str] | None = None
+) -> PullInput:
+    """Read (after waiting, if asked) the merge request's notes into a batch of findings."""
+    from review_quorum.cli.post import make_http_client
+    from review_quorum.github.waiting import parse_bot_list
+    from review_quorum.gitlab.client import GitLabClient
+    from review_quorum.gitlab.snapshot import read_merge_request
+    from review_quorum.gitlab.target import resolve_merge_request
+
+    env = os.environ if env is None else env
+    target = resolve_merge_request(args.project, args.mr, env)
+    bots = parse_bot_list(args.wait_for or "", options.bot_logins)
+    if args.wait_for is not None and not bots:
+        raise ConfigError(
+            f"--wait-for: expected bot names separated by commas, not {args.wait_for!r}"
+        )
+    http = make_http_client()
+    timing = github_input.TIMING  # read at call time, so that tests can replace it
+    try:
+        client = GitLabClient.from_env(
+            http, env, sleep=timing.sleep, clock=timing.clock, on_wait=progress.note
+        )
+
+        def read() -> Conversation:
+            snapshot = read_merge_request(client, target)
+            return conversation(
+                snapshot.discussions,
+                head_sha=snapshot.head_sha,
+                web_url=snapshot.web_url,
+                head_committed_at=snapshot.version_created_at,
+            )
+
+        with progress.stage(f"reading {target} from GitLab"):
+            if bots:
+                talk, awaited = wait(read, bots, args.wait_timeout, options.bot_logins)
+            else:
+                talk, awaited = read(), None
+    finally:
+        http.close()
+    batch = read_notes(talk, name=str(target), options=options)
+    return PullInput(batch, talk.head_sha, awaited)
+
+
+def _iid(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a merge request iid >= 1, not {text!r}")
+    return int(text)

@@ -1,0 +1,113 @@
+"""What is already ours on a merge request: the sticky summary note and our finding threads.
+
+Pure functions over GitLab's discussion JSON, no I/O. A note is ours only when its author
+is the token's account AND its body carries our marker: a marker quoted or planted by
+anyone else is inert, and so is ours under another account. A finding thread is live until
+its note says the finding is fixed; it is "replied" once someone other than us answered in
+it (GitLab's system notes do not count), and then it is never edited or deleted again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from review_quorum.github.bodies import FIXED
+from review_quorum.render.markers import FINDING, SUMMARY, find_markers
+
+
+@dataclass(frozen=True, slots=True)
+class Thread:
+    """One of our finding threads: its discussion, its first note, and where it sits."""
+
+    discussion: str
+    note: int
+    body: str
+    position: Mapping[str, Any] | None
+    resolved: bool
+    replied: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Ours:
+    """Our sticky summary note (its id) and our live finding threads by fingerprint."""
+
+    sticky: int | None = None
+    live: dict[str, list[Thread]] = field(default_factory=dict)
+
+
+def find_ours(username: str, discussions: Sequence[Mapping[str, Any]]) -> Ours:
+    """Our sticky note and live threads among `discussions`."""
+    ours = username.casefold()
+    sticky: int | None = None
+    live: dict[str, list[Thread]] = {}
+    for discussion in discussions:
+        notes = [note for note in _notes(discussion) if note.get("system") is not True]
+        if not notes or not ours or _author(notes[0]) != ours:
+            continue
+        first, body = notes[0], _body(notes[0])
+        markers = find_markers(body)
+        if sticky is None and (SUMMARY, "") in markers and _id(first) is not None:
+            sticky = _id(first)
+            continue
+        fingerprint = next((payload for kind, payload in markers if kind == FINDING), None)
+        if fingerprint is None or any(kind == FIXED for kind, _ in markers):
+            continue
+        thread = _thread(discussion, first, body, any(_author(n) != ours for n in notes[1:]))
+        if thread is not None:
+            live.setdefault(fingerprint, []).append(thread)
+    return Ours(sticky, live)
+
+
+def find_thread(
+    username: str,
+    discussions: Sequence[Mapping[str, Any]],
+    fingerprint: str,
+    position: Mapping[str, Any],
+) -> Thread | None:
+    """Our live thread for `fingerprint` at `position`'s line, if one exists (a create that
+    failed was applied after all)."""
+    for thread in find_ours(username, discussions).live.get(fingerprint, []):
+        where = thread.position or {}
+        if all(where.get(key) == position.get(key) for key in ("new_path", "new_line", "head_sha")):
+            return thread
+    return None
+
+
+def _thread(
+    discussion: Mapping[str, Any], first: Mapping[str, Any], body: str, replied: bool
+) -> Thread | None:
+    key, note_id = discussion.get("id"), _id(first)
+    if not isinstance(key, str) or note_id is None:
+        return None
+    position = first.get("position")
+    return Thread(
+        discussion=key,
+        note=note_id,
+        body=body,
+        position=position if isinstance(position, dict) else None,
+        resolved=first.get("resolved") is True,
+        replied=replied,
+    )
+
+
+def _notes(discussion: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    notes = discussion.get("notes") if isinstance(discussion, dict) else None
+    return [note for note in notes if isinstance(note, dict)] if isinstance(notes, list) else []
+
+
+def _author(note: Mapping[str, Any]) -> str:
+    author = note.get("author")
+    username = author.get("username") if isinstance(author, dict) else None
+    return username.casefold() if isinstance(username, str) else ""
+
+
+def _body(note: Mapping[str, Any]) -> str:
+    body = note.get("body")
+    return body.replace("\r\n", "\n") if isinstance(body, str) else ""
+
+
+def _id(note: Mapping[str, Any]) -> int | None:
+    value = note.get("id")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -1,0 +1,166 @@
+"""What the GitHub and GitLab clients share: waiting between attempts, and the send loop.
+
+`RetryingClient` sends a request and, when the service's own rules say resending can help
+(`_retry_delay`, which each client defines: rate limits, server errors of idempotent
+requests), waits and sends it again, within the attempts and the total wait its
+`RetryPolicy` allows, telling `on_wait` about every retry. A transport error is retried
+only for an idempotent request: a POST may have been applied, so its caller re-reads
+first (`create_once`). Errors are the client's `ServiceError` subclass, carrying the
+method and path, with the token redacted from every message; `check_token` refuses a
+token no service would issue before it is ever put in a header.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from review_quorum.errors import ConfigError, ServiceError
+
+IDEMPOTENT = frozenset({"GET", "PUT", "PATCH", "DELETE"})
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """How long and how often to retry; `budget` bounds the total wait of one run."""
+
+    attempts: int = 6
+    base_delay: float = 1.0
+    max_delay: float = 120.0
+    # GitHub: after a secondary rate limit without Retry-After, wait at least a minute.
+    secondary_delay: float = 60.0
+    budget: float = 900.0
+    # GitHub: leave at least a second between content-creating requests.
+    write_interval: float = 1.0
+
+
+_TOKEN = re.compile(r"[\x21-\x7e]+")
+
+
+def check_token(token: str | None, variable: str, service: str) -> None:
+    """Refuse a token no service issues, at once and without showing it: httpx would
+    print the header it refuses."""
+    if token is not None and not _TOKEN.fullmatch(token):
+        raise ConfigError(
+            f"{variable} holds whitespace, a control character or a non-ASCII character, "
+            f"which no {service} token has; check how it was set"
+        )
+
+
+class RetryingClient:
+    """The retrying half of an API client; subclasses set these attributes."""
+
+    error: type[ServiceError] = ServiceError
+    name = "API"
+    _http: httpx.Client
+    _token: str | None
+    _retry: RetryPolicy
+    _sleep: Callable[[float], None]
+    _on_wait: Callable[[str], None] | None
+    waited: float
+
+    def wait_before_retry(
+        self, attempt: int, failure: ServiceError, delay: float | None = None
+    ) -> None:
+        """Sleep before retry number `attempt + 1`, or raise `failure` when out of budget."""
+        if attempt + 1 >= self._retry.attempts:
+            raise again(failure, f"{failure} (gave up after {attempt + 1} attempts)")
+        if delay is None:
+            delay = min(self._retry.base_delay * 2.0**attempt, self._retry.max_delay)
+        if self.waited + delay > self._retry.budget:
+            budget = self._retry.budget
+            note = f"waiting {delay:.0f}s more would exceed the {budget:.0f}s retry budget"
+            raise again(failure, f"{failure} (gave up: {note})")
+        if self._on_wait is not None:
+            attempts = self._retry.attempts
+            self._on_wait(f"{failure}; retrying in {delay:.0f}s ({attempt + 2} of {attempts})")
+        self._sleep(delay)
+        self.waited += delay
+
+    def _send(
+        self, request: httpx.Request, *, write: bool | None = None, idempotent: bool = False
+    ) -> httpx.Response:
+        """Send `request`, retrying what may be retried; a caller may say its own `write`."""
+        idempotent = idempotent or request.method in IDEMPOTENT
+        attempt = 0
+        while True:
+            self._pace(request.method != "GET" if write is None else write)
+            try:
+                response = self._http.send(request)
+            except httpx.TransportError as err:
+                what = f"{type(err).__name__}: {err}"
+                text = self._redact(f"{self._describe(request)} failed: {what}")
+                failure = self._error(request, text)
+                if not idempotent:
+                    raise failure from err
+                self.wait_before_retry(attempt, failure)
+            else:
+                if response.is_success:
+                    return response
+                failure = self._failure(request, response)
+                delay = self._retry_delay(response, attempt, idempotent)
+                if delay is None:
+                    raise failure
+                self.wait_before_retry(attempt, failure, delay)
+            attempt += 1
+
+    def _retry_delay(
+        self, response: httpx.Response, attempt: int, idempotent: bool
+    ) -> float | None:
+        """How long to wait before resending, or None when resending cannot help."""
+        raise NotImplementedError
+
+    def _pace(self, write: bool) -> None:
+        """Space writes out, where the service asks for it."""
+
+    def _message(self, response: httpx.Response) -> str:
+        """The service's error text in `response`."""
+        raise NotImplementedError
+
+    def _failure(self, request: httpx.Request, response: httpx.Response) -> ServiceError:
+        text = f"{self._describe(request)} returned {response.status_code}: "
+        text += self._message(response)
+        return self._error(request, self._redact(text), response.status_code)
+
+    def _describe(self, request: httpx.Request) -> str:
+        return f"{self.name} {request.method} {request.url}"
+
+    def _error(
+        self, request: httpx.Request, message: str, status: int | None = None
+    ) -> ServiceError:
+        return self.error(message, status=status, method=request.method, path=request.url.path)
+
+    def _redact(self, text: str) -> str:
+        return text.replace(self._token, "[REDACTED]") if self._token else text
+
+
+def again(failure: ServiceError, message: str) -> ServiceError:
+    """`failure` with a new message, keeping its class, status, method and path."""
+    return type(failure)(message, status=failure.status, method=failure.method, path=failure.path)
+
+
+def create_once(
+    write: Callable[[str, str, Mapping[str, Any]], Any],
+    wait: Callable[[int, Any], None],
+    path: str,
+    payload: Mapping[str, Any],
+    applied: Callable[[], object | None],
+) -> Any:
+    """POST `payload`; after a failure that may have been applied (5xx, no answer), wait,
+    then ask `applied` whether it was, and send again only when it was not."""
+    attempt = 0
+    while True:
+        try:
+            return write("POST", path, payload)
+        except ServiceError as err:
+            if err.status is not None and err.status < 500:
+                raise
+            wait(attempt, err)
+            found = applied()
+            if found is not None:
+                return found
+            attempt += 1

@@ -1,0 +1,1 @@
+"""Tests of the GitLab reader, poster and stand-in."""

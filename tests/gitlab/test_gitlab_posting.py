@@ -1,0 +1,144 @@
+"""`quorum review --gitlab --reporter gitlab-mr` over HTTP against the GitLab stand-in:
+ten bots' findings posted as diff discussions, a re-run that adds nothing, a push that
+moves lines (GitLab traces some threads, quorum re-anchors the rest), fixed findings'
+threads resolved, the gate as a commit status, and the dry run's printed requests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gitlab.fake import FakeGitLab, diff_text
+from gitlab.gitlab_support import (
+    BOT_NOTES,
+    HEAD,
+    MR,
+    PATH,
+    QUORUM,
+    over_http,
+    seed_bot_discussions,
+)
+from review_quorum.cli import main
+from review_quorum.render.markers import find_markers
+
+PUSHED = "d" * 40
+# Every finding inline: one bot is enough, and no two findings share a cluster.
+POST = [
+    "review", "--gitlab", *MR, "--reporter", "gitlab-mr", "--resolve-fixed",
+    "--inline-level", "unverified", "--threshold", "30", "--cap", "50", "--line-window", "0",
+    "--gate-level", "unverified",
+]  # fmt: skip
+
+
+def ours(fake: FakeGitLab) -> list[dict]:
+    return [d for d in fake.threads_by(QUORUM) if not d["individual_note"]]
+
+
+def fingerprints(fake: FakeGitLab) -> list[str]:
+    return sorted(
+        payload
+        for d in ours(fake)
+        for kind, payload in find_markers(d["notes"][0]["body"])
+        if kind == "finding"
+    )
+
+
+def lines(fake: FakeGitLab) -> list[int]:
+    return sorted(d["notes"][0]["position"]["new_line"] for d in ours(fake))
+
+
+def stickies(fake: FakeGitLab) -> list[dict]:
+    return [d for d in fake.threads_by(QUORUM) if d["individual_note"]]
+
+
+def test_post_rerun_push_and_resolve_end_to_end(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with over_http(monkeypatch) as (fake, errors):
+        seed_bot_discussions(fake)
+        assert main(POST) == 1  # findings at every level: the gate fails
+        first = capsys.readouterr().err
+        assert lines(fake) == sorted(line for _, _, line, _ in BOT_NOTES)
+        assert len(stickies(fake)) == 1
+        [status] = fake.statuses
+        assert (status["sha"], status["name"], status["status"]) == (
+            HEAD,
+            "review-quorum",
+            "failed",
+        )
+
+        writes = len(fake.writes())
+        assert main(POST) == 1
+        again = capsys.readouterr().err
+        assert len(ours(fake)) == len(BOT_NOTES) and len(stickies(fake)) == 1
+        # the sticky note updated in place and the status set again: nothing created
+        assert [m for m, _, _ in fake.writes()[writes:]] == ["PUT", "POST"]
+        assert "posted 0 new diff discussion(s), 10 already there" in again
+
+        # A push inserts three lines at the top and rewrites line 12: GitLab traces every
+        # note but those on line 12; CodeRabbit reports its finding again on the new line
+        # 41 (deleting its old note), and cubic's finding (line 30) is fixed.
+        changed = {line + 3 for line in range(10, 31)} | {41}
+        fake.push(
+            PUSHED, {PATH: diff_text({}, changed, 45)}, lambda p, n: None if n == 12 else n + 3
+        )
+        coderabbit, cubic = BOT_NOTES[0], BOT_NOTES[9]
+        fake.discussions = [
+            d for d in fake.discussions
+            if d["notes"][0]["author"]["username"] not in (coderabbit[1], cubic[1])
+        ]  # fmt: skip
+        fake.add_note(coderabbit[1], coderabbit[3], position=fake.position(PATH, 41))
+        before = fingerprints(fake)
+        assert main(POST) == 1
+        moved = capsys.readouterr().err
+        assert errors == []
+    live = [d for d in ours(fake) if not d["notes"][0]["resolved"]]
+    assert sorted(d["notes"][0]["position"]["new_line"] for d in live) == [
+        line + 3 for _, _, line, _ in BOT_NOTES[1:9]
+    ] + [41]
+    assert all(d["notes"][0]["position"]["head_sha"] == PUSHED for d in live)
+    [fixed] = [d for d in ours(fake) if d["notes"][0]["resolved"]]
+    assert "review-quorum no longer reports this finding" in fixed["notes"][0]["body"]
+    assert fingerprints(fake) == before  # re-anchored, not duplicated; the fixed one kept
+    assert "1 re-anchored after a push" in moved and "1 resolved as fixed" in moved
+    assert first.count("GitLab") == 1  # "reading ... from GitLab", no retry, no warning
+    assert [s["sha"] for s in fake.statuses] == [HEAD, PUSHED]
+
+
+def save_plan(fake: FakeGitLab, plan: Path) -> None:
+    """The ten bots' findings planned (nothing posted) and saved as JSON."""
+    seed_bot_discussions(fake)
+    planning = [a for a in POST if a not in ("--reporter", "gitlab-mr", "--resolve-fixed")]
+    assert main([*planning, "--format", "json", "-o", str(plan)]) == 1
+
+
+def test_a_saved_plan_is_posted_with_quorum_post(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = tmp_path / "plan.json"
+    with over_http(monkeypatch) as (fake, errors):
+        save_plan(fake, plan)
+        assert fake.writes() == []
+        monkeypatch.setenv("CI_PROJECT_URL", "https://gitlab.example.com/acme/stockroom")
+        argv = ["post", str(plan), "--reporter", "gitlab-mr", *MR]
+        assert main(argv) == 0
+        assert main(argv) == 0
+        assert errors == []
+    assert lines(fake) == sorted(line for _, _, line, _ in BOT_NOTES)
+    assert len(stickies(fake)) == 1
+    assert "posted 0 new diff discussion(s), 10 already there" in capsys.readouterr().err
+
+
+def test_a_saved_plan_linking_elsewhere_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = tmp_path / "plan.json"
+    with over_http(monkeypatch) as (fake, errors):
+        save_plan(fake, plan)
+        monkeypatch.setenv("CI_PROJECT_URL", "https://gitlab.example.com/someone/else")
+        assert main(["post", str(plan), "--reporter", "gitlab-mr", *MR]) == 2
+        assert errors == [] and fake.writes() == []
+    assert "not a comment on https://gitlab.example.com/someone/else/-/merge_requests/7" in (
+        capsys.readouterr().err
+    )
