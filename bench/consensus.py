@@ -9,6 +9,9 @@ Workloads (native JSON files written to a temporary folder):
   with reworded titles; about 5% of reports carry no line; 40 findings per file.
 - lineless: 8 bots, one file, one category, no lines, each title 5 words drawn from a
   45-word vocabulary: every finding is a title comparison in one bucket.
+- near-identical: 8 bots, one file, one category, no lines, each title one of a few
+  wordings of one SQL injection (a phrase and two of its three words): nearly every finding
+  joins one of a few clusters by text, which grow to thousands of members.
 - chained: 8 bots, one file and category, two reports per line on consecutive lines, so
   each sits within the line window of the one before and windows chain through the file.
 - bots50: 50 bots, each issue reported by 20-50 of them on jittered lines.
@@ -95,6 +98,18 @@ def lineless(size: int, rng: random.Random) -> list[Record]:
     ]
 
 
+def near_identical(size: int, rng: random.Random) -> list[Record]:
+    words = TOPICS["security"][0]
+    titles = (
+        " ".join([rng.choice(PHRASES), *rng.sample(words, 2), "in", "build_query"])
+        for _ in range(size)
+    )
+    return [
+        record(rng.choice(BOTS), n, "security", title, "app.py", None)
+        for n, title in enumerate(titles)
+    ]
+
+
 def chained(size: int, rng: random.Random) -> list[Record]:
     return [
         record(rng.choice(BOTS), n, "security", "unchecked input", "app.py", n // 2 + 1)
@@ -118,6 +133,7 @@ def bots50(size: int, rng: random.Random) -> list[Record]:
 WORKLOADS: dict[str, Callable[[int, random.Random], list[Record]]] = {
     "realistic": realistic,
     "lineless": lineless,
+    "near-identical": near_identical,
     "chained": chained,
     "bots50": bots50,
 }
