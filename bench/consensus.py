@@ -7,16 +7,27 @@ on, as any program parses), measured in the same run; each is the best of `--rep
 Workloads (native JSON files written to a temporary folder):
 - realistic: 8 bots; each issue is reported by 1-4 of them, on lines jittered by up to 2,
   with reworded titles; about 5% of reports carry no line; 40 findings per file.
+- uniform: every field drawn on its own, uniformly: a bot of 8, a file of size/40, a line
+  of 2,000 (none for 5%), a category of 5, a title of 5 words of 45; few reports meet.
 - lineless: 8 bots, one file, one category, no lines, each title 5 words drawn from a
   45-word vocabulary: every finding is a title comparison in one bucket.
+- near-identical: 8 bots, one file, one category, no lines, each title one of a few
+  wordings of one SQL injection (a phrase and two of its three words): nearly every finding
+  joins one of a few clusters by text, which grow to thousands of members.
 - chained: 8 bots, one file and category, two reports per line on consecutive lines, so
   each sits within the line window of the one before and windows chain through the file.
 - bots50: 50 bots, each issue reported by 20-50 of them on jittered lines.
 
 Columns: `engine` is `compute_consensus` alone after ingest, per model (collector paused,
-as the CLI runs it); `cli` is `quorum consensus FILE --format json -o /dev/null` end to
-end, interpreter start-up included; `ms/1k` the engine's milliseconds per 1,000 findings.
+as the CLI runs it); `cli` is `quorum consensus FILE --format json -o OUT` end to end,
+interpreter start-up included, and `peak MB` its peak RSS; `ms/1k` the engine's
+milliseconds per 1,000 findings.
 
+`--targets` measures what users feel, in one run, on the realistic and the uniform
+workload at 1,000,000 findings: the command within `CLI_TARGET` times the parse of the
+same file, and its peak RSS within `PEAK_TARGET_MB`; each row ends with met or NOT MET.
+
+    python bench/consensus.py --targets                # the two targets, 1e6
     python bench/consensus.py                          # realistic 1e4, 1e5, 1e6
     python bench/consensus.py --workload lineless --sizes 10000 100000
     python bench/consensus.py --workload all --sizes 10000 100000 --repeat 3
@@ -56,6 +67,9 @@ VOCABULARY = [
     "variable",
 ]  # fmt: skip
 MODELS = ("agreement", "reliability")
+CLI_TARGET = 5.0  # end to end, times `orjson.loads` of the same file
+PEAK_TARGET_MB = 1500.0
+TARGET_WORKLOADS = ("realistic", "uniform")
 Record = dict[str, object]
 
 
@@ -87,8 +101,35 @@ def realistic(size: int, rng: random.Random) -> list[Record]:
     return records[:size]
 
 
+def uniform(size: int, rng: random.Random) -> list[Record]:
+    files = [f"src/pkg{n % 97}/module_{n}.py" for n in range(max(size // 40, 1))]
+    return [
+        record(
+            rng.choice(BOTS),
+            n,
+            rng.choice(CATEGORIES),
+            " ".join(rng.sample(VOCABULARY, 5)),
+            rng.choice(files),
+            None if rng.random() < 0.05 else rng.randint(1, 2000),
+        )
+        for n in range(size)
+    ]
+
+
 def lineless(size: int, rng: random.Random) -> list[Record]:
     titles = (" ".join(rng.sample(VOCABULARY, 5)) for _ in range(size))
+    return [
+        record(rng.choice(BOTS), n, "security", title, "app.py", None)
+        for n, title in enumerate(titles)
+    ]
+
+
+def near_identical(size: int, rng: random.Random) -> list[Record]:
+    words = TOPICS["security"][0]
+    titles = (
+        " ".join([rng.choice(PHRASES), *rng.sample(words, 2), "in", "build_query"])
+        for _ in range(size)
+    )
     return [
         record(rng.choice(BOTS), n, "security", title, "app.py", None)
         for n, title in enumerate(titles)
@@ -117,7 +158,9 @@ def bots50(size: int, rng: random.Random) -> list[Record]:
 
 WORKLOADS: dict[str, Callable[[int, random.Random], list[Record]]] = {
     "realistic": realistic,
+    "uniform": uniform,
     "lineless": lineless,
+    "near-identical": near_identical,
     "chained": chained,
     "bots50": bots50,
 }
@@ -154,9 +197,10 @@ def run_child(*arguments: str) -> dict[str, float]:
 
 
 def run_cli(path: Path, model: str) -> dict[str, float]:
-    """Wall seconds and peak RSS of `quorum consensus --format json` on `path`."""
+    """Wall seconds and peak RSS of `quorum consensus --format json -o FILE` on `path`."""
+    output = path.with_suffix(".out.json")
     command = [sys.executable, "-m", "review_quorum", "consensus", str(path), "--format", "json"]
-    command += ["--bots", "8", "--model", model, "--gate-level", "none", "-o", os.devnull]
+    command += ["--bots", "8", "--model", model, "--gate-level", "none", "-o", str(output)]
     started = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(process.pid, 0)
@@ -164,6 +208,7 @@ def run_cli(path: Path, model: str) -> dict[str, float]:
     assert process.stderr is not None
     stderr = process.stderr.read().decode()
     process.returncode = os.waitstatus_to_exitcode(status)
+    output.unlink(missing_ok=True)
     if process.returncode != 0:
         raise SystemExit(f"quorum failed ({process.returncode}): {stderr}")
     return {"seconds": seconds, "peak_mb": usage.ru_maxrss / 1024}
@@ -180,7 +225,7 @@ def best(runs: int, measure: Callable[[], dict[str, float]]) -> dict[str, float]
 def measure_size(path: Path, size: int, args: argparse.Namespace) -> dict[str, float]:
     row: dict[str, float] = {"size": size}
     row["parse"] = best(args.repeat, lambda: run_child("parse", str(path)))["seconds"]
-    for model in MODELS:
+    for model in MODELS if args.engine else ():
         engine = best(args.repeat, lambda model=model: run_child("engine", str(path), model))
         row[f"{model}_engine"], row["groups"] = engine["seconds"], engine["groups"]
     if args.cli:
@@ -189,15 +234,27 @@ def measure_size(path: Path, size: int, args: argparse.Namespace) -> dict[str, f
     return row
 
 
-def print_row(row: dict[str, float]) -> None:
+def print_row(row: dict[str, float], targets: bool) -> None:
     parse, size = row["parse"], row["size"]
-    cells = [f"{size:>9,.0f}", f"{row['groups']:>8,.0f}", f"{parse:>7.2f}"]
-    for model in MODELS:
+    cells = [f"{size:>9,.0f}", f"{row['groups']:>8,.0f}" if "groups" in row else " " * 8]
+    cells.append(f"{parse:>7.2f}")
+    for model in MODELS if "groups" in row else ():
         engine = row[f"{model}_engine"]
         cells.append(f"{engine:>7.2f} {engine / parse:>5.2f}x {engine / size * 1e6:>6.1f}")
     if "cli" in row:
         cells.append(f"{row['cli']:>7.2f} {row['cli'] / parse:>5.2f}x {row['peak_mb']:>7,.0f}")
+    if targets:
+        cells.append(verdict(row))
     print(" ".join(cells))
+
+
+def verdict(row: dict[str, float]) -> str:
+    """Whether the command met its two targets on this row."""
+    ratio, peak = row["cli"] / row["parse"], row["peak_mb"]
+    return (
+        f"  cli/parse {'met' if ratio <= CLI_TARGET else 'NOT MET'} (<= {CLI_TARGET:g}x),"
+        f" peak {'met' if peak <= PEAK_TARGET_MB else 'NOT MET'} (<= {PEAK_TARGET_MB:,.0f} MB)"
+    )
 
 
 def print_growth(first: dict[str, float], last: dict[str, float]) -> None:
@@ -209,11 +266,11 @@ def print_growth(first: dict[str, float], last: dict[str, float]) -> None:
     print(f"time per finding at {last['size']:,.0f} vs {first['size']:,.0f}: {', '.join(growth)}")
 
 
-def header(cli: bool) -> None:
-    columns = f"{'findings':>9} {'groups':>8} {'parse s':>7}"
-    for model in MODELS:
+def header(args: argparse.Namespace) -> None:
+    columns = f"{'findings':>9} {'groups' if args.engine else '':>8} {'parse s':>7}"
+    for model in MODELS if args.engine else ():
         columns += f" {model[:9] + ' s':>7} {'/parse':>6} {'ms/1k':>6}"
-    if cli:
+    if args.cli:
         columns += f" {'cli s':>7} {'/parse':>6} {'peak MB':>7}"
     print(columns)
 
@@ -225,6 +282,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2, help="runs per figure (best kept)")
     parser.add_argument("--cli-model", choices=MODELS, default=None, help="default: quorum's")
     parser.add_argument("--no-cli", dest="cli", action="store_false", help="engine figures only")
+    parser.add_argument(
+        "--targets", action="store_true", help="the command's targets on realistic and uniform"
+    )
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -237,18 +297,23 @@ def main() -> None:
 
         args.cli_model = DEFAULT_MODEL
     names = list(WORKLOADS) if args.workload == "all" else [args.workload]
+    args.engine = not args.targets
+    if args.targets:
+        names, args.cli = list(TARGET_WORKLOADS), True
+        if args.sizes == parser.get_default("sizes"):
+            args.sizes = [1_000_000]
     with tempfile.TemporaryDirectory() as folder:
         for name in names:
             print(f"\n{name} (cli: --model {args.cli_model})")
-            header(args.cli)
+            header(args)
             rows = []
             for size in args.sizes:
                 path = Path(folder) / f"{name}-{size}.json"
                 path.write_bytes(orjson.dumps(WORKLOADS[name](size, random.Random(size))))
                 rows.append(measure_size(path, size, args))
                 path.unlink()
-                print_row(rows[-1])
-            if len(rows) > 1:
+                print_row(rows[-1], args.targets)
+            if len(rows) > 1 and args.engine:
                 print_growth(rows[0], rows[-1])
 
 

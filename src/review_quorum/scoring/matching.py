@@ -242,7 +242,8 @@ def _join_files_by_text(
     while indexed:
         clusters, lineless, free, index = indexed.pop()
         for (position, finding), text in zip(lineless, free, strict=True):
-            target = _best_by_text(finding, corpus.vector(text), clusters, index)
+            vector = corpus.vector(text)
+            target = _best_by_text(finding, vector, clusters, index)
             source = source_of(finding)
             if target is None:
                 target = _Cluster(len(clusters), 0, 0, position, source)
@@ -257,7 +258,7 @@ def _join_files_by_text(
                 target.bots.add(finding.bot)
             if finding.category_certainty >= 1.0:
                 _note_stated(target, finding)
-            index.add(target.number, text)
+            index.add(target.number, text, vector)
         yield from clusters
 
 

@@ -125,6 +125,11 @@ class TextIndex:
     `probed` holds every token a probe can carry (those of the texts that will probe):
     postings of other tokens would never be read, and a cluster with none of them can
     never be a candidate, so neither is kept.
+
+    Each new member costs its own tokens, whatever the size of its cluster: a cluster of
+    several members keeps the set of tokens it is posted under, and a sum once made takes
+    each further member's vector as it comes. The sum is made by adding the members'
+    vectors in member order either way, so it is the same floating-point sum.
     """
 
     def __init__(self, corpus: Corpus, probed: set[str]) -> None:
@@ -133,14 +138,15 @@ class TextIndex:
         self.postings: dict[str, list[int]] = {}
         self.texts: dict[int, list[str]] = {}
         self._sums: dict[int, Vector] = {}
+        self._posted: dict[int, set[str]] = {}  # of clusters with more than one member
 
     def reach(self, cluster: int, text: str, reached: set[str]) -> None:
         """A new cluster whose first text holds the probed tokens `reached` (not empty)."""
         self.texts[cluster] = [text]
         self._post(cluster, reached)
 
-    def add(self, cluster: int, text: str) -> None:
-        """A member's text: a new cluster's first, or a further one."""
+    def add(self, cluster: int, text: str, vector: Vector) -> None:
+        """A member's text (and its vector): a new cluster's first, or a further one."""
         tokens = self.corpus.tokens
         texts = self.texts.get(cluster)
         if texts is None:
@@ -148,10 +154,16 @@ class TextIndex:
             if reached:  # else no probe can reach this cluster through this text
                 self.reach(cluster, text, reached)
             return
-        known = {token for member in texts for token in tokens(member)}
-        self._post(cluster, self.probed.intersection(tokens(text)) - known)
+        posted = self._posted.get(cluster)
+        if posted is None:
+            posted = self._posted[cluster] = self.probed.intersection(tokens(texts[0]))
+        new = self.probed.intersection(tokens(text)) - posted
+        self._post(cluster, new)
+        posted |= new
         texts.append(text)
-        self._sums.pop(cluster, None)
+        total = self._sums.get(cluster)
+        if total is not None:
+            _accumulate(total, vector)
 
     def _post(self, cluster: int, new: set[str]) -> None:
         """`cluster` on the posting list of each token in `new` (none of them has it yet)."""
@@ -179,12 +191,15 @@ class TextIndex:
         total = self._sums.get(cluster)
         texts = self.texts[cluster]
         if total is None:
-            if len(texts) == 1:  # most clusters: the sum is the one vector
-                total = self._sums[cluster] = self.corpus.vector(texts[0])
-            else:
-                total = self._sums[cluster] = {}
-                for text in texts:
-                    for token, weight in self.corpus.vector(text).items():
-                        total[token] = total.get(token, 0.0) + weight
+            # most clusters have one member: the sum is its vector (0.0 + w is w)
+            total = self._sums[cluster] = self.corpus.vector(texts[0])
+            for text in texts[1:]:
+                _accumulate(total, self.corpus.vector(text))
         dot = math.fsum(map(mul, vector.values(), map(total.get, vector, repeat(0.0))))
         return dot / len(texts)
+
+
+def _accumulate(total: Vector, vector: Vector) -> None:
+    """Add `vector` into `total`, token by token."""
+    for token, weight in vector.items():
+        total[token] = total.get(token, 0.0) + weight
