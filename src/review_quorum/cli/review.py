@@ -261,6 +261,7 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
                 categories=category_map,
                 include_humans=args.include_humans,
                 bot_logins=bot_logins,
+                own_login=args.bot_login,
             )
             pulled = read_github(args, options)
             batch.extend(pulled.batch)
