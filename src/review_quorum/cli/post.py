@@ -13,7 +13,11 @@ reported finding; `--inline-mode` must agree with the plan's (a plan made with
 comments instead). `--dry-run` performs the reads
 (when a token is available) and prints every write request instead of sending it, with the
 Authorization header redacted. The printed requests go to standard output, the one-line
-result to standard error. GitHub failures raise `GitHubError` and exit 2. httpx and the
+result to standard error. A saved plan's bot findings are checked against the comments
+the posting run reads from GitHub (`checked_plan`): what does not match is left out and
+counted, the consensus is rebuilt from GitHub's comments, and only those are hidden. The
+configuration found in the working directory says which bot each login is, as for
+`quorum review`. GitHub failures raise `GitHubError` and exit 2. httpx and the
 GitHub client are imported only when something is posted. With `--db` the plan is recorded
 in the history as a run (see `cli.record`), except in a dry run.
 """
@@ -24,21 +28,23 @@ import argparse
 import dataclasses
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
+from review_quorum import config
 from review_quorum.cli import progress
 from review_quorum.cli.common import ExitCode, read_bytes, warn
 from review_quorum.cli.record import Recorder, add_record_arguments
 from review_quorum.config import INLINE_MODES
 from review_quorum.errors import ConfigError
-from review_quorum.ingest.base import Source
+from review_quorum.ingest.base import ReadOptions, Source
 from review_quorum.model import ConsensusLevel
 
 if TYPE_CHECKING:
     import httpx
 
+    from review_quorum.checked_plan import Fresh
     from review_quorum.github import PullRequest, ReviewDraft
 
 LEVELS = [level.value for level in ConsensusLevel]
@@ -103,6 +109,7 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from review_quorum.checked_plan import check_plan
     from review_quorum.github import ReviewDraft, resolve_target
     from review_quorum.render.json_report import report_data
     from review_quorum.saved_plan import read_saved_plan
@@ -110,14 +117,32 @@ def run(args: argparse.Namespace) -> int:
     source = "<stdin>" if args.plan == "-" else args.plan
     document = Source(source, read_bytes(args.plan)).json()
     target = resolve_target(args.repo, args.pr, os.environ)
-    plan = read_saved_plan(document, source, pull_page=pull_page(target, os.environ))
+    plans = [read_saved_plan(document, source, pull_page=pull_page(target, os.environ))]
     recorder = Recorder.from_args(args)
-    status = post_from_args(args, ReviewDraft.from_plan(plan, source=source))
+
+    def rebuild(fresh: Fresh) -> ReviewDraft:
+        checked = check_plan(plans[0], fresh)
+        if checked.mismatched:
+            warn(
+                f"{len(checked.mismatched)} finding(s) of the plan do not match the pull "
+                "request's comments as GitHub shows them now: left out (counted as skipped) "
+                "and not hidden; the bots' findings are GitHub's"
+            )
+        plans.append(checked.plan)
+        return ReviewDraft.from_plan(checked.plan, source=source)
+
+    logins = config.load().get("bot-logins") or {}
+    status = post_from_args(
+        args,
+        ReviewDraft.from_plan(plans[0], source=source),
+        reading=ReadOptions(bot_logins=logins),
+        rebuild=rebuild,
+    )
     if recorder is not None:
         if args.dry_run:
             warn("--dry-run: the run is not recorded in the history")
         else:
-            recorder.record(report_data(plan), source)
+            recorder.record(report_data(plans[-1]), source)
     return status
 
 
@@ -127,8 +152,13 @@ def post_from_args(
     *,
     env: Mapping[str, str] | None = None,
     http: httpx.Client | None = None,
+    reading: ReadOptions | None = None,
+    rebuild: Callable[[Fresh], ReviewDraft] | None = None,
 ) -> int:
-    """Post `draft` as the parsed posting options say; returns the exit status."""
+    """Post `draft` as the parsed posting options say; returns the exit status.
+
+    `reading` and `rebuild` go to `post_review`; a rebuilt draft gets its event the same way.
+    """
     # Imported here so that commands which never post do not pay for httpx.
     from review_quorum.github import GitHubClient, format_request, post_review, resolve_target
 
@@ -158,6 +188,8 @@ def post_from_args(
                 dry_run=args.dry_run,
                 bot_login=args.bot_login,
                 env=env,
+                reading=reading,
+                rebuild=None if rebuild is None else _with_event(rebuild, args),
             )
     finally:
         if owned:
@@ -170,6 +202,16 @@ def post_from_args(
         warn(message)
     print(f"quorum: {result.describe()}", file=sys.stderr)
     return ExitCode.OK
+
+
+def _with_event(
+    rebuild: Callable[[Fresh], ReviewDraft], args: argparse.Namespace
+) -> Callable[[Fresh], ReviewDraft]:
+    def rebuilt(fresh: Fresh) -> ReviewDraft:
+        draft = rebuild(fresh)
+        return dataclasses.replace(draft, event=choose_event(draft, args.request_changes_on))
+
+    return rebuilt
 
 
 def pull_page(target: PullRequest, env: Mapping[str, str]) -> str:

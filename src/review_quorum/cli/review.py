@@ -292,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
             args.recorder.record(report_data(plan), "quorum review")
     if args.post:
         with stages.stage("post"):
-            posted = _post(args, plan)
+            posted = _post(args, plan, file_settings)
         if posted != ExitCode.OK:
             stages.report()
             return posted
@@ -312,8 +312,10 @@ def _write(plan: ReviewPlan, output_format: str, output: str | None) -> None:
     write_output(text, output)
 
 
-def _post(args: argparse.Namespace, plan: ReviewPlan) -> int:
+def _post(args: argparse.Namespace, plan: ReviewPlan, file_settings: dict[str, Any]) -> int:
     from review_quorum.github import ReviewDraft
 
     draft = ReviewDraft.from_plan(plan, source="quorum review")
-    return post_from_args(args, draft)
+    logins = file_settings.get("bot-logins") or {}
+    reading = ReadOptions(include_humans=args.include_humans, bot_logins=logins)
+    return post_from_args(args, draft, reading=reading)

@@ -4,14 +4,15 @@
 request's review comments, reviews and issue comments through `GitHubClient.paginate`
 (every page, rate limits and server errors handled there). The comment objects are kept
 as GitHub's JSON, untouched, because the bot-comment readers in `ingest` decide what they
-mean. The head commit's date, which tells whether an issue
-comment came after the latest push, is asked only when a caller needs it: REST has no
-operation for one commit in the set we use, so `head_commit_date` asks GraphQL.
+mean (`pull_comments` labels them for those readers). The head commit's date, which
+tells whether an issue comment came after the latest push, is asked only when a caller
+needs it: REST has no operation for one commit in the set we use, so `head_commit_date`
+asks GraphQL.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -19,6 +20,8 @@ from typing import Any
 from review_quorum.errors import GitHubError
 from review_quorum.github.client import GitHubClient
 from review_quorum.github.target import PullRequest
+from review_quorum.ingest.bots import CommentKind
+from review_quorum.ingest.comments import PullComment
 
 CommitDate = Callable[[GitHubClient, PullRequest], datetime | None]
 
@@ -52,6 +55,22 @@ def read_pull(
         ),
         head_committed_at=commit_date(client, target) if commit_date else None,
     )
+
+
+def pull_comments(
+    review_comments: Sequence[object], reviews: Sequence[object], issue_comments: Sequence[object]
+) -> list[PullComment]:
+    """Every comment with its collection, pointed at as ``/reviews/3`` in Skipped records."""
+    collections = (
+        ("review_comments", CommentKind.INLINE, review_comments),
+        ("reviews", CommentKind.REVIEW, reviews),
+        ("issue_comments", CommentKind.ISSUE, issue_comments),
+    )
+    return [
+        PullComment(record, kind, f"/{name}/{index}")
+        for name, kind, records in collections
+        for index, record in enumerate(records)
+    ]
 
 
 COMMIT_DATE_QUERY = """
