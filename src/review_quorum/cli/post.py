@@ -125,11 +125,12 @@ def run(args: argparse.Namespace) -> int:
         if checked.mismatched:
             warn(
                 f"{len(checked.mismatched)} finding(s) of the plan do not match the pull "
-                "request's comments as GitHub shows them now: left out (counted as skipped) "
-                "and not hidden; the bots' findings are GitHub's"
+                "request's comments as GitHub shows them now: left out (counted as skipped); "
+                "the bots' findings are GitHub's, and no comment is hidden this run"
             )
         plans.append(checked.plan)
-        return ReviewDraft.from_plan(checked.plan, source=source)
+        draft = ReviewDraft.from_plan(checked.plan, source=source)
+        return dataclasses.replace(draft, mismatched=len(checked.mismatched))
 
     logins = config.load().get("bot-logins") or {}
     status = post_from_args(

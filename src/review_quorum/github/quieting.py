@@ -81,6 +81,7 @@ class Quieting:
         self.hiding = Hiding((), (), {})
         self.warnings: list[str] = []
         self.mismatched: list[str] = []
+        self.suspended = False  # the plan does not match GitHub: hide and restore nothing
         self._done: tuple[int, int] = (0, 0)
 
     def prepare(
@@ -97,7 +98,9 @@ class Quieting:
         decided from it, and a plan member it does not bear out is reported, not hidden.
         """
         self.record = read_record(sticky_body or "")
-        if not self.enabled:
+        # The caller that rebuilt the draft says so; here it only stops hiding and restoring.
+        self.suspended = self.enabled and self.draft.mismatched > 0
+        if not self.enabled or self.suspended:
             return
         read = None if fresh is None or self.client.offline else _by_comment(fresh)
         if read is not None:
@@ -143,7 +146,7 @@ class Quieting:
 
     def run(self) -> bool:
         """Hide and restore; True when the record changed and the sticky must say so."""
-        if not self.enabled or self.hiding.refused:
+        if not self.enabled or self.suspended or self.hiding.refused:
             return False
         hide = [comment.node_id for comment in self.hiding.hide]
         restore = [comment.node_id for comment in self.hiding.restore]
@@ -171,7 +174,7 @@ class Quieting:
             total=sum(1 for state in self.record.values() if state in (HIDDEN, HIDING)),
             spared=self.hiding.spared,
             refused=self.hiding.refused,
-            mismatched=len(self.mismatched),
+            mismatched=self.draft.mismatched if self.suspended else len(self.mismatched),
         )
 
     def _note(self) -> str:
@@ -186,7 +189,13 @@ class Quieting:
                 f"_review-quorum hid {count} bot comment(s) repeating findings listed here, "
                 "as duplicates; it shows them again when their finding changes._"
             )
-        if self.mismatched:
+        if self.suspended:
+            notes.append(
+                f"_{self.draft.mismatched} finding(s) of the plan did not match the bots' "
+                "comments as GitHub shows them, so they were left out and no comment was "
+                "hidden or shown again this run._"
+            )
+        elif self.mismatched:
             notes.append(
                 f"_{len(self.mismatched)} bot comment(s) named by the plan do not match them "
                 "as GitHub shows them now; review-quorum did not hide them._"
