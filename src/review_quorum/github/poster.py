@@ -46,10 +46,9 @@ from review_quorum.github.limits import MAX_COMMENTS_PER_REVIEW, fit_body
 from review_quorum.github.quieting import Quieting, QuietResult
 from review_quorum.github.reconcile import Existing, find_sticky, index, plan
 from review_quorum.github.remote import RemoteComment, RemoteIssueComment, RemoteReview
-from review_quorum.github.snapshot import pull_comments
+from review_quorum.github.snapshot import read_fresh
 from review_quorum.github.target import ACTIONS_BOT, PullRequest, in_actions
 from review_quorum.ingest.base import ReadOptions
-from review_quorum.ingest.comments import read_comments
 from review_quorum.render.markers import find_markers
 
 
@@ -194,7 +193,8 @@ class _Run:
         raw_comments = self.client.paginate(f"{self.pull}/comments")
         reviews, comments = remote.reviews(raw_reviews), remote.review_comments(raw_comments)
         issue_comments = remote.issue_comments(raw_issue_comments)
-        fresh = self._findings(raw_comments, raw_reviews, raw_issue_comments)
+        collections = (raw_comments, raw_reviews, raw_issue_comments)
+        fresh = read_fresh(collections, name=str(self.target), options=self.reading)
         if self.rebuild is not None:
             self.draft = self.quieting.draft = self.rebuild(fresh)
         existing = index(self.login, reviews, comments, issue_comments)
@@ -204,21 +204,6 @@ class _Run:
 
     def _reviews(self) -> list[RemoteReview]:
         return remote.reviews(self.client.paginate(f"{self.pull}/reviews"))
-
-    def _findings(self, *collections: list[Any]) -> Fresh:
-        """What the bot-comment readers make of the comments: together, and each list alone."""
-        name, options = str(self.target), self.reading
-        together = read_comments(pull_comments(*collections), name=name, options=options)
-        alone = [
-            finding
-            for index in range(3)
-            for finding in read_comments(
-                pull_comments(*(c if i == index else [] for i, c in enumerate(collections))),
-                name=name,
-                options=options,
-            ).findings
-        ]
-        return Fresh(tuple(together.findings), tuple(alone))
 
     @property
     def _issue_comments_path(self) -> str:

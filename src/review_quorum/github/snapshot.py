@@ -17,11 +17,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from review_quorum.checked_plan import Fresh
 from review_quorum.errors import GitHubError
 from review_quorum.github.client import GitHubClient
 from review_quorum.github.target import PullRequest
+from review_quorum.ingest.base import ReadOptions
 from review_quorum.ingest.bots import CommentKind
-from review_quorum.ingest.comments import PullComment
+from review_quorum.ingest.comments import PullComment, read_comments
 
 CommitDate = Callable[[GitHubClient, PullRequest], datetime | None]
 
@@ -71,6 +73,24 @@ def pull_comments(
         for name, kind, records in collections
         for index, record in enumerate(records)
     ]
+
+
+def read_fresh(
+    collections: tuple[list[Any], list[Any], list[Any]], *, name: str, options: ReadOptions
+) -> Fresh:
+    """What the bot-comment readers make of (review comments, reviews, issue comments):
+    read together, and each collection alone (as a saved file of it is read)."""
+    together = read_comments(pull_comments(*collections), name=name, options=options)
+    alone = [
+        finding
+        for index in range(len(collections))
+        for finding in read_comments(
+            pull_comments(*(c if i == index else [] for i, c in enumerate(collections))),
+            name=name,
+            options=options,
+        ).findings
+    ]
+    return Fresh(tuple(together.findings), tuple(alone))
 
 
 COMMIT_DATE_QUERY = """
