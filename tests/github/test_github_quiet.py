@@ -259,6 +259,25 @@ def test_a_plan_naming_a_comment_by_someone_else_hides_nothing_of_theirs(
     assert scene["sql_rabbit"]["node_id"] in hidden(fake)
 
 
+def test_a_comment_that_no_longer_says_what_the_plan_claims_is_not_hidden(
+    fake: FakeGitHub, scene: dict[str, dict[str, Any]]
+) -> None:
+    findings = findings_of(scene)  # read before the bot rewrote one of its comments
+    scene["sql_pilot"]["body"] = "On second thought, the query is fine."
+    result = post(fake, findings, hide_duplicates=True)
+    assert scene["sql_pilot"]["node_id"] not in hidden(fake)
+    assert scene["sql_rabbit"]["node_id"] in hidden(fake)  # two other bots still agree
+    key = f"review_comment:{scene['sql_pilot']['id']}"
+    assert result.warnings == (
+        "1 bot comment(s) the plan names do not match them as GitHub shows them now, so "
+        f"they were not hidden: {key}",
+    )
+    assert result.quiet.mismatched == 1
+    assert result.describe().endswith(", 1 not hidden (the plan does not match them on GitHub)")
+    [sticky] = fake.issue_comments_by(BOT)
+    assert "_1 bot comment(s) named by the plan do not match them as GitHub shows" in sticky["body"]
+
+
 def test_every_graphql_document_sent_was_checked_against_the_schema(
     fake: FakeGitHub, scene: dict[str, dict[str, Any]]
 ) -> None:
