@@ -218,7 +218,7 @@ def review(
     attached, unmatched = attach_verdicts(consensus, verdicts, settings.line_window)
     links = link_targets(consensus)
     planned = [
-        _place(item, attached.get(index), diff, settings, links[index])
+        place_finding(item, attached.get(index), diff, settings, links[index])
         for index, item in enumerate(consensus)
     ]
     bots_ran = consensus[0].bots_ran if consensus else max(settings.bots_ran or 1, 1)
@@ -306,7 +306,7 @@ def _nearest(at: Mapping[tuple[str, int], int], file: str, line: int, window: in
     return None
 
 
-def _place(
+def place_finding(
     finding: ConsensusFinding,
     verdict: AttachedVerdict | None,
     diff: DiffScope | None,

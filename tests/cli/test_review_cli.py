@@ -206,6 +206,10 @@ def test_the_readme_command_prints_a_consolidated_review(
     assert out.startswith("<!-- review-quorum:summary -->\n## Review assessment: 🔴 CRITICAL")
     assert "[detected by 5/6 bots, agreement 83%] bandit, coderabbit, copilot, ruff, semgrep" in out
     assert "dismissed security finding" in out
+    # The hostile CodeRabbit comment quotes our summary marker: inert text, still a finding.
+    [hostile] = [line for line in out.splitlines() if "`app/cli.py:33`" in line]
+    assert hostile.endswith("[detected by 1/6 bots, agreement 17%] coderabbit")
+    assert "review-quorum:" not in hostile and "@\u2060everyone" in hostile
 
 
 def example(capsys: pytest.CaptureFixture[str], output: str) -> str:
@@ -219,18 +223,17 @@ def example(capsys: pytest.CaptureFixture[str], output: str) -> str:
 def test_the_example_as_json_accounts_for_every_input(capsys: pytest.CaptureFixture[str]) -> None:
     report = json.loads(example(capsys, "json"))
     members = sum(len(finding["members"]) for finding in report["findings"])
-    assert (members, report["input_findings"]) == (42, 42)
+    assert (members, report["input_findings"]) == (43, 43)
     assert [item["reason"] for item in report["skipped"]] == [
         "CodeRabbit walkthrough, not a finding",
         "comment by a human/unknown author",
-        "review-quorum's own comment",
         "CodeRabbit review summary with no findings of its own",
     ]
 
 
 def test_the_example_as_sarif_is_valid_sarif(capsys: pytest.CaptureFixture[str]) -> None:
     sarif = json.loads(example(capsys, "sarif"))
-    assert len(sarif["runs"][0]["results"]) == 12
+    assert len(sarif["runs"][0]["results"]) == 13
     schema = json.loads(shared_path("schemas", "sarif-schema-2.1.0.json").read_text())
     jsonschema.Draft7Validator(schema).validate(sarif)
 
@@ -262,8 +265,8 @@ def test_the_example_as_markdown_and_terminal_leads_with_the_assessment(
         "<!-- review-quorum:summary -->",
         "## Review assessment: 🔴 CRITICAL",
         "",
-        "**9** posted inline · **2** lower-confidence · **1** dismissed security · "
-        "**1** dropped · **4** input records skipped",
+        "**9** posted inline · **3** lower-confidence · **1** dismissed security · "
+        "**1** dropped · **3** input records skipped",
         "",
     ]
     assert example(capsys, "terminal").splitlines()[0].strip() == "Review assessment: CRITICAL"

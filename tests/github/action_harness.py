@@ -8,6 +8,7 @@ with those `with:` inputs; tests parametrize it by inputs and check what a user 
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from collections.abc import Iterator, Mapping
@@ -178,14 +179,37 @@ class ActionJob:
         return CompositeRun(REPO_ROOT, runner, inputs).run()
 
 
+def with_example_comments(fake: FakeGitHub) -> None:
+    """The example's saved bot comments (`bots/*.json`) as the pull request's own: each is
+    the stand-in's own full object, with every field the saved one has."""
+
+    def saved(name: str) -> list[dict[str, Any]]:
+        return json.loads((EXAMPLE / "bots" / name).read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+    fake.reviews += [
+        {**fake._review(r["user"]["login"], "", "COMMENTED", None), **r}
+        for r in saved("pulls-reviews.json")
+    ]
+    fake.review_comments += [
+        {**fake._review_comment(c["user"]["login"], None, c), **c}
+        for c in saved("pulls-comments.json")
+    ]
+    fake.issue_comments += [
+        {**fake._issue_comment(c["user"]["login"], ""), **c} for c in saved("issue-comments.json")
+    ]
+
+
 @contextmanager
-def action_job(root: Path) -> Iterator[ActionJob]:
-    """A job with the example pull request open on a served stand-in of GitHub."""
+def action_job(root: Path, *, example_comments: bool = False) -> Iterator[ActionJob]:
+    """A job with the example pull request open on a served stand-in of GitHub (with its
+    saved bot comments, when asked: a plan naming them is checked against them on posting)."""
 
     def build(url: str) -> FakeGitHub:
         fake = new_fake(owner=OWNER, repo=REPO, number=NUMBER, head_sha=HEAD_SHA, api_url=url)
         fake.add_token(WORKFLOW_TOKEN, ACTIONS_BOT, installation=True)
         fake.set_diff(addressable(EXAMPLE / "pr.diff"))
+        if example_comments:
+            with_example_comments(fake)
         return fake
 
     with serve(build) as (fake, errors):

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO_ROOT
+from github.action_harness import EXAMPLE_INPUTS as SAVED_COMMENTS
 from github.action_harness import (
-    EXAMPLE_INPUTS,
     NUMBER,
     ActionJob,
     action_job,
@@ -33,6 +33,9 @@ from review_quorum.render.markers import FINDING, find_markers
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="the steps run in bash")
 
+# The example's bot comments come from its saved files; the pull request carries the same
+# comments (`action_job(..., example_comments=True)`), as when the files are `gh api` output.
+EXAMPLE_INPUTS = {**SAVED_COMMENTS, "read-comments": "false"}
 STEPS = [
     "Set up Python",
     "Install review-quorum",
@@ -81,7 +84,7 @@ def locked() -> dict[str, str]:
 
 
 def test_the_action_installs_reviews_posts_and_fails_the_gate(tmp_path: Path) -> None:
-    with action_job(tmp_path) as job:
+    with action_job(tmp_path, example_comments=True) as job:
         result = job.run({**EXAMPLE_INPUTS, "sarif": "review-quorum.sarif"})
         assert outcomes(result) == dict.fromkeys(STEPS[:-1], "success") | {"Gate": "failure"}
         assert result.step("Gate").exit_code == 1
@@ -116,7 +119,7 @@ def test_the_action_installs_reviews_posts_and_fails_the_gate(tmp_path: Path) ->
 
 def test_a_second_run_posts_nothing_new(tmp_path: Path) -> None:
     inputs = {**EXAMPLE_INPUTS, "install": "false", "fail-on-gate": "false"}
-    with action_job(tmp_path) as job:
+    with action_job(tmp_path, example_comments=True) as job:
         path = installed_path(job.python_dir)
         first = job.run(inputs, path=path)
         writes = len(job.fake.writes())
@@ -144,7 +147,7 @@ def test_a_second_run_posts_nothing_new(tmp_path: Path) -> None:
 def test_without_posting_nothing_reaches_github(
     tmp_path: Path, inputs: dict[str, str], conclusion: str, gate_step: str
 ) -> None:
-    with action_job(tmp_path) as job:
+    with action_job(tmp_path, example_comments=True) as job:
         result = job.run(
             {**EXAMPLE_INPUTS, "install": "false", **inputs}, path=installed_path(job.python_dir)
         )
@@ -156,7 +159,7 @@ def test_without_posting_nothing_reaches_github(
 
 
 def test_install_false_without_quorum_on_path_fails_at_once(tmp_path: Path) -> None:
-    with action_job(tmp_path) as job:
+    with action_job(tmp_path, example_comments=True) as job:
         result = job.run({**EXAMPLE_INPUTS, "install": "false"})
         assert outcomes(result)["Install review-quorum"] == "failure"
         assert set(list(outcomes(result).values())[2:]) == {"skipped"}
@@ -172,7 +175,7 @@ def test_a_forks_plan_is_posted_by_the_trusted_run_as_rendered_from_its_findings
     tmp_path: Path,
 ) -> None:
     """The fork workflow of docs/github.md: review without a write token, post from workflow_run."""
-    with action_job(tmp_path) as job:
+    with action_job(tmp_path, example_comments=True) as job:
         path = installed_path(job.python_dir)
         reviewed = job.run(
             {**EXAMPLE_INPUTS, "install": "false", "post": "false", "fail-on-gate": "false"},
@@ -207,7 +210,7 @@ def test_a_forks_plan_is_posted_by_the_trusted_run_as_rendered_from_its_findings
 
 
 def test_a_plan_without_a_pull_request_to_post_to_fails_clearly(tmp_path: Path) -> None:
-    with action_job(tmp_path) as job:
+    with action_job(tmp_path, example_comments=True) as job:
         inputs = {"install": "false", "plan": "plan.json"}
         path = installed_path(job.python_dir)
         result = job.run(inputs, path=path, event_name="workflow_run", event=workflow_run_event())

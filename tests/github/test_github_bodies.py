@@ -55,8 +55,10 @@ def test_the_moved_section_lists_each_finding_with_its_own_marker() -> None:
     )
 
 
-def test_a_review_body_ends_with_its_batch_marker() -> None:
-    assert review_body("Assessment", "abc") == f"Assessment\n\n{marker('batch', 'abc')}"
+def test_a_review_body_opens_with_a_marker_and_ends_with_its_batch_marker() -> None:
+    summary = f"{marker('summary')}\nAssessment"
+    assert review_body(summary, "abc") == f"{summary}\n\n{marker('batch', 'abc')}"
+    assert review_body("Assessment", "abc") == f"{marker('batch', 'abc')}\n\nAssessment"
     assert review_body("  ", "abc") == marker("batch", "abc")
 
 

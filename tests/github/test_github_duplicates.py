@@ -9,6 +9,7 @@ from review_quorum.github.duplicates import (
     UNHIDDEN,
     Comment,
     duplicates,
+    mismatches,
     plan_hiding,
     read_record,
     record_markers,
@@ -105,3 +106,29 @@ def test_the_record_round_trips_through_markers() -> None:
     text = "summary\n\n" + "\n".join(record_markers(record))
     assert read_record(text) == record
     assert record_markers(record)[0] == "<!-- review-quorum:unhidden issue_comment:10 -->"
+
+
+def claimed(fingerprint: str, *members: tuple[str, CommentSource, bytes]) -> DraftFinding:
+    """A finding whose members carry what the plan says each comment holds."""
+    pairs = tuple((bot, where) for bot, where, _ in members)
+    return DraftFinding(fingerprint, "inline", pairs, identities=tuple(m for *_, m in members))
+
+
+def test_what_github_shows_decides_which_comments_are_duplicates() -> None:
+    read = {"review_comment:1": frozenset({b"sql"}), "review_comment:2": frozenset({b"sql"})}
+    agreed = claimed("a", (*RABBIT, b"sql"), (*PILOT, b"sql"))
+    assert duplicates([agreed], "post", read) == {"review_comment:1", "review_comment:2"}
+    assert mismatches([agreed], read) == []
+    # The plan says both comments hold a nit; GitHub shows the SQL injection: nothing hidden.
+    forged = claimed("a", (*RABBIT, b"nit"), (*PILOT, b"nit"))
+    assert duplicates([forged], "post", read) == set()
+    assert mismatches([forged], read) == ["review_comment:1", "review_comment:2"]
+    # One forged member: the other bot no longer has company, so neither is a duplicate.
+    half = claimed("a", (*RABBIT, b"sql"), (*PILOT, b"nit"))
+    assert duplicates([half], "post", read) == set()
+    assert mismatches([half], read) == ["review_comment:2"]
+    # A comment whose other finding the plan leaves out stays: it says something more.
+    more = {**read, "review_comment:1": frozenset({b"sql", b"leak"})}
+    assert duplicates([agreed], "post", more) == {"review_comment:2"}
+    # Members the plan gives no contents for never match GitHub.
+    assert duplicates([found("a", RABBIT, PILOT)], "post", read) == set()

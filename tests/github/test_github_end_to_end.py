@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from conftest import REPO_ROOT
+from github.action_harness import with_example_comments
 from github.github_support import BOT, TOKEN, addressable, new_fake
 from review_quorum.cli import main, post
 from review_quorum.render.markers import find_markers
@@ -33,6 +34,7 @@ def test_the_example_review_posts_once_and_only_once(
 ) -> None:
     fake = new_fake(owner="acme", repo="stockroom", number=1)
     fake.set_diff(addressable(EXAMPLE / "pr.diff"))
+    with_example_comments(fake)  # the saved bot comments are the pull request's own
     monkeypatch.setattr(
         post, "make_http_client", lambda: httpx.Client(transport=httpx.MockTransport(fake.handle))
     )

@@ -17,7 +17,10 @@ from github.fake import FakeGitHub, Interrupted
 from github.github_support import BOT, TARGET, TOKEN, new_fake
 from review_quorum.errors import GitHubError
 from review_quorum.github import PostResult, ReviewDraft, post_review
-from review_quorum.model import CommentSource, NormalizedFinding
+from review_quorum.ingest.base import ReadOptions
+from review_quorum.ingest.bots import CommentKind
+from review_quorum.ingest.comments import PullComment, read_comments
+from review_quorum.model import NormalizedFinding
 from review_quorum.plan import Settings, review
 from review_quorum.render.json_report import report_data
 from review_quorum.render.markers import find_markers
@@ -35,27 +38,23 @@ def fake() -> FakeGitHub:
 
 
 def said(fake: FakeGitHub, login: str, path: str, line: int, text: str) -> dict[str, Any]:
-    """A bot's (or person's) inline review comment, as GitHub stores it."""
-    fake.add_review(login, "", [{"path": path, "line": line, "body": text}])
+    """A bot's (or person's) inline review comment, as GitHub stores it, in the markup its
+    reader looks for."""
+    body = {
+        RABBIT: f"_⚠️ Potential issue_ | _🟠 Major_\n\n**{text}.**",
+        GEMINI: f"![high](https://www.gstatic.com/codereviewagent/high-priority.svg)\n\n{text}",
+    }.get(login, text)
+    fake.add_review(login, "", [{"path": path, "line": line, "body": body}])
     return fake.review_comments[-1]
 
 
-def finding(
-    comment: dict[str, Any], title: str, severity: str = "high", category: str = "security"
-) -> NormalizedFinding:
-    """What a reader makes of `comment`: one finding with the comment as its source."""
-    login = comment["user"]["login"]
-    kind = "issue_comment" if "issue_url" in comment else "review_comment"
-    return NormalizedFinding.create(
-        bot=BOTS.get(login, login),
-        finding_id=str(comment["id"]),
-        severity=severity,
-        category=category,
-        title=title,
-        file=comment.get("path", ""),
-        line=comment.get("line"),
-        source=CommentSource(kind, comment["id"], comment["node_id"], comment["html_url"], login),
-    )
+def finding(comment: dict[str, Any], *_: str) -> NormalizedFinding:
+    """What the bot-comment readers make of `comment`, as GitHub serves it: the finding
+    the poster checks a plan's claims against (people's comments read as well)."""
+    kind = CommentKind.ISSUE if "issue_url" in comment else CommentKind.INLINE
+    options = ReadOptions(include_humans=True)
+    [read] = read_comments([PullComment(comment, kind)], options=options).findings
+    return read
 
 
 def post(fake: FakeGitHub, findings: Sequence[NormalizedFinding], **options: Any) -> PostResult:
@@ -173,7 +172,8 @@ def test_humans_are_never_hidden_and_a_replied_bot_comment_stays(
     person = said(fake, "alice", "src/db.py", 22, "This concatenates user input into SQL")
     fake.add_reply("bob", scene["sql_pilot"], "Is this really reachable?")
     findings = [*findings_of(scene), finding(person, "SQL built from user input")]
-    result = post(fake, findings, hide_duplicates=True)
+    reading = ReadOptions(include_humans=True)  # as `quorum review --include-humans --post`
+    result = post(fake, findings, hide_duplicates=True, reading=reading)
     assert person["node_id"] not in hidden(fake)
     assert scene["sql_pilot"]["node_id"] not in hidden(fake)
     assert scene["sql_rabbit"]["node_id"] in hidden(fake)
@@ -257,6 +257,25 @@ def test_a_plan_naming_a_comment_by_someone_else_hides_nothing_of_theirs(
     post(fake, findings, hide_duplicates=True)
     assert person["node_id"] not in hidden(fake)
     assert scene["sql_rabbit"]["node_id"] in hidden(fake)
+
+
+def test_a_comment_that_no_longer_says_what_the_plan_claims_is_not_hidden(
+    fake: FakeGitHub, scene: dict[str, dict[str, Any]]
+) -> None:
+    findings = findings_of(scene)  # read before the bot rewrote one of its comments
+    scene["sql_pilot"]["body"] = "On second thought, the query is fine."
+    result = post(fake, findings, hide_duplicates=True)
+    assert scene["sql_pilot"]["node_id"] not in hidden(fake)
+    assert scene["sql_rabbit"]["node_id"] in hidden(fake)  # two other bots still agree
+    key = f"review_comment:{scene['sql_pilot']['id']}"
+    assert result.warnings == (
+        "1 bot comment(s) the plan names do not match them as GitHub shows them now, so "
+        f"they were not hidden: {key}",
+    )
+    assert result.quiet.mismatched == 1
+    assert result.describe().endswith(", 1 not hidden (the plan does not match them on GitHub)")
+    [sticky] = fake.issue_comments_by(BOT)
+    assert "_1 bot comment(s) named by the plan do not match them as GitHub shows" in sticky["body"]
 
 
 def test_every_graphql_document_sent_was_checked_against_the_schema(

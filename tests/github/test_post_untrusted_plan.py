@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
 
 from github.github_support import BOT, posting_fake, saved_plan
+from github.pull_scene import BotNote, add_bot_review
 from review_quorum.cli import main
 from review_quorum.model import CommentSource, NormalizedFinding
 from review_quorum.plan import Settings, review
@@ -98,3 +100,100 @@ def test_a_plan_linking_outside_the_pull_request_is_refused(
         f"quorum: error: {plan}:/findings/0/members/0/source/html_url: "
         "not a comment on https://github.com/octo-org/widgets/pull/7\n"
     )
+
+
+# --- the fork flow: a plan made from a forged comments file ---------------------------------
+
+SQL = (
+    BotNote(
+        "coderabbitai[bot]",
+        "src/app.py",
+        30,
+        "_⚠️ Potential issue_ | _🔴 Critical_\n\n**SQL injection: the search term is "
+        "concatenated into the query.** Use a bound parameter.",
+    ),
+    BotNote(
+        "sourcery-ai[bot]",
+        "src/app.py",
+        31,
+        "**issue (security):** SQL injection through the search term concatenated into the query.",
+    ),
+)
+INVENTED = {
+    "coderabbitai[bot]": "_🧹 Nitpick_ | _🔵 Trivial_\n\n**Trailing whitespace in the README.**",
+    "sourcery-ai[bot]": "**nitpick (style):** Trailing whitespace in the README.",
+}
+
+
+def forged_plan(tmp_path: Path, real: list[dict[str, Any]]) -> Path:
+    """What the fork's `pull_request` job saves: the real comments' ids, node ids, URLs
+    and authors, with invented text on another file, reviewed by `quorum review`."""
+    forged = [
+        {**comment, "body": INVENTED[comment["user"]["login"]], "path": "README.md", "line": 3}
+        for comment in real
+    ]
+    comments = tmp_path / "comments.json"
+    comments.write_text(json.dumps(forged), encoding="utf-8")
+    plan = tmp_path / "plan.json"
+    argv = ["review", str(comments), "--bots", "2", "--format", "json", "-o", str(plan)]
+    assert main(argv) in (0, 1)
+    return plan
+
+
+def test_a_forged_plan_hides_nothing_and_attributes_only_what_github_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake = posting_fake(monkeypatch, {"src/app.py": range(1, 50), "README.md": range(1, 10)})
+    for name in ("GITHUB_ACTIONS", "GITHUB_EVENT_PATH", "GITHUB_API_URL", "GITHUB_REPOSITORY"):
+        monkeypatch.delenv(name, raising=False)
+    for note in SQL:
+        add_bot_review(fake, note)
+    real = list(fake.review_comments)
+    plan = forged_plan(tmp_path, real)
+    saved = json.loads(plan.read_text(encoding="utf-8"))
+    [invented] = saved["findings"]  # the fork's plan: both bots agree on a README nit
+    assert invented["file"] == "README.md" and invented["detected_by"] == ["coderabbit", "sourcery"]
+    assert {m["source"]["rest_id"] for m in invented["members"]} == {c["id"] for c in real}
+    capsys.readouterr()
+
+    assert main(["post", str(plan), *TARGET_ARGS, "--hide-duplicates"]) == 0
+
+    assert fake.graphql.state.minimized == {}  # nothing real is hidden
+    [sticky] = fake.issue_comments_by(BOT)
+    assert "Trailing whitespace" not in sticky["body"]
+    assert "README.md" not in sticky["body"]
+    # The bots' findings are what GitHub shows: the SQL injection, by both bots.
+    assert "SQL injection" in sticky["body"]
+    assert "[detected by 2/2 bots, agreement 100%] coderabbit, sourcery" in sticky["body"]
+    assert "**2** input records skipped" in sticky["body"]  # the two forged members, counted
+    assert "2 finding(s) of the plan did not match the bots' comments" in sticky["body"]
+    [comment] = fake.comments_by(BOT)
+    assert comment["path"] == "src/app.py" and "SQL injection" in comment["body"]
+    err = capsys.readouterr().err
+    assert (
+        "quorum: warning: 2 finding(s) of the plan do not match the pull request's comments "
+        "as GitHub shows them now: left out (counted as skipped); the bots' findings are "
+        "GitHub's, and no comment is hidden this run\n"
+    ) in err
+    assert err.endswith(
+        "0 duplicate bot comment(s) hidden, 0 restored, 2 not hidden (the plan does not match "
+        "them on GitHub)\n"
+    )
+
+
+def test_a_genuine_plan_of_the_same_comments_still_hides_the_duplicates(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = posting_fake(monkeypatch)
+    for name in ("GITHUB_ACTIONS", "GITHUB_EVENT_PATH", "GITHUB_API_URL", "GITHUB_REPOSITORY"):
+        monkeypatch.delenv(name, raising=False)
+    for note in SQL:
+        add_bot_review(fake, note)
+    comments = tmp_path / "comments.json"
+    comments.write_text(json.dumps(fake.review_comments), encoding="utf-8")
+    plan = tmp_path / "plan.json"
+    main(["review", str(comments), "--bots", "2", "--format", "json", "-o", str(plan)])
+    assert main(["post", str(plan), *TARGET_ARGS, "--hide-duplicates"]) == 0
+    assert fake.graphql.state.minimized == {
+        c["node_id"]: "DUPLICATE" for c in fake.review_comments if c["user"]["login"] != BOT
+    }

@@ -92,6 +92,7 @@ HUMANS = Attribution(include_humans=True)
 QODO_AS_TWO = Attribution(logins={"qodo-merge-pro[bot]": "qodo-merge"})
 KODUS = Attribution(logins={"octo-dev": "kodus"})
 SIGNED = "The total is wrong.\n<!-- kody-codereview -->"
+OURS = "<!-- review-quorum:finding ab12 -->\n**Title**"
 
 
 @pytest.mark.parametrize(
@@ -109,7 +110,13 @@ SIGNED = "The total is wrong.\n<!-- kody-codereview -->"
         ("octo-dev", "User", "x", Attribution(bot="greptile"), ("greptile", BY_NAME["greptile"])),
         ("Copilot", "Bot", "x", Attribution(bot="team"), ("team", PARSERS["copilot"])),
         ("octo-dev", "User", "x", Attribution(bot="team"), ("team", generic("team"))),
-        ("Copilot", "Bot", "<!-- review-quorum:finding ab12 -->", Attribution(bot="t"), ("", None)),
+        ("github-actions[bot]", "Bot", OURS, Attribution(bot="t"), ("", None)),
+        ("quorum-app[bot]", "Bot", OURS, Attribution(own_login="quorum-app[bot]"), ("", None)),
+        # A marker is ours only in a comment by our login that opens with it.
+        ("Copilot", "Bot", OURS, Attribution(bot="t"), ("t", PARSERS["copilot"])),
+        ("quorum-app[bot]", "Bot", OURS, NOBODY, ("quorum-app", generic("quorum-app"))),
+        ("github-actions[bot]", "Bot", f"x\n{OURS}", NOBODY,
+         ("github-actions", generic("github-actions"))),
     ],
 )  # fmt: skip
 def test_authors(
@@ -124,5 +131,10 @@ def test_reasons_for_comments_that_are_not_read() -> None:
     assert resolve("octo-dev", "User", SIGNED, NOBODY, PARSERS, BY_NAME) == Author(
         "", None, HUMAN + KODUS_HINT
     )
-    ours = "Summary\n<!-- review-quorum:summary -->"
-    assert resolve("octo-dev", "User", ours, HUMANS, PARSERS, BY_NAME) == Author("", None, OWN)
+    ours = "<!-- review-quorum:summary -->\r\nSummary"
+    assert resolve("github-actions[bot]", "Bot", ours, HUMANS, PARSERS, BY_NAME) == Author(
+        "", None, OWN
+    )
+    quoted = "Summary\n<!-- review-quorum:summary -->"
+    assert resolve("octo-dev", "User", quoted, HUMANS, PARSERS, BY_NAME).bot == "octo-dev"
+    assert resolve("octo-dev", "User", ours, HUMANS, PARSERS, BY_NAME).bot == "octo-dev"

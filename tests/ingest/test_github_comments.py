@@ -210,10 +210,11 @@ def test_broken_files_raise_input_error(data: bytes, position: str, message: str
         ({"user": {"login": "Copilot"}, "body": "x", "in_reply_to_id": 3}, REPLY),
         ({"user": {"login": "octocat", "type": "User"}, "body": "[high] a.py:1 bad"}, HUMAN),
         ({"user": {"login": "claude", "type": "User"}, "body": "[high] a.py:1 bad"}, HUMAN),
-        ({"user": {"login": "x"}, "body": "<!-- review-quorum:summary -->\n[high] a.py:1 bad"},
+        ({"user": {"login": "github-actions[bot]"},
+          "body": "<!-- review-quorum:summary -->\n[high] a.py:1 bad"}, OWN),
+        ({"user": {"login": "github-actions[bot]", "type": "Bot"},
+          "body": "<!-- review-quorum:finding abc -->\r\nThe loop never ends.", "path": "a.py"},
          OWN),
-        ({"user": {"login": "Copilot", "type": "Bot"},
-          "body": "The loop never ends.\n\n<!-- review-quorum:finding abc -->"}, OWN),
     ],
 )  # fmt: skip
 def test_unusable_records_are_skipped_with_their_pointer(record: object, reason: str) -> None:
@@ -385,7 +386,8 @@ def test_bot_option_reads_every_comment_of_the_file_as_that_bot() -> None:
          "is never released.", "path": "src/a.py", "line": 3},
         {"id": 2, "user": {"login": "coderabbitai[bot]"}, "body": "_🧹 Nitpick_ | _🔵 Trivial_"
          "\n\n**Sort the imports.**", "path": "src/b.py", "line": 1},
-        {"id": 3, "user": {"login": "octocat"}, "body": "ours\n<!-- review-quorum:summary -->"},
+        {"id": 3, "user": {"login": "github-actions[bot]"},
+         "body": "<!-- review-quorum:summary -->\nours"},
         {"id": 4, "user": {"login": "octocat"}, "body": "why?", "in_reply_to_id": 1},
     ]  # fmt: skip
     batch = read(records, ReadOptions(bot="team-review"))
@@ -457,3 +459,37 @@ def test_a_review_body_finding_repeated_inline_is_counted_once() -> None:
     batch = read(records)
     assert [f.finding_id for f in batch.findings] == ["review:1#1", "review-comment:2"]
     assert skips(batch) == [("/0", "same finding as the inline comment at /1")]
+
+
+QUOTED_MARKERS = [
+    "The query is built from input.\n\n```\n<!-- review-quorum:summary -->\n```",
+    "The query is built from input.\n<!-- review-quorum:finding 0123abcd -->",
+    "<!-- review-quorum:summary -->\nThe query is built from input.",
+]
+
+
+@pytest.mark.parametrize("body", QUOTED_MARKERS)
+def test_a_bot_quoting_our_marker_is_read_as_usual(body: str) -> None:
+    record = {"id": 9, "user": {"login": "Copilot", "type": "Bot"}, "body": body}
+    batch = read([{**record, "path": "app/db.py", "line": 12}])
+    assert rows(batch) == [
+        ("review-comment:9", "copilot", "medium", "other", "app/db.py", 12, None)
+    ]
+    assert skips(batch) == []
+
+
+def test_our_login_is_ours_only_when_the_body_opens_with_our_marker() -> None:
+    ours = "<!-- review-quorum:finding 0123abcd -->\n**Title**"
+    records = [
+        {"id": 1, "user": {"login": "quorum-app[bot]", "type": "Bot"}, "body": ours},
+        {"id": 2, "user": {"login": "github-actions[bot]", "type": "Bot"}, "body": ours},
+        {"id": 3, "user": {"login": "github-actions[bot]", "type": "Bot"},
+         "body": f"[high] a.py:1 bad\n{ours}"},
+    ]  # fmt: skip
+    assert skips(read(records, ReadOptions(own_login="quorum-app[bot]"))) == [
+        ("/0", OWN),
+        ("/1", OWN),
+    ]
+    default = read(records)  # quorum-app[bot] is no login of ours: read as any bot
+    assert [f.bot for f in default.findings] == ["github-actions"]
+    assert [where for where, reason in skips(default) if reason == OWN] == ["/1"]

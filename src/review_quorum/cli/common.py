@@ -157,6 +157,7 @@ def load_inputs(
                 categories=categories,
                 include_humans=args.include_humans,
                 bot_logins=bot_logins or {},
+                own_login=getattr(args, "bot_login", None),
             )
             source = Source("<stdin>" if path == "-" else path, read_bytes(path), options)
             read = ingest.read(source, args.input_format)

@@ -27,7 +27,6 @@ from review_quorum.cli import progress
 from review_quorum.cli.common import warn
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import Batch, ReadOptions
-from review_quorum.ingest.bots import CommentKind
 from review_quorum.ingest.comments import PullComment, read_comments
 from review_quorum.plan import AwaitedBots
 
@@ -135,17 +134,9 @@ def read_github(
 
 
 def _comments(snapshot: PullSnapshot) -> list[PullComment]:
-    """Every comment with its collection, pointed at as ``/reviews/3`` in Skipped records."""
-    collections = (
-        ("review_comments", CommentKind.INLINE, snapshot.review_comments),
-        ("reviews", CommentKind.REVIEW, snapshot.reviews),
-        ("issue_comments", CommentKind.ISSUE, snapshot.issue_comments),
-    )
-    return [
-        PullComment(record, kind, f"/{name}/{index}")
-        for name, kind, records in collections
-        for index, record in enumerate(records)
-    ]
+    from review_quorum.github.snapshot import pull_comments
+
+    return pull_comments(snapshot.review_comments, snapshot.reviews, snapshot.issue_comments)
 
 
 def _not_installed(

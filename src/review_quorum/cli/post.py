@@ -13,7 +13,11 @@ reported finding; `--inline-mode` must agree with the plan's (a plan made with
 comments instead). `--dry-run` performs the reads
 (when a token is available) and prints every write request instead of sending it, with the
 Authorization header redacted. The printed requests go to standard output, the one-line
-result to standard error. GitHub failures raise `GitHubError` and exit 2. httpx and the
+result to standard error. A saved plan's bot findings are checked against the comments
+the posting run reads from GitHub (`checked_plan`): what does not match is left out and
+counted, the consensus is rebuilt from GitHub's comments, and only those are hidden. The
+configuration found in the working directory says which bot each login is, as for
+`quorum review`. GitHub failures raise `GitHubError` and exit 2. httpx and the
 GitHub client are imported only when something is posted. With `--db` the plan is recorded
 in the history as a run (see `cli.record`), except in a dry run.
 """
@@ -24,7 +28,7 @@ import argparse
 import dataclasses
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -35,12 +39,13 @@ from review_quorum.cli.gitlab_input import add_merge_request_arguments
 from review_quorum.cli.record import Recorder, add_record_arguments
 from review_quorum.config import INLINE_MODES
 from review_quorum.errors import ConfigError
-from review_quorum.ingest.base import Source
+from review_quorum.ingest.base import ReadOptions, Source
 from review_quorum.model import ConsensusLevel
 
 if TYPE_CHECKING:
     import httpx
 
+    from review_quorum.checked_plan import Fresh
     from review_quorum.github import PullRequest, ReviewDraft
     from review_quorum.plan import ReviewPlan
 
@@ -118,7 +123,8 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from review_quorum.github import resolve_target
+    from review_quorum.checked_plan import check_plan
+    from review_quorum.github import ReviewDraft, resolve_target
     from review_quorum.render.json_report import report_data
     from review_quorum.saved_plan import read_saved_plan
 
@@ -132,14 +138,31 @@ def run(args: argparse.Namespace) -> int:
         page = merge_request_page(merge_request, os.environ)
     else:
         page = pull_page(resolve_target(args.repo, args.pr, os.environ), os.environ)
-    plan = read_saved_plan(document, source, pull_page=page)
+    plans = [read_saved_plan(document, source, pull_page=page)]
     recorder = Recorder.from_args(args)
-    status = deliver(args, plan, source, settings, default="github-review")
+
+    def rebuild(fresh: Fresh) -> ReviewDraft:
+        """The saved plan checked against the comments GitHub shows now (`checked_plan`)."""
+        checked = check_plan(plans[0], fresh)
+        if checked.mismatched:
+            warn(
+                f"{len(checked.mismatched)} finding(s) of the plan do not match the pull "
+                "request's comments as GitHub shows them now: left out (counted as skipped); "
+                "the bots' findings are GitHub's, and no comment is hidden this run"
+            )
+        plans.append(checked.plan)
+        draft = ReviewDraft.from_plan(checked.plan, source=source)
+        return dataclasses.replace(draft, mismatched=len(checked.mismatched))
+
+    reading = ReadOptions(bot_logins=settings.get("bot-logins") or {})
+    status = deliver(
+        args, plans[0], source, settings, default="github-review", reading=reading, rebuild=rebuild
+    )
     if recorder is not None:
         if args.dry_run:
             warn("--dry-run: the run is not recorded in the history")
         else:
-            recorder.record(report_data(plan), source)
+            recorder.record(report_data(plans[-1]), source)
     return status
 
 
@@ -151,9 +174,13 @@ def deliver(
     *,
     default: str,
     written: bool = False,
+    reading: ReadOptions | None = None,
+    rebuild: Callable[[Fresh], ReviewDraft] | None = None,
 ) -> int:
     """Deliver `plan` with `--reporter`, else the configuration's reporter, else `default`;
-    `written` says the command already wrote the review locally (so `local` has no more to do)."""
+    `written` says the command already wrote the review locally (so `local` has no more to
+    do); `reading` is how the poster reads the pull request's comments, and `rebuild` checks
+    a saved plan against them (see `post_review`)."""
     from review_quorum.reporters import REPORTERS, Delivery
 
     name = args.reporter or file_settings.get("reporter") or default
@@ -161,7 +188,8 @@ def deliver(
         return ExitCode.OK
     if args.check_name is None:
         args.check_name = file_settings.get("check-name")
-    return REPORTERS[name](Delivery(plan, source, args, os.environ))
+    delivery = Delivery(plan, source, args, os.environ, reading=reading, rebuild=rebuild)
+    return REPORTERS[name](delivery)
 
 
 def post_from_args(
@@ -170,8 +198,13 @@ def post_from_args(
     *,
     env: Mapping[str, str] | None = None,
     http: httpx.Client | None = None,
+    reading: ReadOptions | None = None,
+    rebuild: Callable[[Fresh], ReviewDraft] | None = None,
 ) -> int:
-    """Post `draft` as the parsed posting options say; returns the exit status."""
+    """Post `draft` as the parsed posting options say; returns the exit status.
+
+    `reading` and `rebuild` go to `post_review`; a rebuilt draft gets its event the same way.
+    """
     # Imported here so that commands which never post do not pay for httpx.
     from review_quorum.github import GitHubClient, post_review, resolve_target
 
@@ -201,6 +234,8 @@ def post_from_args(
                 dry_run=args.dry_run,
                 bot_login=args.bot_login,
                 env=env,
+                reading=reading,
+                rebuild=None if rebuild is None else _with_event(rebuild, args),
             )
     finally:
         if owned:
@@ -236,6 +271,16 @@ def report_outcome(dry_run: bool, client: _Client, result: _Outcome, variable: s
         warn(message)
     print(f"quorum: {result.describe()}", file=sys.stderr)
     return ExitCode.OK
+
+
+def _with_event(
+    rebuild: Callable[[Fresh], ReviewDraft], args: argparse.Namespace
+) -> Callable[[Fresh], ReviewDraft]:
+    def rebuilt(fresh: Fresh) -> ReviewDraft:
+        draft = rebuild(fresh)
+        return dataclasses.replace(draft, event=choose_event(draft, args.request_changes_on))
+
+    return rebuilt
 
 
 def pull_page(target: PullRequest, env: Mapping[str, str]) -> str:

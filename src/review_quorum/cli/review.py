@@ -272,6 +272,7 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
                 categories=category_map,
                 include_humans=args.include_humans,
                 bot_logins=bot_logins,
+                own_login=args.bot_login,
             )
             if wants_github(args):
                 pulled = read_github(args, options)
@@ -310,8 +311,18 @@ def run(args: argparse.Namespace) -> int:
         stages.ticker.stop()
     if args.post or args.reporter not in (None, "local"):
         with stages.stage("post"):
+            reading = ReadOptions(
+                include_humans=args.include_humans,
+                bot_logins=file_settings.get("bot-logins") or {},
+            )
             posted = deliver(
-                args, plan, "quorum review", file_settings, default="github-review", written=True
+                args,
+                plan,
+                "quorum review",
+                file_settings,
+                default="github-review",
+                written=True,
+                reading=reading,
             )
         if posted != ExitCode.OK:
             stages.report()

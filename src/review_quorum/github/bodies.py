@@ -5,7 +5,8 @@ Besides the planner's ``finding`` and ``summary`` markers, the poster uses four 
 lost can be recognised as applied), ``moved`` (a finding listed in a review body because
 GitHub refused its line anchor), ``fixed`` (an inline comment whose finding is gone) and
 ``probe`` (a pending review used to find a refused anchor, deleted right after).
-Every body passes through `fit_body`, so none exceeds GitHub's size limit.
+Every body passes through `fit_body`, so none exceeds GitHub's size limit, and every body
+opens with a marker: that (with the author) is how a later read knows the comment is ours.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from review_quorum.github.draft import DraftComment
 from review_quorum.github.limits import MAX_BODY, fit_body
 from review_quorum.render.escape import code
-from review_quorum.render.markers import FINDING, find_markers, marker
+from review_quorum.render.markers import FINDING, find_markers, marker, opens_with_marker
 
 BATCH = "batch"
 MOVED = "moved"
@@ -39,11 +40,17 @@ def batch_id(commit: str | None, event: str, comments: Sequence[DraftComment], p
 
 
 def review_body(base: str, batch: str, moved: Sequence[DraftComment] = ()) -> str:
-    """The planner's review body, the refused findings, and the batch marker."""
+    """The planner's review body, the refused findings, and the batch marker.
+
+    The batch marker goes last, unless the body would not open with a marker otherwise.
+    """
     parts = [base.rstrip()] if base.strip() else []
     if moved:
         parts.append(moved_section(moved))
-    parts.append(marker(BATCH, batch))
+    if opens_with_marker(base):
+        parts.append(marker(BATCH, batch))
+    else:
+        parts.insert(0, marker(BATCH, batch))
     return fit_body("\n\n".join(parts))
 
 

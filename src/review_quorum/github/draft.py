@@ -111,6 +111,9 @@ class ReviewDraft:
     reported: frozenset[str] = frozenset()
     findings: tuple[DraftFinding, ...] = ()
     inline_mode: str = "post"
+    # Members of a saved plan that GitHub's comments did not bear out (`checked_plan`):
+    # the draft was rebuilt from GitHub's comments, and no comment is hidden or restored.
+    mismatched: int = 0
 
     @classmethod
     def from_plan_json(cls, document: object, *, source: str = "<plan>") -> ReviewDraft:

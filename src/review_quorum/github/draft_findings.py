@@ -5,8 +5,9 @@ comment each member came from (``members[].source``, beside the member's ``bot``
 comment the summary links to in link mode (``link``). Hiding duplicates acts on these. A
 plan made before comment sources existed names none and hides nothing. A structurally
 broken entry raises `InputError` naming its JSON pointer: a plan is untrusted input (it may
-come from a fork), and every comment it names is checked against the pull request again
-before anything is hidden.
+come from a fork), so each member's every field is kept (`identities`, serialised as
+`checked_plan.identity` does) and compared with the finding the poster reads from that
+comment on GitHub before anything is hidden.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from review_quorum.errors import FindingError, InputError
 from review_quorum.model import COMMENT_KINDS, CommentSource
@@ -29,6 +32,7 @@ class DraftFinding:
     disposition: str
     comments: tuple[tuple[str, CommentSource], ...] = ()  # (bot, comment) per member
     link: CommentSource | None = None
+    identities: tuple[bytes, ...] = ()  # each of those members' fields, as serialised
 
     @property
     def reported(self) -> bool:
@@ -81,6 +85,7 @@ def _finding(item: object, source: str, pointer: str) -> DraftFinding:
     if not isinstance(members, list):
         raise InputError(source, f"{pointer}/members", "expected an array")
     comments = []
+    identities = []
     for index, member in enumerate(members):
         where = f"{pointer}/members/{index}"
         fields = _object(member, source, where)
@@ -90,8 +95,9 @@ def _finding(item: object, source: str, pointer: str) -> DraftFinding:
             if not isinstance(bot, str) or not bot:
                 raise InputError(source, f"{where}/bot", "expected the bot's name")
             comments.append((bot, comment))
+            identities.append(orjson.dumps(fields, option=orjson.OPT_SORT_KEYS))
     link = read_source(data.get("link"), source, f"{pointer}/link")
-    return DraftFinding(fingerprint, disposition, tuple(comments), link)
+    return DraftFinding(fingerprint, disposition, tuple(comments), link, tuple(identities))
 
 
 def _object(value: object, source: str, pointer: str) -> Mapping[str, Any]:

@@ -6,7 +6,11 @@ summary entry says it once. In link mode the comment the summary links to stays 
 A comment is hidden only when every finding read from it is such a duplicate (a digest of
 several findings stays while one of them is said only there), when GitHub marks its author
 as a bot (never a human, never ourselves), when no human replied after it in its thread,
-and when nobody has minimized it already.
+and when nobody has minimized it already. Given what the poster read from GitHub (`read`:
+each comment's findings as the bot-comment readers make them now), a comment is hidden
+only when every finding read from it is one the plan names exactly and calls a duplicate,
+and only members that match count as bots agreeing; a member that matches nothing is
+one of `mismatches`, and its comment stays.
 
 GitHub does not say who minimized a comment, so quorum keeps its own record, by comment
 (``kind:rest_id``), in hidden markers of its sticky summary: ``hiding`` (about to be hidden:
@@ -68,16 +72,46 @@ class Hiding:
         return settled
 
 
-def duplicates(findings: Sequence[DraftFinding], mode: str) -> set[str]:
+Read = Mapping[str, frozenset[bytes]]  # comment key -> its findings, as GitHub shows it
+
+
+def duplicates(findings: Sequence[DraftFinding], mode: str, read: Read | None = None) -> set[str]:
     """The comments every finding read from them calls duplicates (by ``kind:rest_id``)."""
     verdict: dict[str, bool] = {}
+    covered: dict[str, set[bytes]] = {}
     for finding in findings:
-        duplicated = finding.reported and len(finding.bots) >= 2
+        claims = [(bot, comment_key(source)) for bot, source in finding.comments]
+        matched = [_matches(read, key, finding, index) for index, (_, key) in enumerate(claims)]
+        agreeing = {bot for (bot, _), ok in zip(claims, matched, strict=True) if ok}
+        duplicated = finding.reported and len(agreeing) >= 2
         linked = comment_key(finding.link) if mode == "link" and finding.link else None
-        for _, source in finding.comments:
-            key = comment_key(source)
-            verdict[key] = verdict.get(key, True) and duplicated and key != linked
-    return {key for key, hide in verdict.items() if hide}
+        for index, (_, key) in enumerate(claims):
+            ok = matched[index]
+            verdict[key] = verdict.get(key, True) and duplicated and ok and key != linked
+            if ok and read is not None:
+                covered.setdefault(key, set()).add(finding.identities[index])
+    hide = {key for key, hidden in verdict.items() if hidden}
+    if read is None:
+        return hide
+    return {key for key in hide if read.get(key, frozenset()) <= covered.get(key, set())}
+
+
+def mismatches(findings: Sequence[DraftFinding], read: Read) -> list[str]:
+    """The comments a finding names whose member GitHub's current comment does not bear out."""
+    return sorted(
+        {
+            comment_key(source)
+            for finding in findings
+            for index, (_, source) in enumerate(finding.comments)
+            if not _matches(read, comment_key(source), finding, index)
+        }
+    )
+
+
+def _matches(read: Read | None, key: str, finding: DraftFinding, index: int) -> bool:
+    if read is None:
+        return True
+    return index < len(finding.identities) and finding.identities[index] in read.get(key, ())
 
 
 def plan_hiding(
@@ -86,12 +120,13 @@ def plan_hiding(
     comments: Mapping[str, Comment],
     record: Mapping[str, str],
     login: str,
+    read: Read | None = None,
 ) -> Hiding:
     """What to hide and restore this run, given GitHub's state and quorum's record."""
     ours = login.casefold()
     eligible: dict[str, Comment] = {}
     spared = 0
-    for key in sorted(duplicates(findings, mode)):
+    for key in sorted(duplicates(findings, mode, read)):
         comment = comments.get(key)
         if comment is None or not comment.bot or comment.author.casefold() == ours:
             continue

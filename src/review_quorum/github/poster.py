@@ -10,7 +10,11 @@ requested" review once the run no longer requests changes. A thread someone else
 to is never edited. With `resolve_fixed` the thread of a fixed finding's comment is also
 resolved (GraphQL), before its text changes, so an interrupted run still finishes it. With
 `hide_duplicates`, bot comments that repeat a reported finding are minimized once quorum's
-own review is up, and brought back when their finding changes (see `quieting`). When
+own review is up, and brought back when their finding changes (see `quieting`); what is
+hidden is decided from the bot-comment readers' findings in the comments this run reads
+(`reading` says how to read them), never from the draft's claims. `rebuild`, when given,
+makes the draft again from those findings before anything is written (`quorum post` of
+a saved plan: `checked_plan`), so the summary attributes to bots what GitHub shows. When
 GitHub refuses an anchor (422), pending reviews (which notify nobody and are deleted at
 once) find the refused comments by bisection, and those move to the review body. When a
 create request fails in a way that may still have been applied (5xx, lost connection),
@@ -21,9 +25,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from review_quorum.checked_plan import Fresh
 from review_quorum.errors import GitHubError
 from review_quorum.github import moderation, remote
 from review_quorum.github.bodies import (
@@ -41,7 +46,9 @@ from review_quorum.github.limits import MAX_COMMENTS_PER_REVIEW, fit_body
 from review_quorum.github.quieting import Quieting, QuietResult
 from review_quorum.github.reconcile import Existing, find_sticky, index, plan
 from review_quorum.github.remote import RemoteComment, RemoteIssueComment, RemoteReview
+from review_quorum.github.snapshot import read_fresh
 from review_quorum.github.target import ACTIONS_BOT, PullRequest, in_actions
+from review_quorum.ingest.base import ReadOptions
 from review_quorum.render.markers import find_markers
 from review_quorum.retrying import create_once
 
@@ -97,10 +104,14 @@ def post_review(
     dry_run: bool = False,
     bot_login: str | None = None,
     env: Mapping[str, str] | None = None,
+    reading: ReadOptions | None = None,
+    rebuild: Callable[[Fresh], ReviewDraft] | None = None,
 ) -> PostResult:
     """Post `draft` to `target`, completing (never repeating) any earlier run."""
     login = bot_login or _identity(client, os.environ if env is None else env)
     run = _Run(client, target, draft, login, dry_run=dry_run or client.dry_run)
+    run.reading = replace(reading or ReadOptions(), own_login=login)
+    run.rebuild = rebuild
     run.quieting = Quieting(client, draft, login, enabled=hide_duplicates, dry_run=run.dry_run)
     return run.post(resolve_fixed=resolve_fixed)
 
@@ -140,6 +151,8 @@ class _Run:
         self.warnings: list[str] = []
         self.quieting = Quieting(client, draft, login, enabled=False, dry_run=dry_run)
         self.sticky_id: int | None = None
+        self.reading = ReadOptions(own_login=login)
+        self.rebuild: Callable[[Fresh], ReviewDraft] | None = None
 
     def post(self, *, resolve_fixed: bool) -> PostResult:
         existing = self._read()
@@ -176,19 +189,29 @@ class _Run:
         )
 
     def _read(self) -> Existing:
-        reviews, issue_comments = self._reviews(), self._issue_comments()
-        comments = remote.review_comments(self.client.paginate(f"{self.pull}/comments"))
+        raw_reviews = self.client.paginate(f"{self.pull}/reviews")
+        raw_issue_comments = self.client.paginate(self._issue_comments_path)
+        raw_comments = self.client.paginate(f"{self.pull}/comments")
+        reviews, comments = remote.reviews(raw_reviews), remote.review_comments(raw_comments)
+        issue_comments = remote.issue_comments(raw_issue_comments)
+        collections = (raw_comments, raw_reviews, raw_issue_comments)
+        fresh = read_fresh(collections, name=str(self.target), options=self.reading)
+        if self.rebuild is not None:
+            self.draft = self.quieting.draft = self.rebuild(fresh)
         existing = index(self.login, reviews, comments, issue_comments)
         sticky = existing.sticky.body if existing.sticky else None
-        self.quieting.prepare(reviews, comments, issue_comments, sticky)
+        self.quieting.prepare(reviews, comments, issue_comments, sticky, fresh)
         return existing
 
     def _reviews(self) -> list[RemoteReview]:
         return remote.reviews(self.client.paginate(f"{self.pull}/reviews"))
 
+    @property
+    def _issue_comments_path(self) -> str:
+        return f"{self.target.path}/issues/{self.target.number}/comments"
+
     def _issue_comments(self) -> list[RemoteIssueComment]:
-        path = f"{self.target.path}/issues/{self.target.number}/comments"
-        return remote.issue_comments(self.client.paginate(path))
+        return remote.issue_comments(self.client.paginate(self._issue_comments_path))
 
     def _sticky(self, existing: RemoteIssueComment | None) -> tuple[str, str | None]:
         """Write the sticky summary first: a read-only token is found out before anything."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from review_quorum.checked_plan import Fresh, identity
 from review_quorum.comment_links import comment_key
 from review_quorum.github import moderation
 from review_quorum.github.client import GitHubClient
@@ -26,7 +27,9 @@ from review_quorum.github.duplicates import (
     RECORD_KINDS,
     Comment,
     Hiding,
+    Read,
     duplicates,
+    mismatches,
     plan_hiding,
     read_record,
     record_markers,
@@ -51,6 +54,7 @@ class QuietResult:
     total: int = 0
     spared: int = 0
     refused: bool = False
+    mismatched: int = 0  # comments the plan names that GitHub shows otherwise: left alone
 
     def describe(self) -> str:
         if not self.enabled:
@@ -58,7 +62,10 @@ class QuietResult:
         if self.refused:
             return "duplicates not hidden: the token may not hide comments"
         text = f"{self.hidden} duplicate bot comment(s) hidden, {self.restored} restored"
-        return text + (f", {self.spared} left visible (a human replied)" if self.spared else "")
+        text += f", {self.spared} left visible (a human replied)" if self.spared else ""
+        if self.mismatched:
+            text += f", {self.mismatched} not hidden (the plan does not match them on GitHub)"
+        return text
 
 
 class Quieting:
@@ -73,6 +80,8 @@ class Quieting:
         self.record: dict[str, str] = {}
         self.hiding = Hiding((), (), {})
         self.warnings: list[str] = []
+        self.mismatched: list[str] = []
+        self.suspended = False  # the plan does not match GitHub: hide and restore nothing
         self._done: tuple[int, int] = (0, 0)
 
     def prepare(
@@ -81,18 +90,33 @@ class Quieting:
         comments: Sequence[RemoteComment],
         issue_comments: Sequence[RemoteIssueComment],
         sticky_body: str | None,
+        fresh: Fresh | None = None,
     ) -> None:
-        """Read the record and the state of every comment it or the plan names; decide."""
+        """Read the record and the state of every comment it or the plan names; decide.
+
+        `fresh` is what the bot-comment readers make of the comments just read: hiding is
+        decided from it, and a plan member it does not bear out is reported, not hidden.
+        """
         self.record = read_record(sticky_body or "")
-        if not self.enabled:
+        # The caller that rebuilt the draft says so; here it only stops hiding and restoring.
+        self.suspended = self.enabled and self.draft.mismatched > 0
+        if not self.enabled or self.suspended:
             return
+        read = None if fresh is None or self.client.offline else _by_comment(fresh)
+        if read is not None:
+            self.mismatched = mismatches(self.draft.findings, read)
+        if self.mismatched:
+            self.warnings.append(
+                f"{len(self.mismatched)} bot comment(s) the plan names do not match them as "
+                f"GitHub shows them now, so they were not hidden: {', '.join(self.mismatched)}"
+            )
         known = _catalogue(reviews, comments, issue_comments)
         named = {
             comment_key(source): source.author
             for finding in self.draft.findings
             for _, source in finding.comments
         }
-        wanted = duplicates(self.draft.findings, self.draft.inline_mode) | set(self.record)
+        wanted = duplicates(self.draft.findings, self.draft.inline_mode, read) | set(self.record)
         found = {
             key: known[key]
             for key in sorted(wanted)
@@ -107,7 +131,7 @@ class Quieting:
             if comment.node_id in states or self.client.offline
         }
         self.hiding = plan_hiding(
-            self.draft.findings, self.draft.inline_mode, looked_up, self.record, self.login
+            self.draft.findings, self.draft.inline_mode, looked_up, self.record, self.login, read
         )
         self.record = dict(self.hiding.record)
 
@@ -122,7 +146,7 @@ class Quieting:
 
     def run(self) -> bool:
         """Hide and restore; True when the record changed and the sticky must say so."""
-        if not self.enabled or self.hiding.refused:
+        if not self.enabled or self.suspended or self.hiding.refused:
             return False
         hide = [comment.node_id for comment in self.hiding.hide]
         restore = [comment.node_id for comment in self.hiding.restore]
@@ -150,6 +174,7 @@ class Quieting:
             total=sum(1 for state in self.record.values() if state in (HIDDEN, HIDING)),
             spared=self.hiding.spared,
             refused=self.hiding.refused,
+            mismatched=self.draft.mismatched if self.suspended else len(self.mismatched),
         )
 
     def _note(self) -> str:
@@ -158,12 +183,24 @@ class Quieting:
         if self.hiding.refused:
             return REFUSED_NOTE
         count = sum(1 for state in self.record.values() if state in (HIDDEN, HIDING))
-        if not count:
-            return ""
-        return (
-            f"_review-quorum hid {count} bot comment(s) repeating findings listed here, as "
-            "duplicates; it shows them again when their finding changes._"
-        )
+        notes = []
+        if count:
+            notes.append(
+                f"_review-quorum hid {count} bot comment(s) repeating findings listed here, "
+                "as duplicates; it shows them again when their finding changes._"
+            )
+        if self.suspended:
+            notes.append(
+                f"_{self.draft.mismatched} finding(s) of the plan did not match the bots' "
+                "comments as GitHub shows them, so they were left out and no comment was "
+                "hidden or shown again this run._"
+            )
+        elif self.mismatched:
+            notes.append(
+                f"_{len(self.mismatched)} bot comment(s) named by the plan do not match them "
+                "as GitHub shows them now; review-quorum did not hide them._"
+            )
+        return "\n\n".join(notes)
 
     def _warn(self, verb: str, outcome: moderation.Outcome, comments: Iterable[Comment]) -> None:
         keys = {comment.node_id: comment.key for comment in comments}
@@ -176,6 +213,15 @@ def without_record(body: str) -> str:
     kinds = set(RECORD_KINDS)
     lines = {marker(kind, payload) for kind, payload in find_markers(body) if kind in kinds}
     return "\n".join(line for line in body.split("\n") if line not in lines)
+
+
+def _by_comment(fresh: Fresh) -> Read:
+    """Each comment's findings as just read, serialised (`checked_plan.identity`)."""
+    read: dict[str, set[bytes]] = {}
+    for finding in (*fresh.findings, *fresh.alone):
+        if finding.source is not None:
+            read.setdefault(comment_key(finding.source), set()).add(identity(finding))
+    return {key: frozenset(found) for key, found in read.items()}
 
 
 def _catalogue(

@@ -4,23 +4,27 @@
 request's review comments, reviews and issue comments through `GitHubClient.paginate`
 (every page, rate limits and server errors handled there). The comment objects are kept
 as GitHub's JSON, untouched, because the bot-comment readers in `ingest` decide what they
-mean. The head commit's date, which tells whether an issue
-comment came after the latest push, is asked only when a caller needs it: REST has no
-operation for one commit in the set we use, so `head_commit_date` asks GraphQL. So does
-`recent_authors`, which tells who has spoken on the repository's recent pull requests, for
-`--wait-for` to skip a bot that is not installed there.
+mean (`pull_comments` labels them for those readers). The head commit's date, which
+tells whether an issue comment came after the latest push, is asked only when a caller
+needs it: REST has no operation for one commit in the set we use, so `head_commit_date`
+asks GraphQL. So does `recent_authors`, which tells who has spoken on the repository's
+recent pull requests, for `--wait-for` to skip a bot that is not installed there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from review_quorum.checked_plan import Fresh
 from review_quorum.errors import GitHubError
 from review_quorum.github.client import GitHubClient
 from review_quorum.github.target import PullRequest
+from review_quorum.ingest.base import ReadOptions
+from review_quorum.ingest.bots import CommentKind
+from review_quorum.ingest.comments import PullComment, read_comments
 
 CommitDate = Callable[[GitHubClient, PullRequest], datetime | None]
 
@@ -54,6 +58,40 @@ def read_pull(
         ),
         head_committed_at=commit_date(client, target) if commit_date else None,
     )
+
+
+def pull_comments(
+    review_comments: Sequence[object], reviews: Sequence[object], issue_comments: Sequence[object]
+) -> list[PullComment]:
+    """Every comment with its collection, pointed at as ``/reviews/3`` in Skipped records."""
+    collections = (
+        ("review_comments", CommentKind.INLINE, review_comments),
+        ("reviews", CommentKind.REVIEW, reviews),
+        ("issue_comments", CommentKind.ISSUE, issue_comments),
+    )
+    return [
+        PullComment(record, kind, f"/{name}/{index}")
+        for name, kind, records in collections
+        for index, record in enumerate(records)
+    ]
+
+
+def read_fresh(
+    collections: tuple[list[Any], list[Any], list[Any]], *, name: str, options: ReadOptions
+) -> Fresh:
+    """What the bot-comment readers make of (review comments, reviews, issue comments):
+    read together, and each collection alone (as a saved file of it is read)."""
+    together = read_comments(pull_comments(*collections), name=name, options=options)
+    alone = [
+        finding
+        for index in range(len(collections))
+        for finding in read_comments(
+            pull_comments(*(c if i == index else [] for i, c in enumerate(collections))),
+            name=name,
+            options=options,
+        ).findings
+    ]
+    return Fresh(tuple(together.findings), tuple(alone))
 
 
 COMMIT_DATE_QUERY = """

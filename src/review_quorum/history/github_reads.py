@@ -26,8 +26,9 @@ from review_quorum.history.changes import Commit, FileChange
 from review_quorum.history.outcomes import is_bot
 from review_quorum.history.pulls import BotComment, PullInfo, PullReading, Thread, anchor_index
 from review_quorum.ingest.bots import CommentKind
+from review_quorum.ingest.bots.authors import is_own
 from review_quorum.ingest.comments import PullComment
-from review_quorum.render.markers import SUMMARY, find_markers
+from review_quorum.render.markers import SUMMARY, opens_with_marker
 
 QUORUM_HIDDEN = (HIDDEN, HIDING)
 REACTIONS = {"review_comment": "pulls/comments", "issue_comment": "issues/comments"}
@@ -206,14 +207,14 @@ def _minimized(client: GitHubClient, comments: Sequence[BotComment]) -> dict[str
 
 
 def _quorum_hidden(records: Sequence[Mapping[str, Any]]) -> frozenset[str]:
-    """The comments quorum's sticky summary (posted by a bot) records as hidden by quorum."""
+    """The comments quorum's sticky summary (ours: see `authors.is_own`) records as hidden."""
     hidden: set[str] = set()
     for record in records:
         body = str(record.get("body") or "")
         user = record.get("user")
         if not isinstance(user, Mapping) or not is_bot(user):
             continue
-        if any(kind == SUMMARY for kind, _ in find_markers(body)):
+        if is_own(str(user.get("login") or ""), body) and opens_with_marker(body, SUMMARY):
             hidden.update(key for key, kind in read_record(body).items() if kind in QUORUM_HIDDEN)
     return frozenset(hidden)
 

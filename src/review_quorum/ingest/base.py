@@ -33,14 +33,17 @@ _SPACE = re.compile(rb"[ \t\r\n]*")
 class ReadOptions:
     """Settings a user gives for reading: the bot a file is attributed to, the repo root,
     category overrides (`categories.build_category_map`), whether GitHub comments by
-    people are read as findings too (by default they are skipped), and which bot each
-    GitHub login is (`bot_logins`, from the configuration's ``bot-logins`` table)."""
+    people are read as findings too (by default they are skipped), which bot each
+    GitHub login is (`bot_logins`, from the configuration's ``bot-logins`` table), and
+    the login review-quorum posts as (`own_login`, ``--bot-login``; the workflow token's
+    ``github-actions[bot]`` is always ours), whose marked comments are never findings."""
 
     bot: str | None = None
     root: str | None = None
     categories: CategoryMap | None = None
     include_humans: bool = False
     bot_logins: Mapping[str, str] = field(default_factory=dict)
+    own_login: str | None = None
 
 
 class Source:

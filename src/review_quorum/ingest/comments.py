@@ -77,7 +77,9 @@ class _Reading:
 
     def __init__(self, name: str, options: ReadOptions) -> None:
         self.name = name
-        self.attribution = Attribution(options.bot, options.bot_logins, options.include_humans)
+        self.attribution = Attribution(
+            options.bot, options.bot_logins, options.include_humans, options.own_login
+        )
         self.reads: list[_Read] = []
         self.skipped: list[tuple[int, Skipped]] = []
         self.paths: set[str] = set()

@@ -3,7 +3,9 @@
 A marker lets a re-run find its own earlier sticky summary and inline comments. Markers are
 only ever written by these functions; untrusted text is escaped (`render.escape`) so that
 bot output can never contain a well-formed marker. Finding a marker is not proof of
-authorship: the GitHub poster also checks the comment's author.
+authorship: anyone can quote one. Every body quorum posts opens with a marker
+(`opens_with_marker`), and a comment is quorum's own only when its author is quorum's
+login as well; a marker anywhere else is inert text.
 """
 
 from __future__ import annotations
@@ -29,3 +31,9 @@ def marker(kind: str, payload: str = "") -> str:
 def find_markers(body: str) -> list[tuple[str, str]]:
     """Every (kind, payload) marker standing on a line of its own in `body`."""
     return [(match.group(1), match.group(2) or "") for match in _MARKER.finditer(body)]
+
+
+def opens_with_marker(body: str, kind: str | None = None) -> bool:
+    """Whether the first line of `body` is one of our markers (of `kind`, when given)."""
+    match = _MARKER.fullmatch(body.split("\n", 1)[0].removesuffix("\r"))
+    return match is not None and (kind is None or match.group(1) == kind)

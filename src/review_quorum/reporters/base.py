@@ -12,7 +12,7 @@ Every reporter is idempotent: running it again on the same plan changes nothing 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -21,17 +21,28 @@ from review_quorum.plan import ReviewPlan
 if TYPE_CHECKING:
     import httpx
 
+    from review_quorum.checked_plan import Fresh
+    from review_quorum.github.draft import ReviewDraft
+    from review_quorum.ingest.base import ReadOptions
+
 
 @dataclass(frozen=True, slots=True)
 class Delivery:
     """One review to deliver: the plan, a name for where it came from (for messages), the
-    command's parsed options, the environment, and an HTTP client when one is injected."""
+    command's parsed options, the environment, and an HTTP client when one is injected.
+
+    `reading` is how a poster reads the pull request's comments itself; `rebuild`, given
+    for a saved plan (which may come from a fork), checks the plan against that reading
+    so that what is hidden or attributed to a bot is what GitHub shows (`checked_plan`).
+    """
 
     plan: ReviewPlan
     source: str
     args: argparse.Namespace
     env: Mapping[str, str]
     http: httpx.Client | None = None
+    reading: ReadOptions | None = None
+    rebuild: Callable[[Fresh], ReviewDraft] | None = None
 
 
 class Reporter(Protocol):

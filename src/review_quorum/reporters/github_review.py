@@ -14,4 +14,11 @@ from review_quorum.reporters.base import Delivery
 
 def report(delivery: Delivery) -> int:
     draft = ReviewDraft.from_plan(delivery.plan, source=delivery.source)
-    return post_from_args(delivery.args, draft, env=delivery.env, http=delivery.http)
+    return post_from_args(
+        delivery.args,
+        draft,
+        env=delivery.env,
+        http=delivery.http,
+        reading=delivery.reading,
+        rebuild=delivery.rebuild,
+    )

@@ -2,7 +2,10 @@
 
 The decision is written top to bottom; the first rule that applies wins:
 
-1. A body with review-quorum's own marker is ours: never read.
+1. A comment by review-quorum's own login (`github-actions[bot]`, and the configured
+   ``bot-login``) whose body opens with one of its markers is ours: never read. A marker
+   anywhere else, or in anyone else's comment, is inert text: a bot that quotes one
+   (even in a code fence) is read as usual.
 2. ``--bot NAME=FILE`` (`Attribution.bot`) attributes every comment of the file to NAME.
 3. The configuration's ``bot-logins`` table names the login's bot (so ``qodo-merge-pro``
    and ``qodo-code-review`` can be one bot or two, and a person's account that a bot
@@ -28,7 +31,7 @@ from functools import lru_cache
 
 from review_quorum.ingest.bots.base import BotParser
 from review_quorum.ingest.bots.generic import GenericParser
-from review_quorum.render.markers import find_markers
+from review_quorum.render.markers import opens_with_marker
 
 HUMAN = "comment by a human/unknown author"
 OWN = "review-quorum's own comment"
@@ -37,16 +40,24 @@ KODUS_HINT = (
     "in the configuration to read it as Kodus)"
 )
 _KODUS_SIGNS = ("kody-codereview", "kody code-review")
+# The login the Actions workflow token posts as (GET /user cannot say for that token).
+ACTIONS_LOGIN = "github-actions[bot]"
 
 
 @dataclass(frozen=True, slots=True)
 class Attribution:
     """What the user said about authors: a bot for every comment, logins to bot names,
-    and whether people's comments are read."""
+    whether people's comments are read, and the login quorum posts as (when not the
+    workflow token's)."""
 
     bot: str | None = None
     logins: Mapping[str, str] = field(default_factory=dict)
     include_humans: bool = False
+    own_login: str | None = None
+
+    def is_own(self, login: str, body: str) -> bool:
+        """Whether the comment is review-quorum's own: by its login, opening with a marker."""
+        return is_own(login, body, self.own_login)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +74,12 @@ def normalise_login(login: str) -> str:
     return login.strip().lower().removesuffix("[bot]")
 
 
+def is_own(login: str, body: str, own_login: str | None = None) -> bool:
+    """Whether `login`'s comment `body` is review-quorum's own (rule 1 above)."""
+    ours = {normalise_login(ACTIONS_LOGIN), normalise_login(own_login or ACTIONS_LOGIN)}
+    return normalise_login(login) in ours and opens_with_marker(body)
+
+
 def resolve(
     login: str,
     user_type: str,
@@ -74,7 +91,7 @@ def resolve(
     """Who wrote a comment, by the rules in the module docstring (readers by login in
     `parsers`, by bot name in `named`)."""
     normal = normalise_login(login)
-    if find_markers(body):
+    if attribution.is_own(login, body):
         return Author("", None, OWN)
     bot = attribution.bot or _configured(attribution.logins, normal)
     if bot:
