@@ -181,6 +181,29 @@ def test_a_forged_plan_hides_nothing_and_attributes_only_what_github_shows(
     )
 
 
+def test_a_forged_plan_posted_as_a_check_run_attributes_only_what_github_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake = posting_fake(monkeypatch, {"src/app.py": range(1, 50), "README.md": range(1, 10)})
+    for name in ("GITHUB_ACTIONS", "GITHUB_EVENT_PATH", "GITHUB_API_URL", "GITHUB_REPOSITORY"):
+        monkeypatch.delenv(name, raising=False)
+    app_token = "ghs_actionstoken0123456789abcdefghijklmno"
+    fake.add_token(app_token, "github-actions[bot]", installation=True)
+    monkeypatch.setenv("GITHUB_TOKEN", app_token)
+    for note in SQL:
+        add_bot_review(fake, note)
+    plan = forged_plan(tmp_path, list(fake.review_comments))
+    capsys.readouterr()
+
+    assert main(["post", str(plan), *TARGET_ARGS, "--reporter", "github-check"]) == 0
+
+    [run] = fake.checks.named("review-quorum")
+    shown = json.dumps(run["output"]) + json.dumps(fake.checks.annotations[run["id"]])
+    assert "Trailing whitespace" not in shown and "README.md" not in shown
+    assert "SQL injection" in shown and "coderabbit, sourcery" in shown
+    assert "2 finding(s) of the plan do not match" in capsys.readouterr().err
+
+
 def test_a_genuine_plan_of_the_same_comments_still_hides_the_duplicates(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -94,6 +94,17 @@ def read_fresh(
     return Fresh(tuple(together.findings), tuple(alone))
 
 
+def read_pull_fresh(client: GitHubClient, target: PullRequest, options: ReadOptions) -> Fresh:
+    """`read_fresh` of the pull request's three comment collections as GitHub serves them."""
+    pull = f"{target.path}/pulls/{target.number}"
+    collections = (
+        client.paginate(f"{pull}/comments"),
+        client.paginate(f"{pull}/reviews"),
+        client.paginate(f"{target.path}/issues/{target.number}/comments"),
+    )
+    return read_fresh(collections, name=str(target), options=options)
+
+
 COMMIT_DATE_QUERY = """
 query CommitDate($owner: String!, $name: String!, $oid: GitObjectID!) {
   repository(owner: $owner, name: $name) {
