@@ -242,7 +242,9 @@ def child_environment(buffered: bool) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("buffered", [True, False])
-@pytest.mark.parametrize("output", ["json", "markdown"])
+# markdown is capped at GitHub's comment size, which a pipe and the reader's buffer can
+# hold whole; the terminal table is not
+@pytest.mark.parametrize("output", ["json", "terminal"])
 def test_a_reader_that_closes_the_pipe_ends_quorum_quietly_with_141(
     tmp_path: Path, buffered: bool, output: str
 ) -> None:

@@ -12,6 +12,7 @@ skipped: a diff note on the head version, or a note written after the newest ver
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 from collections.abc import Mapping
 
@@ -73,6 +74,11 @@ def read_gitlab(
         client = GitLabClient.from_env(
             http, env, sleep=timing.sleep, clock=timing.clock, on_wait=progress.note
         )
+        if options.own_login is None:
+            # our own notes are the token's account's: only those, marked, are ours
+            user = client.current_user()
+            if user is not None:
+                options = dataclasses.replace(options, own_login=user.username)
 
         def read() -> Conversation:
             snapshot = read_merge_request(client, target)
