@@ -121,6 +121,7 @@ class Recorder:
     def record(self, document: Any, source: str) -> None:
         """Record the plan `document` and say on standard error what happened."""
         from review_quorum.history import RunRecord, open_history, record_run
+        from review_quorum.history.successive import git_changes
 
         record = RunRecord.from_report(
             document,
@@ -129,10 +130,11 @@ class Recorder:
             number=self.number,
             head_sha=self.head_sha,
             source=source,
+            origin="action" if os.environ.get("GITHUB_ACTIONS") == "true" else "db",
         )
         database = open_history(self.target)
         try:
-            recorded = record_run(database, record)
+            recorded = record_run(database, record, git_changes)
         finally:
             database.close()
         print(f"quorum: {recorded.describe(record)}", file=sys.stderr)
