@@ -32,6 +32,7 @@ from review_quorum.plan import AwaitedBots
 
 if TYPE_CHECKING:
     from review_quorum.github.snapshot import PullSnapshot
+    from review_quorum.history.triage import Decision
 
 DEFAULT_WAIT_TIMEOUT = 600.0
 
@@ -55,6 +56,8 @@ class PullInput:
     batch: Batch
     head_sha: str
     awaited: AwaitedBots | None
+    snapshot: PullSnapshot | None = None
+    decisions: tuple[Decision, ...] = ()  # writers' triage, read when the run is recorded
 
 
 def add_github_arguments(parser: argparse.ArgumentParser) -> None:
@@ -93,6 +96,7 @@ def read_github(
     from review_quorum.github import GitHubClient, resolve_target
     from review_quorum.github.snapshot import head_commit_date, read_pull
     from review_quorum.github.waiting import parse_bot_list
+    from review_quorum.history.triage import read_decisions
 
     env = os.environ if env is None else env
     target = resolve_target(args.repo, args.pr, env)
@@ -120,10 +124,11 @@ def read_github(
                 snapshot, awaited = _wait(read, bots, args.wait_timeout, options.bot_logins)
             else:
                 snapshot, awaited = read(), None
+        decisions = read_decisions(client, snapshot) if getattr(args, "recorder", None) else []
     finally:
         http.close()
     batch = read_comments(_comments(snapshot), name=str(snapshot.target), options=options)
-    return PullInput(batch, snapshot.head_sha, awaited)
+    return PullInput(batch, snapshot.head_sha, awaited, snapshot, tuple(decisions))
 
 
 def _comments(snapshot: PullSnapshot) -> list[PullComment]:
