@@ -10,7 +10,8 @@ comment is triage too (``thumbs-up``, ``thumbs-down``); one on our summary is fe
 the whole review (fingerprint ``*``). Each decision is stored with who, when, why and the
 comment or reaction it came from (`store`), once; `decisions_for` reads them back so the
 next run honours them (`honour`). Comment text is untrusted: a fingerprint is only ever
-the hex form our markers use.
+the hex form our markers use, and a comment counts as ours by its marker (markers in
+bot text are escaped when we render it); what a writer triages is the writer's call.
 """
 
 from __future__ import annotations
@@ -59,9 +60,8 @@ def our_comments(records: Iterable[Mapping[str, Any]]) -> dict[int, str]:
     """Comment id -> fingerprint of our inline comments (or `WHOLE_REVIEW` for the summary)."""
     ours: dict[int, str] = {}
     for record in records:
-        user = record.get("user")
         body = record.get("body")
-        if not isinstance(user, Mapping) or not is_bot(user) or not isinstance(body, str):
+        if not isinstance(body, str) or not isinstance(record.get("id"), int):
             continue
         for kind, payload in find_markers(body):
             if kind == FINDING and payload:
