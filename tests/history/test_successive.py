@@ -122,6 +122,13 @@ def test_three_runs_give_each_source_its_outcome(
     assert bots["semgrep"]["origins"] == {"db": 2} and bots["bandit"]["duplicates"] == 1
     assert bots["bandit"]["reliability"]["outcomes"] == 1
     assert bots["bandit"]["reliability"]["thin"] is True
+    assert main(["history", "show", "--db", db_target, "--format", "json"]) == 0
+    shown = {(r["bot"], r["rule_id"]): r for r in json.loads(capsys.readouterr().out)}
+    assert shown[("bandit", "B608")]["outcome"] == "addressed"
+    assert shown[("bandit", "B608")]["reason"] == "gone at the next run, which changed its lines"
+    assert "also said by 1 other source(s)" in shown[("semgrep", "sql")]["signals"]
+    assert shown[("bandit", "B101")]["reason"].startswith("gone at the next run, its lines")
+    assert shown[("semgrep", "xss")]["signals"][0].startswith("recorded run 3 (db)")
     database = open_history(db_target)
     try:  # a sync would store the merge; then what was left is not addressed
         database.execute("UPDATE pull_requests SET state = 'merged'")

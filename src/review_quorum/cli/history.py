@@ -23,6 +23,7 @@ from review_quorum.cli.common import ExitCode, write_output
 from review_quorum.cli.record import add_db_argument, db_target
 from review_quorum.history import Database, open_history
 from review_quorum.history.outcomes import CONDITIONS, DEFAULT_RULE, OutcomeRule
+from review_quorum.history.recorded import recorded_outcomes
 from review_quorum.history.show import Filters, FindingOutcome, finding_outcomes
 from review_quorum.ingest.base import ReadOptions
 from review_quorum.ingest.categories import build_category_map
@@ -67,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         if args.action == "sync":
             return _sync(args, database, settings)
         rows = finding_outcomes(database, outcome_rule, _filters(args))
+        rows += recorded_outcomes(database, _filters(args))
     finally:
         database.close()
     text = render_json(rows) if args.format == "json" else render_text(rows)
@@ -123,7 +125,7 @@ def _filters(args: argparse.Namespace) -> Filters:
 
 def render_text(rows: list[FindingOutcome]) -> str:
     if not rows:
-        return "No bot findings stored (run quorum history sync first).\n"
+        return "No findings stored (record runs with --db, or run quorum history sync).\n"
     lines = []
     for row in rows:
         where = f"{row.file}:{row.line}" if row.line else row.file or "(no file)"

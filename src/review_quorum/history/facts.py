@@ -44,17 +44,17 @@ _TRIAGE = """SELECT pull_request_id, fingerprint,
 _RECORDED = """SELECT run.origin AS origin, r.owner AS owner, r.name AS name,
     p.number AS number, p.id AS pull, m.bot AS bot, m.rule_id AS rule_id,
     run.recorded_at AS created_at,
-    CASE WHEN t.refuted = 1 THEN 'dismissed' WHEN t.confirmed = 1 THEN 'addressed'
-        WHEN o.outcome = 'addressed' THEN 'addressed'
-        WHEN o.outcome = 'went_away' THEN 'went_away'
-        WHEN o.outcome IS NULL AND p.state = 'merged' THEN 'dismissed'
-        ELSE 'unknown' END AS outcome,
+    {outcome} AS outcome,
     CASE WHEN fi.detected_by <> REPLACE(fi.detected_by, ',', '') THEN 1 ELSE 0 END
         AS duplicate,
     fi.disposition AS disposition,
     CASE WHEN m.comment_rest_id IS NULL THEN NULL ELSE m.comment_kind || ':'
         || CAST(m.comment_rest_id AS TEXT) END AS comment,
     'f' || CAST(fi.id AS TEXT) AS cluster, run.id AS run
+{last_sightings}"""
+
+# Each recorded finding at its last sighting (aliases m, fi, run, p, r, o, t), unless synced.
+LAST_SIGHTINGS = """
     FROM members m JOIN findings fi ON fi.id = m.finding_id JOIN runs run ON run.id = fi.run_id
     JOIN pull_requests p ON p.id = run.pull_request_id
     JOIN repositories r ON r.id = p.repository_id
@@ -83,14 +83,24 @@ def _quoted(values: tuple[str, ...]) -> str:
     return ", ".join(f"'{value}'" for value in values)
 
 
+RECORDED_OUTCOME = """CASE WHEN t.refuted = 1 THEN 'dismissed'
+    WHEN t.confirmed = 1 THEN 'addressed'
+    WHEN o.outcome = 'addressed' THEN 'addressed'
+    WHEN o.outcome = 'went_away' THEN 'went_away'
+    WHEN o.outcome IS NULL AND p.state = 'merged' THEN 'dismissed'
+    ELSE 'unknown' END"""
+
+
+def last_sightings() -> str:
+    """The FROM ... WHERE of every recorded finding at its last sighting."""
+    triage = _TRIAGE.format(refuting=_quoted(REFUTING), confirming=_quoted(CONFIRMING))
+    return LAST_SIGHTINGS.format(triage=triage)
+
+
 def facts_sql(rule: OutcomeRule, filters: Filters | None = None) -> tuple[str, list[Any]]:
     """A subquery (to use as ``FROM (...) facts``) of every finding matching `filters`."""
-    triage = _TRIAGE.format(refuting=_quoted(REFUTING), confirming=_quoted(CONFIRMING))
-    union = (
-        _SYNCED.format(outcome=rule.outcome_sql(), joins=JOINS)
-        + " UNION ALL "
-        + _RECORDED.format(triage=triage)
-    )
+    recorded = _RECORDED.format(outcome=RECORDED_OUTCOME, last_sightings=last_sightings())
+    union = _SYNCED.format(outcome=rule.outcome_sql(), joins=JOINS) + " UNION ALL " + recorded
     where, params = fact_filters(filters or Filters())
     return f"SELECT * FROM ({union}) everything{where}", params
 
