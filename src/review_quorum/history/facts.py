@@ -22,11 +22,15 @@ request), run (the run's id, NULL for sync).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from review_quorum.history.database import Database
 from review_quorum.history.outcomes import OutcomeRule
 from review_quorum.history.show import JOINS, Filters
 
+FACTS_TABLE = "quorum_facts"
 CONFIRMING = ("ack", "wont-fix", "thumbs-up")
 REFUTING = ("false-positive", "thumbs-down")
 
@@ -103,6 +107,27 @@ def facts_sql(rule: OutcomeRule, filters: Filters | None = None) -> tuple[str, l
     union = _SYNCED.format(outcome=rule.outcome_sql(), joins=JOINS) + " UNION ALL " + recorded
     where, params = fact_filters(filters or Filters())
     return f"SELECT * FROM ({union}) everything{where}", params
+
+
+@contextmanager
+def materialized(
+    database: Database, rule: OutcomeRule, filters: Filters | None = None
+) -> Iterator[str]:
+    """The facts matching `filters` computed once into a temporary table; yields its name.
+
+    Statistics read the facts several times (counts, distinct comments, agreement), so
+    the joins are done once. The table lives in this connection only and is dropped after.
+    """
+    query, params = facts_sql(rule, filters)
+    database.execute(f"DROP TABLE IF EXISTS {FACTS_TABLE}")
+    # Created empty first: PostgreSQL takes no parameters in CREATE TABLE AS.
+    empty, _ = facts_sql(rule, None)
+    database.execute(f"CREATE TEMP TABLE {FACTS_TABLE} AS SELECT * FROM ({empty}) f WHERE 1 = 0")
+    try:
+        database.execute(f"INSERT INTO {FACTS_TABLE} {query}", params)
+        yield FACTS_TABLE
+    finally:
+        database.execute(f"DROP TABLE IF EXISTS {FACTS_TABLE}")
 
 
 def fact_filters(filters: Filters) -> tuple[str, list[Any]]:

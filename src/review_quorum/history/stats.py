@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from review_quorum.history.database import Database
-from review_quorum.history.facts import facts_sql, sightings_sql
+from review_quorum.history.facts import materialized, sightings_sql
 from review_quorum.history.outcomes import Outcome, OutcomeRule
 from review_quorum.history.show import Filters
 from review_quorum.history.successive import WENT_AWAY
@@ -143,7 +143,12 @@ def compute_stats(database: Database, rule: OutcomeRule, filters: Filters | None
 
     Synced comments and recorded runs are counted together (`facts`).
     """
-    facts, params = facts_sql(rule, filters)
+    with materialized(database, rule, filters) as table:
+        return _count(database, table, filters)
+
+
+def _count(database: Database, table: str, filters: Filters | None) -> Stats:
+    facts, params = f"SELECT * FROM {table}", list[Any]()
     stats = Stats()
     rows = database.rows(
         "SELECT bot, rule_id, SUBSTR(created_at, 1, 7), outcome, duplicate, origin,"

@@ -13,6 +13,7 @@ have no row here, and count as *not addressed* once the pull request is merged.
 
 from __future__ import annotations
 
+import bisect
 import re
 import subprocess
 from collections import defaultdict
@@ -97,16 +98,12 @@ def label(
     before: Sequence[Sighting], after: Sequence[Sighting], commit: Commit | None
 ) -> dict[Sighting, tuple[str, str]]:
     """Each earlier sighting's outcome and a short reason."""
-    by_source: dict[tuple[str, str], list[Sighting]] = defaultdict(list)
-    for sighting in after:
-        by_source[(sighting.bot, sighting.rule_id)].append(sighting)
+    index = _Index(after)
     labels: dict[Sighting, tuple[str, str]] = {}
     for sighting in before:
         span = sighting.span
         verdict = follow(span, [commit]) if span is not None and commit is not None else None
-        moved = verdict.span if verdict is not None else None
-        candidates = by_source[(sighting.bot, sighting.rule_id)]
-        if any(_same(sighting, other, moved) for other in candidates):
+        if index.finds(sighting, verdict.span if verdict is not None else None):
             labels[sighting] = (PERSISTED, "still reported by the next run")
         elif verdict is None or verdict.change is Change.UNKNOWN:
             labels[sighting] = (GONE, "gone; whether its lines changed is unknown")
@@ -117,14 +114,29 @@ def label(
     return labels
 
 
-def _same(old: Sighting, new: Sighting, moved: Span | None) -> bool:
-    if old.fingerprint and old.fingerprint == new.fingerprint:
-        return True
-    if old.finding_key and old.finding_key == new.finding_key and old.file == new.file:
-        return True
-    if moved is None or new.line is None or new.file != moved.path:
-        return False
-    return moved.start - LINE_SLACK <= new.line <= moved.end + LINE_SLACK
+class _Index:
+    """The next run's sightings, looked up by source and fingerprint, id, or file and line."""
+
+    def __init__(self, after: Sequence[Sighting]) -> None:
+        self.fingerprints = {(s.bot, s.rule_id, s.fingerprint) for s in after if s.fingerprint}
+        self.keys = {(s.bot, s.rule_id, s.finding_key, s.file) for s in after if s.finding_key}
+        lines: dict[tuple[str, str, str], list[int]] = defaultdict(list)
+        for s in after:
+            if s.line is not None:
+                lines[(s.bot, s.rule_id, s.file)].append(s.line)
+        self.lines = {key: sorted(values) for key, values in lines.items()}
+
+    def finds(self, old: Sighting, moved: Span | None) -> bool:
+        """Whether the next run reports `old` again (its lines now at `moved`)."""
+        if old.fingerprint and (old.bot, old.rule_id, old.fingerprint) in self.fingerprints:
+            return True
+        if old.finding_key and (old.bot, old.rule_id, old.finding_key, old.file) in self.keys:
+            return True
+        if moved is None:
+            return False
+        lines = self.lines.get((old.bot, old.rule_id, moved.path), [])
+        at = bisect.bisect_left(lines, moved.start - LINE_SLACK)
+        return at < len(lines) and lines[at] <= moved.end + LINE_SLACK
 
 
 _DIFF_FILE = re.compile(r"^diff --git a/(.*) b/(.*)$")
