@@ -1,6 +1,6 @@
 """Benchmark the history store (not a test): recording, syncing, and stats at scale.
 
-Three workloads on one database (SQLite in a temporary folder by default, or `--db URL`
+Four workloads on one database (SQLite in a temporary folder by default, or `--db URL`
 for PostgreSQL, where the tables are emptied first):
 
 - record: `--pulls` review runs (10,000), one per pull request, each a plan of five
@@ -10,8 +10,12 @@ for PostgreSQL, where the tables are emptied first):
   reads with synthetic JSON: three bot comments, one reply, reactions, two commits with a
   patch each per pull request), so the time includes HTTP handling, the bot readers, the
   consensus clustering, the labelling and the writes.
+- recorded: `--findings` (1,000,000) source findings recorded as successive runs of
+  pull requests (1,000 per run, ten runs per pull request), each run labelling what became
+  of the previous run's findings.
 - stats: `--comments` (1,000,000) stored bot comments with one finding each, inserted in
-  bulk, then `compute_stats` with the default outcome rule, and the text and HTML pages.
+  bulk, then `compute_stats` with the default outcome rule over them and the recorded
+  findings together, and the text and HTML pages.
 
 Prints the time of each step, and the database's size after each.
 
@@ -38,6 +42,7 @@ import orjson
 from review_quorum import NormalizedFinding, Settings, review
 from review_quorum.github import GitHubClient
 from review_quorum.history import Database, RunRecord, open_history, record_run
+from review_quorum.history.changes import Commit, FileChange
 from review_quorum.history.html import render_html
 from review_quorum.history.outcomes import DEFAULT_RULE
 from review_quorum.history.recording import ensure_pull_request
@@ -49,7 +54,10 @@ from review_quorum.render.json_report import report_data
 API = "https://api.github.com"
 OWNER, REPO = "bench-org", "service"
 BOTS = ("coderabbit", "copilot", "sourcery", "gemini", "greptile", "cursor")
-TABLES = ("comment_findings", "comments", "sync_progress", "members", "findings", "runs")
+TABLES = ("comment_findings", "comments", "sync_progress", "run_outcomes", "triage")
+TABLES += ("members", "findings", "runs")
+RUNS_PER_PULL = 10
+MEMBERS_PER_RUN = 1_000
 
 
 @contextmanager
@@ -77,21 +85,47 @@ def bench_record(database: Database, pulls: int) -> None:
             record_run(database, record)
 
 
-def _plan(seed: int) -> dict[str, Any]:
+def _plan(seed: int, clusters: int = 5) -> dict[str, Any]:
     findings = [
         NormalizedFinding.create(
             bot=BOTS[(seed + index) % len(BOTS)],
             finding_id=f"{seed}-{index}-{member}",
             severity="medium",
             category="logic_error",
-            title=f"Problem {seed} {index} in the handler",
-            file=f"src/module_{index}.py",
-            line=10 + member,
+            title=f"Problem {seed * (index % 2)} {index} in the handler",
+            file=f"src/module_{index % 50}.py",
+            line=10 + 20 * (index // 50) + member,
         )
-        for index in range(5)
+        for index in range(clusters)
         for member in range(2)
     ]
     return report_data(review(findings, settings=Settings(bots_ran=len(BOTS))))
+
+
+def bench_recorded(database: Database, findings: int) -> None:
+    """`findings` source findings recorded as successive runs of pull requests.
+
+    Each run is a plan of 500 two-member findings; each pull request gets `RUNS_PER_PULL`
+    runs at new heads, so every run after the first also labels the previous one's
+    findings (half persist, half are gone with their lines changed).
+    """
+    plans = [_plan(seed, clusters=MEMBERS_PER_RUN // 2) for seed in range(2)]
+    runs = max(findings // MEMBERS_PER_RUN, 1)
+    changed = Commit("new", "", files=(FileChange("src/module_0.py", "removed"),))
+    with timed(f"record {runs * MEMBERS_PER_RUN:,} findings", database, runs, "runs"):
+        for index in range(runs):
+            number, step = 100_000 + index // RUNS_PER_PULL, index % RUNS_PER_PULL
+            record = RunRecord.from_report(
+                plans[step % 2],
+                owner=OWNER,
+                repo="recorded",
+                number=number,
+                head_sha=f"{index:040x}",
+                source="bench",
+            )
+            record_run(database, record, lambda old, new: changed)
+    labelled = int(database.value("SELECT COUNT(*) FROM run_outcomes"))
+    print(f"  {runs:,} runs, {labelled:,} findings labelled by the run after them")
 
 
 def bench_sync(database: Database, pulls: int) -> None:
@@ -293,6 +327,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pulls", type=int, default=10_000)
     parser.add_argument("--comments", type=int, default=1_000_000)
+    parser.add_argument("--findings", type=int, default=1_000_000, help="recorded findings")
     parser.add_argument("--db", help="a PostgreSQL URL (default: SQLite in a temporary folder)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
@@ -306,6 +341,7 @@ def main() -> None:
             print(f"history store: {database.dialect} ({database.name})")
             bench_record(database, args.pulls)
             bench_sync(database, args.pulls)
+            bench_recorded(database, args.findings)
             bench_stats(database, args.comments)
         finally:
             database.close()

@@ -84,6 +84,12 @@ def _categories(value: object) -> dict[str, str]:
     return dict(value)
 
 
+def _names(value: object) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ValueError("expected a list of bot names")
+    return [name.strip() for name in value]
+
+
 def _outcome_rule(value: object) -> Any:
     from review_quorum.history.outcomes import OutcomeRule
 
@@ -112,6 +118,7 @@ CHECKS: dict[str, Callable[[object], Any]] = {
     "model": _choice("agreement", "reliability"),
     "profile": _text,
     "outcome-rule": _outcome_rule,
+    "expected-bots": _names,
 }
 
 

@@ -170,6 +170,7 @@ class ReviewPlan:
     extra: Mapping[str, Any] = field(default_factory=dict)
     awaited: AwaitedBots | None = None
     commit_id: str | None = None  # the head commit the review is about, when read from GitHub
+    notes: tuple[str, ...] = ()  # summary lines from the history (coverage, acknowledged)
 
     def with_disposition(self, disposition: Disposition) -> tuple[PlannedFinding, ...]:
         if disposition is Disposition.INLINE:

@@ -29,5 +29,6 @@ def test_the_history_input_records_each_run_once(tmp_path: Path) -> None:
     try:
         assert counts(history)["runs"] == 1
         assert counts(history)["findings"] > 0
+        assert history.rows("SELECT origin FROM runs") == [("action",)]
     finally:
         history.close()

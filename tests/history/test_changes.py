@@ -39,7 +39,8 @@ def test_lines_move_with_insertions_above_and_are_found_again() -> None:
     grow = commit("s1", patched("@@ -1,1 +1,4 @@\n a\n+1\n+2\n+3"))  # 10-12 -> 13-15
     touch_old = commit("s2", patched("@@ -11,1 +11,1 @@\n-x\n+y"))  # old 11: now above
     touch_new = commit("s3", patched("@@ -14,1 +14,1 @@\n-x\n+y"))  # 14: inside
-    assert follow(SPAN, [grow, touch_old]) == Verdict(Change.UNCHANGED)
+    moved = Span("app.py", 13, 15)
+    assert follow(SPAN, [grow, touch_old]) == Verdict(Change.UNCHANGED, span=moved)
     assert follow(SPAN, [grow, touch_old, touch_new]) == Verdict(Change.CHANGED, "s3")
 
 
@@ -58,9 +59,9 @@ def test_renames_deletions_merges_and_unknowns() -> None:
         Change.CHANGED, "s1"
     )
     merge = commit("m", patched("@@ -10,1 +10,1 @@\n-x\n+y"), parents=2)
-    assert follow(SPAN, [merge]) == Verdict(Change.UNCHANGED)
+    assert follow(SPAN, [merge]) == Verdict(Change.UNCHANGED, span=SPAN)
     binary = commit("s1", FileChange("app.py", "modified", None))
     assert follow(SPAN, [binary]) == Verdict(Change.UNKNOWN)
     assert follow(SPAN, [Commit("s1", "2026-01-02T00:00:00Z")]) == Verdict(Change.UNKNOWN)
     other = commit("s1", patched("@@ -10,1 +10,1 @@\n-x\n+y", "other.py"))
-    assert follow(SPAN, [other]) == Verdict(Change.UNCHANGED)
+    assert follow(SPAN, [other]) == Verdict(Change.UNCHANGED, span=SPAN)

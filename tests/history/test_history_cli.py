@@ -136,4 +136,6 @@ def test_sync_needs_a_token(
 def test_show_on_an_empty_history(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     open_history(str(tmp_path / "h.db")).close()
     assert main(["history", "show", "--db", str(tmp_path / "h.db")]) == 0
-    assert capsys.readouterr().out == ("No bot findings stored (run quorum history sync first).\n")
+    assert capsys.readouterr().out == (
+        "No findings stored (record runs with --db, or run quorum history sync).\n"
+    )

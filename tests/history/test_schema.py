@@ -21,9 +21,11 @@ TABLES = [
     "members",
     "pull_requests",
     "repositories",
+    "run_outcomes",
     "runs",
     "schema_version",
     "sync_progress",
+    "triage",
 ]
 
 

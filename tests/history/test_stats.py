@@ -32,6 +32,13 @@ Bots
   coderabbit         4         4  2 (50%)          1          2        1   33%
   gemini             3         3   0 (0%)          0          3        0    0%  << mostly ignored
 
+Sources, runs and reliability (95% interval)
+  bot         runs    from  posted  kept  dropped  went away              reliability  n
+  sourcery       0  sync:3       0     0        0          0  0.75 [0.34-1.00] (thin)  2
+  copilot        0  sync:3       0     0        0          0  0.60 [0.21-0.94] (thin)  3
+  coderabbit     0  sync:4       0     0        0          0  0.40 [0.06-0.79] (thin)  3
+  gemini         0  sync:3       0     0        0          0  0.20 [0.00-0.56] (thin)  3
+
 Rules
   bot rule                 comments  findings      dup  addressed  dismissed  unknown  rate
   coderabbit (no rule id)         4         4  2 (50%)          1          2        1   33%
@@ -109,7 +116,9 @@ def test_calibrate_ranks_the_bots_by_what_reviewers_did(synced: str) -> None:
         ("gemini", None, 0.2, 0, 3),
     ]
     assert Profile.from_json(profile.to_json(), "calibrated").sources == profile.sources
-    assert profile.origin == "scene: 5 pull request(s), outcomes of bot comments"
+    assert profile.origin == (
+        "scene: 5 pull request(s), outcomes of synced bot comments, recorded runs and triage"
+    )
 
 
 @pytest.fixture
@@ -140,7 +149,7 @@ def test_stats_command_writes_text_json_csv_and_html(
     assert main(["stats", "--db", cli_history, "--format", "csv", "--repo", "octo-org/other"]) == 0
     assert capsys.readouterr().out == (
         "scope,bot,rule,month,comments,findings,duplicates,addressed,dismissed,unknown,"
-        "addressed_rate\n"
+        "addressed_rate,went_away,runs,reliability,reliability_low,reliability_high,outcomes\n"
     )
 
 
@@ -158,7 +167,9 @@ def test_calibrate_command_writes_a_profile_review_can_read(
 def test_an_empty_history_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     open_history(str(tmp_path / "empty.db")).close()
     assert main(["stats", "--db", str(tmp_path / "empty.db")]) == 0
-    assert capsys.readouterr().out == "No bot findings stored (run quorum history sync first).\n"
+    assert capsys.readouterr().out == (
+        "No findings stored (record runs with --db, or run quorum history sync).\n"
+    )
 
 
 def test_review_with_db_weighs_each_bot_by_its_history(

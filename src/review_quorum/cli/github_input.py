@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from review_quorum.github.snapshot import PullSnapshot
     from review_quorum.github.target import PullRequest
     from review_quorum.github.waiting import Reading
+    from review_quorum.history.triage import Decision
 
 DEFAULT_WAIT_TIMEOUT = 600.0
 
@@ -58,6 +59,8 @@ class PullInput:
     batch: Batch
     head_sha: str
     awaited: AwaitedBots | None
+    snapshot: PullSnapshot | None = None
+    decisions: tuple[Decision, ...] = ()  # writers' triage, read when the run is recorded
 
 
 def add_github_arguments(parser: argparse.ArgumentParser) -> None:
@@ -97,6 +100,7 @@ def read_github(
     from review_quorum.github import GitHubClient, resolve_target
     from review_quorum.github.snapshot import head_commit_date, read_pull
     from review_quorum.github.waiting import parse_bot_list
+    from review_quorum.history.triage import read_decisions
 
     env = os.environ if env is None else env
     target = resolve_target(
@@ -127,10 +131,11 @@ def read_github(
                 snapshot, awaited = wait(read, bots, args.wait_timeout, options.bot_logins, absent)
             else:
                 snapshot, awaited = read(), None
+        decisions = read_decisions(client, snapshot) if getattr(args, "recorder", None) else []
     finally:
         http.close()
     batch = read_comments(_comments(snapshot), name=str(snapshot.target), options=options)
-    return PullInput(batch, snapshot.head_sha, awaited)
+    return PullInput(batch, snapshot.head_sha, awaited, snapshot, tuple(decisions))
 
 
 def _comments(snapshot: PullSnapshot) -> list[PullComment]:

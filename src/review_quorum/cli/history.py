@@ -25,6 +25,7 @@ from review_quorum.cli.record import add_db_argument, default_db, open_reading
 from review_quorum.errors import ConfigError
 from review_quorum.history import open_history
 from review_quorum.history.outcomes import CONDITIONS, DEFAULT_RULE, OutcomeRule
+from review_quorum.history.recorded import recorded_outcomes
 from review_quorum.history.show import Filters, FindingOutcome, finding_outcomes
 from review_quorum.ingest.base import ReadOptions
 from review_quorum.ingest.categories import build_category_map
@@ -69,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
     database = open_reading(args.db, settings)
     try:
         rows = finding_outcomes(database, outcome_rule, _filters(args))
+        rows += recorded_outcomes(database, _filters(args))
     finally:
         database.close()
     if args.format == "json":
@@ -149,7 +151,7 @@ def _filters(args: argparse.Namespace) -> Filters:
 
 def render_text(rows: list[FindingOutcome]) -> str:
     if not rows:
-        return "No bot findings stored (run quorum history sync first).\n"
+        return "No findings stored (record runs with --db, or run quorum history sync).\n"
     lines = []
     for row in rows:
         where = f"{row.file}:{row.line}" if row.line else row.file or "(no file)"

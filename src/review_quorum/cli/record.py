@@ -132,6 +132,7 @@ class Recorder:
     def record(self, document: Any, source: str) -> None:
         """Record the plan `document` and say on standard error what happened."""
         from review_quorum.history import RunRecord, open_history, record_run
+        from review_quorum.history.successive import git_changes
 
         record = RunRecord.from_report(
             document,
@@ -140,10 +141,11 @@ class Recorder:
             number=self.number,
             head_sha=self.head_sha,
             source=source,
+            origin="action" if os.environ.get("GITHUB_ACTIONS") == "true" else "db",
         )
         database = open_history(self.target)
         try:
-            recorded = record_run(database, record)
+            recorded = record_run(database, record, git_changes)
         finally:
             database.close()
         progress.note(recorded.describe(record))

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from review_quorum import config
-from review_quorum.cli import progress
+from review_quorum.cli import history_review, progress
 from review_quorum.cli.common import (
     HELP,
     ExitCode,
@@ -169,12 +169,17 @@ def build_settings(
     file_settings: dict[str, Any],
     seen: set[str],
     awaited: AwaitedBots | None = None,
+    reviewed: tuple[str, ...] = (),
 ) -> Settings:
     gate = effective(args, file_settings, "gate-level")
     bots = effective(args, file_settings, "bots")
     if bots is None and awaited is not None:
         # The bots waited for ran even when they found nothing: they count as voters.
         bots = ",".join(sorted(seen.union(awaited.reported)))
+    elif bots is None and not seen.issuperset(reviewed):
+        # The expected bots that reviewed the head vote even when they found nothing;
+        # rate-limited, stale or absent ones do not.
+        bots = ",".join(sorted(seen.union(reviewed)))
     return Settings(
         bots_ran=resolve_bots(bots, seen),
         line_window=effective(args, file_settings, "line-window"),
@@ -283,13 +288,17 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
         diff = load_diff(args)
         verdicts = load_verdicts(args.verdicts)
     awaited = pulled.awaited if pulled is not None else None
-    settings = build_settings(args, file_settings, {f.bot for f in batch.findings}, awaited)
+    covered = history_review.coverage_for(args.recorder, pulled, file_settings, batch.findings)
+    seen = {f.bot for f in batch.findings}
+    reviewed = history_review.reviewed(covered)
+    settings = build_settings(args, file_settings, seen, awaited, reviewed)
     with stages.stage("plan", f"planning the review of {len(batch.findings):,} findings"):
         plan = review(
             batch.findings, settings=settings, diff=diff, verdicts=verdicts, skipped=batch.skipped
         )
     if pulled is not None:
         plan = dataclasses.replace(plan, awaited=pulled.awaited, commit_id=pulled.head_sha)
+    plan = history_review.apply(plan, args.recorder, pulled, covered)
     return plan, file_settings
 
 

@@ -20,7 +20,7 @@ FAMILY_MIN = 10
 
 
 def reliability(tally: Tally) -> float:
-    return (tally.addressed + 1) / (tally.decided + 2)
+    return tally.reliability
 
 
 def calibrate(stats: Stats, *, origin: str, min_decided: int = 1) -> Profile:
@@ -42,7 +42,10 @@ def calibrate(stats: Stats, *, origin: str, min_decided: int = 1) -> Profile:
         for a in stats.agreements
         if a.jaccard >= FAMILY_JACCARD and a.shared >= FAMILY_MIN
     )
-    summary = f"{origin}: {stats.pull_requests} pull request(s), outcomes of bot comments"
+    summary = (
+        f"{origin}: {stats.pull_requests} pull request(s), outcomes of synced bot comments,"
+        " recorded runs and triage"
+    )
     return Profile(origin=summary, sources=(*bots, *rules), families=families)
 
 

@@ -46,16 +46,19 @@ class Commit:
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
-    change: Change
-    commit: str = ""
-
-
-@dataclass(frozen=True, slots=True)
 class Span:
     path: str
     start: int
     end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Whether the lines changed (and in which commit); where they are now when unchanged."""
+
+    change: Change
+    commit: str = ""
+    span: Span | None = None
 
 
 def follow(span: Span, commits: Sequence[Commit]) -> Verdict:
@@ -80,7 +83,7 @@ def follow(span: Span, commits: Sequence[Commit]) -> Verdict:
         if moved is None:
             return Verdict(Change.CHANGED, commit.sha)
         current = Span(file.path, moved[0], moved[1])
-    return Verdict(Change.UNCHANGED)
+    return Verdict(Change.UNCHANGED, span=current)
 
 
 def _touching(files: Sequence[FileChange], path: str) -> FileChange | None:

@@ -7,7 +7,8 @@ one run. `RunRecord.from_report` reads the JSON report (`quorum review --format 
 checking its shape and naming the JSON pointer of anything malformed; `record_run` writes
 the run, its findings and every member (bot, rule, location, fingerprint, disposition and
 the GitHub ids of the comment it came from) in one transaction, or nothing when the run is
-already there: re-recording changes nothing.
+already there: re-recording changes nothing. A new run also settles what became of the
+previous run's findings (`successive`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import orjson
 from review_quorum.errors import InputError
 from review_quorum.history.database import Database
 from review_quorum.history.schema import utc_now
+from review_quorum.history.successive import Changes, link_previous_run
 
 
 class _Evidence(msgspec.Struct):
@@ -90,10 +92,19 @@ class RunRecord:
     head_sha: str
     content_sha256: str
     report: _Report
+    origin: str = "db"  # db (quorum review/post --db) | action (the GitHub Action)
 
     @classmethod
     def from_report(
-        cls, document: Any, *, owner: str, repo: str, number: int, head_sha: str, source: str
+        cls,
+        document: Any,
+        *,
+        owner: str,
+        repo: str,
+        number: int,
+        head_sha: str,
+        source: str,
+        origin: str = "db",
     ) -> RunRecord:
         """A run from a JSON report; `InputError` naming the pointer when it is malformed."""
         try:
@@ -102,7 +113,7 @@ class RunRecord:
             raise InputError(source, _pointer(str(err)), f"not a review plan: {err}") from None
         canonical = orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
         digest = hashlib.sha256(canonical).hexdigest()
-        return cls(owner, repo, number, head_sha, digest, report)
+        return cls(owner, repo, number, head_sha, digest, report, origin)
 
     @property
     def findings(self) -> int:
@@ -122,15 +133,19 @@ class Recorded:
         return f"history: {what} run {self.run_id} of {where} ({record.findings} findings)"
 
 
-def record_run(database: Database, record: RunRecord) -> Recorded:
-    """Store `record` unless a run with its identity exists (all in one transaction)."""
+def record_run(database: Database, record: RunRecord, changes: Changes | None = None) -> Recorded:
+    """Store `record` unless a run with its identity exists (all in one transaction).
+
+    A new run also labels the findings of the run before it on the same pull request
+    (`successive`), through `changes`: the diff between two heads (None: unknown).
+    """
     with database.transaction():
         pull_id = ensure_pull_request(database, record.owner, record.repo, record.number)
         report = record.report
         created = database.execute(
             "INSERT INTO runs (pull_request_id, head_sha, content_sha256, recorded_at, bots_ran,"
-            " input_findings, skipped, gate_level, gate_failed, settings)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " input_findings, skipped, gate_level, gate_failed, settings, origin)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (pull_request_id, head_sha, content_sha256) DO NOTHING",
             (
                 pull_id,
@@ -143,6 +158,7 @@ def record_run(database: Database, record: RunRecord) -> Recorded:
                 report.gate.level,
                 int(report.gate.failed),
                 orjson.dumps(report.settings, option=orjson.OPT_SORT_KEYS).decode(),
+                record.origin,
             ),
         )
         run_id = int(
@@ -154,6 +170,7 @@ def record_run(database: Database, record: RunRecord) -> Recorded:
         )
         if created:
             _write_findings(database, run_id, report.findings)
+            link_previous_run(database, run_id, changes)
     return Recorded(run_id, bool(created))
 
 

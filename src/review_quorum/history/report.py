@@ -1,7 +1,9 @@
 """`quorum stats` as text, JSON or CSV: pure functions of the computed `Stats`.
 
-The text form is four tables: bots (best addressed rate first, the mostly ignored marked
-``<< mostly ignored``), rules, agreement between bots, and the addressed rate per month.
+The text form is five tables: bots (best addressed rate first, the mostly ignored marked
+``<< mostly ignored``), where each bot's findings came from with the plans' dispositions
+and its reliability (a 95% interval, the outcomes behind it, ``(thin)`` when too few),
+rules, agreement between bots, and the addressed rate per month.
 Bot names and rule ids are untrusted text: control characters are removed.
 """
 
@@ -18,7 +20,10 @@ from review_quorum.history.stats import Stats, Tally
 from review_quorum.render.escape import one_line
 
 IGNORED_MARK = "<< mostly ignored"
+THIN_MARK = "(thin)"
 _HEAD = ["comments", "findings", "dup", "addressed", "dismissed", "unknown", "rate"]
+_SOURCE_HEAD = ["runs", "from", "posted", "kept", "dropped", "went away", "reliability", "n"]
+POSTED, KEPT, DROPPED = ("inline",), ("summary", "audit"), ("dropped",)
 
 
 def percent(value: float | None) -> str:
@@ -30,6 +35,26 @@ def _counts(tally: Tally) -> list[str]:
     numbers = [tally.addressed, tally.dismissed, tally.unknown]
     return [str(tally.comments), str(tally.findings), duplicates, *map(str, numbers)] + [
         percent(tally.addressed_rate)
+    ]
+
+
+def disposition_count(tally: Tally, names: tuple[str, ...]) -> int:
+    return sum(tally.dispositions.get(name, 0) for name in names)
+
+
+def reliability_text(tally: Tally) -> str:
+    low, high = tally.interval
+    thin = f" {THIN_MARK}" if tally.thin else ""
+    return f"{tally.reliability:.2f} [{low:.2f}-{high:.2f}]{thin}"
+
+
+def _sources(tally: Tally) -> list[str]:
+    """Where a tally's findings came from, what the plans did with them, how sure we are."""
+    origins = ",".join(f"{name}:{count}" for name, count in sorted(tally.origins.items()))
+    counts = [disposition_count(tally, names) for names in (POSTED, KEPT, DROPPED)]
+    return [str(tally.runs), origins or "-", *map(str, counts), str(tally.went_away)] + [
+        reliability_text(tally),
+        str(tally.decided),
     ]
 
 
@@ -47,11 +72,12 @@ def _table(title: str, head: list[str], rows: Sequence[list[str]]) -> str:
 
 def render_text(stats: Stats) -> str:
     if not stats.bots:
-        return "No bot findings stored (run quorum history sync first).\n"
+        return "No findings stored (record runs with --db, or run quorum history sync).\n"
     bots = [
         [one_line(bot), *_counts(tally), IGNORED_MARK if tally.ignored else ""]
         for bot, tally in stats.ranked()
     ]
+    sources = [[one_line(bot), *_sources(tally)] for bot, tally in stats.ranked()]
     rules = [
         [f"{one_line(bot)} {one_line(rule) or '(no rule id)'}", *_counts(tally)]
         for (bot, rule), tally in sorted(stats.rules.items())
@@ -68,6 +94,7 @@ def render_text(stats: Stats) -> str:
     parts = [
         f"{stats.pull_requests} pull request(s); rate = addressed / (addressed + dismissed)",
         _table("Bots", ["bot", *_HEAD, ""], bots),
+        _table("Sources, runs and reliability (95% interval)", ["bot", *_SOURCE_HEAD], sources),
         _table("Rules", ["bot rule", *_HEAD], rules),
         _table("Agreement", ["bots", "shared", "jaccard"], pairs) if pairs else "Agreement: none",
         _table("Addressed rate by month", ["bot", *months], trend),
@@ -87,8 +114,18 @@ def _tally_data(tally: Tally) -> dict[str, Any]:
         "addressed": tally.addressed,
         "dismissed": tally.dismissed,
         "unknown": tally.unknown,
+        "went_away": tally.went_away,
         "addressed_rate": tally.addressed_rate,
         "duplicate_rate": tally.duplicate_rate,
+        "runs": tally.runs,
+        "origins": dict(sorted(tally.origins.items())),
+        "dispositions": dict(sorted(tally.dispositions.items())),
+        "reliability": {
+            "estimate": tally.reliability,
+            "interval": list(tally.interval),
+            "outcomes": tally.decided,
+            "thin": tally.thin,
+        },
     }
 
 
@@ -119,7 +156,8 @@ def render_json(stats: Stats) -> str:
 
 
 CSV_COLUMNS = ["scope", "bot", "rule", "month", "comments", "findings", "duplicates"]
-CSV_COLUMNS += ["addressed", "dismissed", "unknown", "addressed_rate"]
+CSV_COLUMNS += ["addressed", "dismissed", "unknown", "addressed_rate", "went_away", "runs"]
+CSV_COLUMNS += ["reliability", "reliability_low", "reliability_high", "outcomes"]
 
 
 def render_csv(stats: Stats) -> str:
@@ -136,8 +174,11 @@ def render_csv(stats: Stats) -> str:
         rate = tally.addressed_rate
         numbers = [tally.comments, tally.findings, tally.duplicates]
         numbers += [tally.addressed, tally.dismissed, tally.unknown]
+        low, high = tally.interval
+        estimate = [f"{value:.4f}" for value in (tally.reliability, low, high)]
         writer.writerow(
             [scope, _cell(bot), _cell(rule), month, *numbers, "" if rate is None else f"{rate:.4f}"]
+            + [tally.went_away, tally.runs, *estimate, tally.decided]
         )
     return out.getvalue()
 

@@ -146,9 +146,31 @@ _OUTCOMES = (
     "CREATE INDEX comments_by_bot ON comments (bot, created_at)",
 )
 
+_SUCCESSION = (
+    "ALTER TABLE runs ADD COLUMN origin TEXT NOT NULL DEFAULT 'db'",
+    """CREATE TABLE run_outcomes (
+        member_id BIGINT PRIMARY KEY REFERENCES members (id) ON DELETE CASCADE,
+        next_run_id BIGINT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        outcome TEXT NOT NULL,
+        detail TEXT NOT NULL)""",
+    """CREATE TABLE triage (
+        id {id},
+        pull_request_id BIGINT NOT NULL REFERENCES pull_requests (id),
+        fingerprint TEXT NOT NULL,
+        action TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        acted_at TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        via TEXT NOT NULL,
+        UNIQUE (pull_request_id, via, fingerprint))""",
+    "CREATE INDEX runs_by_pull ON runs (pull_request_id, id)",
+    "CREATE INDEX triage_by_fingerprint ON triage (pull_request_id, fingerprint)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "repositories, pull requests, recorded runs, findings, members", _RECORDING),
     Migration(2, "bot comments, their findings and outcome signals; sync progress", _OUTCOMES),
+    Migration(3, "where a run came from; outcomes between successive runs; triage", _SUCCESSION),
 )
 
 _VERSION_TABLE = """CREATE TABLE IF NOT EXISTS schema_version (

@@ -7,20 +7,42 @@ bot's finding on the same pull request; two bots *agree* on each such cluster th
 The *addressed rate* is addressed / (addressed + dismissed): unknown outcomes (open pull
 requests, closed ones with no signal) are left out. A bot with at least `IGNORED_MIN`
 decided findings and an addressed rate below `IGNORED_RATE` is flagged as mostly ignored.
+Each tally's reliability (the smoothed rate `calibrate` uses) comes with its 95% Wilson
+interval and the number of outcomes behind it; under `THIN_MIN` it is marked thin.
+Synced comments and recorded runs are counted together (`facts`); a recorded finding is
+counted once per pull request, with the plan's disposition, the run's origin, and the
+number of runs it appeared in.
 """
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from review_quorum.history.database import Database
+from review_quorum.history.facts import materialized, sightings_sql
 from review_quorum.history.outcomes import Outcome, OutcomeRule
-from review_quorum.history.show import JOINS, Filters
+from review_quorum.history.show import Filters
+from review_quorum.history.successive import WENT_AWAY
 
 IGNORED_RATE = 0.25
 IGNORED_MIN = 3
+THIN_MIN = 10  # fewer decided outcomes than this: an estimate too thin to trust
+Z_95 = 1.959964
+
+
+def wilson(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval (95%) for a proportion; (0, 1) when nothing is known."""
+    if trials <= 0:
+        return 0.0, 1.0
+    rate = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (rate + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(slots=True)
@@ -33,6 +55,10 @@ class Tally:
     addressed: int = 0
     dismissed: int = 0
     unknown: int = 0
+    went_away: int = 0
+    runs: int = 0
+    dispositions: dict[str, int] = field(default_factory=dict)
+    origins: dict[str, int] = field(default_factory=dict)
 
     @property
     def decided(self) -> int:
@@ -47,6 +73,19 @@ class Tally:
         return self.duplicates / self.findings if self.findings else None
 
     @property
+    def reliability(self) -> float:
+        """The smoothed addressed rate (Laplace): what `calibrate` gives the source."""
+        return (self.addressed + 1) / (self.decided + 2)
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.addressed, self.decided)
+
+    @property
+    def thin(self) -> bool:
+        return self.decided < THIN_MIN
+
+    @property
     def ignored(self) -> bool:
         rate = self.addressed_rate
         return rate is not None and self.decided >= IGNORED_MIN and rate < IGNORED_RATE
@@ -58,8 +97,15 @@ class Tally:
             self.addressed += count
         elif outcome == Outcome.DISMISSED.value:
             self.dismissed += count
+        elif outcome == WENT_AWAY:
+            self.went_away += count
         else:
             self.unknown += count
+
+    def add_where(self, origin: str, disposition: str, count: int) -> None:
+        self.origins[origin] = self.origins.get(origin, 0) + count
+        if disposition:
+            self.dispositions[disposition] = self.dispositions.get(disposition, 0) + count
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,50 +139,73 @@ class Stats:
 
 
 def compute_stats(database: Database, rule: OutcomeRule, filters: Filters | None = None) -> Stats:
-    """The statistics of the stored history matching `filters`, with outcomes by `rule`."""
-    where, params = (filters or Filters()).sql()
+    """The statistics of the stored history matching `filters`, with outcomes by `rule`.
+
+    Synced comments and recorded runs are counted together (`facts`).
+    """
+    with materialized(database, rule, filters) as table:
+        return _count(database, table, filters)
+
+
+def _count(database: Database, table: str, filters: Filters | None) -> Stats:
+    facts, params = f"SELECT * FROM {table}", list[Any]()
     stats = Stats()
-    duplicate = "CASE WHEN f.cluster_bots > 1 THEN 1 ELSE 0 END"
-    # Every comment has exactly one finding at position 0: counting those counts comments.
-    first = "SUM(CASE WHEN f.position = 0 THEN 1 ELSE 0 END)"
     rows = database.rows(
-        f"SELECT c.bot, f.rule_id, SUBSTR(c.created_at, 1, 7), {rule.outcome_sql()},"
-        f" {duplicate}, COUNT(*), {first}{JOINS}{where} GROUP BY 1, 2, 3, 4, 5",
+        "SELECT bot, rule_id, SUBSTR(created_at, 1, 7), outcome, duplicate, origin,"
+        f" disposition, COUNT(*) FROM ({facts}) facts GROUP BY 1, 2, 3, 4, 5, 6, 7",
         params,
     )
-    for bot, rule_id, month, outcome, is_duplicate, count, comments in rows:
-        stats.bots.setdefault(bot, Tally()).comments += int(comments)
-        stats.months.setdefault((bot, month), Tally()).comments += int(comments)
+    for bot, rule_id, month, outcome, is_duplicate, origin, disposition, count in rows:
         for tally in (
-            stats.bots[bot],
+            stats.bots.setdefault(bot, Tally()),
             stats.rules.setdefault((bot, rule_id), Tally()),
-            stats.months[(bot, month)],
+            stats.months.setdefault((bot, month), Tally()),
         ):
             tally.add(outcome, bool(is_duplicate), int(count))
-    _count_comments(database, stats, where, params)
-    stats.agreements = _agreements(database, where, params, stats.bots)
+            tally.add_where(origin, disposition, int(count))
+    _count_distinct(database, stats, facts, params)
+    _count_runs(database, stats, filters)
+    stats.agreements = _agreements(database, facts, params, stats.bots)
     return stats
 
 
-def _count_comments(database: Database, stats: Stats, where: str, params: list[object]) -> None:
-    """Distinct comments per rule (a comment may hold findings of several rules)."""
-    rows = database.rows(
-        f"SELECT c.bot, f.rule_id, COUNT(DISTINCT c.id){JOINS}{where} GROUP BY 1, 2", params
+def _count_distinct(database: Database, stats: Stats, facts: str, params: list[Any]) -> None:
+    """Distinct comments per bot, rule and month; distinct pull requests."""
+    for bot, comments in database.rows(
+        f"SELECT bot, COUNT(DISTINCT comment) FROM ({facts}) facts GROUP BY bot", params
+    ):
+        stats.bots[bot].comments = int(comments)
+    for group, tallies in (("rule_id", stats.rules), ("SUBSTR(created_at, 1, 7)", stats.months)):
+        for bot, other, comments in database.rows(
+            f"SELECT bot, {group}, COUNT(DISTINCT comment) FROM ({facts}) facts GROUP BY 1, 2",
+            params,
+        ):
+            tallies[(bot, other)].comments = int(comments)
+    stats.pull_requests = int(
+        database.value(f"SELECT COUNT(DISTINCT pull) FROM ({facts}) facts", params)
     )
-    for bot, rule_id, count in rows:
-        stats.rules[(bot, rule_id)].comments = int(count)
-    stats.pull_requests = int(database.value(f"SELECT COUNT(DISTINCT p.id){JOINS}{where}", params))
+
+
+def _count_runs(database: Database, stats: Stats, filters: Filters | None) -> None:
+    """The recorded runs each bot and rule appeared in (persisted findings included)."""
+    sightings, params = sightings_sql(filters)
+    for bot, runs in database.rows(
+        f"SELECT bot, COUNT(DISTINCT run) FROM ({sightings}) s GROUP BY bot", params
+    ):
+        if bot in stats.bots:
+            stats.bots[bot].runs = int(runs)
+    for bot, rule_id, runs in database.rows(
+        f"SELECT bot, rule_id, COUNT(DISTINCT run) FROM ({sightings}) s GROUP BY 1, 2", params
+    ):
+        if (bot, rule_id) in stats.rules:
+            stats.rules[(bot, rule_id)].runs = int(runs)
 
 
 def _agreements(
-    database: Database, where: str, params: list[object], bots: dict[str, Tally]
+    database: Database, facts: str, params: list[Any], bots: dict[str, Tally]
 ) -> list[Agreement]:
     """Per pair of bots, the duplicate clusters both have a finding in."""
-    extra = " AND " if where else " WHERE "
-    members = (
-        f"SELECT DISTINCT c.pull_request_id AS pull, f.cluster AS cluster, c.bot AS bot"
-        f"{JOINS}{where}{extra}f.cluster_bots > 1"
-    )
+    members = f"SELECT DISTINCT pull, cluster, bot FROM ({facts}) facts WHERE duplicate = 1"
     joined = database.joined("bot")
     clusters = f"SELECT {joined} AS bots FROM ({members}) members GROUP BY pull, cluster"
     shared: dict[tuple[str, str], int] = defaultdict(int)

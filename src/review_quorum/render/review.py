@@ -98,7 +98,7 @@ def review_body(plan: ReviewPlan) -> ReviewBody:
     if plan.settings.inline_mode == "link":
         return _linked_body(plan)
     unanchored = [item for item in plan.inline if not item.addressable]
-    notes = awaited_notes(plan.awaited)
+    notes = [*awaited_notes(plan.awaited), *plan.notes]
     if notes and unanchored:
         notes.append("")
     if unanchored:
@@ -130,7 +130,7 @@ def _linked_body(plan: ReviewPlan) -> ReviewBody:
         audit=items(plan.with_disposition(Disposition.AUDIT)),
         dropped_count=len(plan.with_disposition(Disposition.DROPPED)),
         skipped_count=len(plan.skipped),
-        notes=tuple(awaited_notes(plan.awaited)),
+        notes=(*awaited_notes(plan.awaited), *plan.notes),
         linked=True,
     )
 

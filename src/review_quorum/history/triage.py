@@ -1,0 +1,189 @@
+"""Explicit triage read from a pull request: reviewers' commands and reactions on our comments.
+
+A person with write access (``admin``, ``maintain`` or ``write`` on the repository, as the
+collaborators permission endpoint says; a fork author has ``read`` and cannot triage)
+triages a finding with a line in a comment: ``/quorum false-positive``, ``/quorum
+wont-fix`` or ``/quorum ack``, followed by the finding's fingerprint, or written as a reply
+to our inline comment (whose marker names the fingerprint); anything after the
+fingerprint is the reason. A thumbs-up or thumbs-down reaction by a writer on our inline
+comment is triage too (``thumbs-up``, ``thumbs-down``); one on our summary is feedback on
+the whole review (fingerprint ``*``). Each decision is stored with who, when, why and the
+comment or reaction it came from (`store`), once; `decisions_for` reads them back so the
+next run honours them (`honour`). Comment text is untrusted: a fingerprint is only ever
+the hex form our markers use, and a comment counts as ours by its marker (markers in
+bot text are escaped when we render it); what a writer triages is the writer's call.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from review_quorum.errors import GitHubError
+from review_quorum.github.client import GitHubClient
+from review_quorum.github.snapshot import PullSnapshot
+from review_quorum.history.database import Database
+from review_quorum.history.outcomes import is_bot
+from review_quorum.history.recording import ensure_pull_request
+from review_quorum.render.markers import FINDING, SUMMARY, find_markers
+
+ACTIONS = ("false-positive", "wont-fix", "ack")
+WRITERS = frozenset({"admin", "maintain", "write"})
+WHOLE_REVIEW = "*"
+_COMMAND = re.compile(
+    r"^[ \t]*/quorum[ \t]+(false-positive|wont-fix|ack)\b[ \t]*([0-9a-f]{24}\b)?[ \t]*(.*)$",
+    re.MULTILINE,
+)
+_REACTIONS = {"+1": "thumbs-up", "-1": "thumbs-down"}
+Permission = Callable[[str], str]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    fingerprint: str
+    action: str
+    actor: str
+    acted_at: str
+    reason: str
+    via: str  # review_comment:ID, issue_comment:ID or reaction:ID
+
+    @property
+    def silences(self) -> bool:
+        """Whether the finding is not to be posted again nor to fail the gate."""
+        return self.action in ACTIONS
+
+
+def our_comments(records: Iterable[Mapping[str, Any]]) -> dict[int, str]:
+    """Comment id -> fingerprint of our inline comments (or `WHOLE_REVIEW` for the summary)."""
+    ours: dict[int, str] = {}
+    for record in records:
+        body = record.get("body")
+        if not isinstance(body, str) or not isinstance(record.get("id"), int):
+            continue
+        for kind, payload in find_markers(body):
+            if kind == FINDING and payload:
+                ours[int(record["id"])] = payload
+            elif kind == SUMMARY:
+                ours[int(record["id"])] = WHOLE_REVIEW
+    return ours
+
+
+def commands(
+    records: Iterable[tuple[str, Mapping[str, Any]]], ours: Mapping[int, str]
+) -> list[Decision]:
+    """Every ``/quorum`` command in (kind, comment) pairs, whoever wrote it."""
+    found: list[Decision] = []
+    for kind, record in records:
+        body, user = record.get("body"), record.get("user")
+        if not isinstance(body, str) or not isinstance(user, Mapping) or is_bot(user):
+            continue
+        replied = ours.get(int(record.get("in_reply_to_id") or 0), "")
+        for action, fingerprint, reason in _COMMAND.findall(body):
+            target = fingerprint or (replied if replied != WHOLE_REVIEW else "")
+            if target:
+                found.append(
+                    Decision(
+                        target,
+                        action,
+                        str(user.get("login") or ""),
+                        str(record.get("created_at") or ""),
+                        reason.strip()[:500],
+                        f"{kind}:{record.get('id')}",
+                    )
+                )
+    return found
+
+
+def reactions(
+    listed: Mapping[int, Sequence[Mapping[str, Any]]], ours: Mapping[int, str]
+) -> list[Decision]:
+    """Thumbs up and down by people on our comments, by comment id."""
+    found: list[Decision] = []
+    for comment_id, items in listed.items():
+        for reaction in items:
+            user = reaction.get("user")
+            action = _REACTIONS.get(str(reaction.get("content")))
+            if action is None or not isinstance(user, Mapping) or is_bot(user):
+                continue
+            found.append(
+                Decision(
+                    ours[comment_id],
+                    action,
+                    str(user.get("login") or ""),
+                    str(reaction.get("created_at") or ""),
+                    "",
+                    f"reaction:{reaction.get('id')}",
+                )
+            )
+    return found
+
+
+def from_writers(decisions: Iterable[Decision], permission: Permission) -> list[Decision]:
+    """The decisions whose author may write to the repository (asked once per person)."""
+    asked: dict[str, bool] = {}
+    kept = []
+    for decision in decisions:
+        if decision.actor not in asked:
+            asked[decision.actor] = bool(decision.actor) and permission(decision.actor) in WRITERS
+        if asked[decision.actor]:
+            kept.append(decision)
+    return kept
+
+
+def store(database: Database, owner: str, repo: str, number: int, found: list[Decision]) -> None:
+    """Store `found` for the pull request; a decision already stored is not stored again."""
+    with database.transaction():
+        pull_id = ensure_pull_request(database, owner, repo, number)
+        database.execute_many(
+            "INSERT INTO triage (pull_request_id, fingerprint, action, actor, acted_at, reason,"
+            " via) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (pull_request_id, via, fingerprint) DO NOTHING",
+            [
+                (pull_id, d.fingerprint, d.action, d.actor, d.acted_at, d.reason, d.via)
+                for d in found
+            ],
+        )
+
+
+def decisions_for(database: Database, owner: str, repo: str, number: int) -> list[Decision]:
+    """Every stored decision on the pull request, oldest first."""
+    rows = database.rows(
+        "SELECT t.fingerprint, t.action, t.actor, t.acted_at, t.reason, t.via FROM triage t"
+        " JOIN pull_requests p ON p.id = t.pull_request_id"
+        " JOIN repositories r ON r.id = p.repository_id"
+        " WHERE r.owner = ? AND r.name = ? AND p.number = ? ORDER BY t.acted_at, t.id",
+        (owner, repo, number),
+    )
+    return [Decision(*row) for row in rows]
+
+
+def read_decisions(client: GitHubClient, snapshot: PullSnapshot) -> list[Decision]:
+    """The writers' triage on a pull request read from GitHub (reactions read only where any)."""
+    target = snapshot.target
+    everything = [*snapshot.review_comments, *snapshot.issue_comments]
+    ours = our_comments(everything)
+    said = [("review_comment", r) for r in snapshot.review_comments]
+    said += [("issue_comment", r) for r in snapshot.issue_comments]
+    listed: dict[int, list[Mapping[str, Any]]] = {}
+    for kind, record in said:
+        rollup = record.get("reactions")
+        thumbs = isinstance(rollup, Mapping) and (rollup.get("+1") or rollup.get("-1"))
+        if int(record.get("id") or 0) in ours and thumbs:
+            where = "pulls" if kind == "review_comment" else "issues"
+            path = f"{target.path}/{where}/comments/{record['id']}/reactions"
+            listed[int(record["id"])] = [r for r in client.paginate(path) if isinstance(r, Mapping)]
+    found = [*commands(said, ours), *reactions(listed, ours)]
+    return from_writers(found, lambda login: _permission(client, target.path, login))
+
+
+def _permission(client: GitHubClient, repository_path: str, login: str) -> str:
+    """The person's permission on the repository ("none" when GitHub does not say)."""
+    try:
+        answer = client.get(f"{repository_path}/collaborators/{quote(login, safe='')}/permission")
+    except GitHubError:
+        return "none"
+    permission = answer.get("permission") if isinstance(answer, Mapping) else None
+    return permission if isinstance(permission, str) else "none"
