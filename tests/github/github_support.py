@@ -16,10 +16,10 @@ from github.fake import FakeGitHub
 from github.github_openapi import GitHubSpec
 from review_quorum.cli import post
 from review_quorum.github import PullRequest, ReviewDraft
+from review_quorum.markup.markers import marker
 from review_quorum.model import NormalizedFinding
 from review_quorum.plan import Settings, review
 from review_quorum.render.json_report import report_data
-from review_quorum.render.markers import marker
 
 BOT = "quorum-bot"
 TOKEN = "ghp_testtoken0123456789abcdefghijklmnopqrstu"

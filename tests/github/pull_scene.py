@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from github.fake import FakeGitHub
-from review_quorum.render.markers import marker
+from review_quorum.markup.markers import marker
 
 OURS = "github-actions[bot]"
 PEOPLE = ("alice", "bob")

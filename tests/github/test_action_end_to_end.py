@@ -29,7 +29,7 @@ from github.action_runner import ActionResult
 from history.history_support import counts
 from review_quorum.github.target import ACTIONS_BOT
 from review_quorum.history import open_history
-from review_quorum.render.markers import FINDING, find_markers
+from review_quorum.markup.markers import FINDING, find_markers
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="the steps run in bash")
 

@@ -13,7 +13,7 @@ from review_quorum.github.bodies import (
 )
 from review_quorum.github.draft import DraftComment
 from review_quorum.github.limits import MAX_BODY, fit_body
-from review_quorum.render.markers import find_markers, marker
+from review_quorum.markup.markers import find_markers, marker
 
 FINDING = marker("finding", "fp-1")
 

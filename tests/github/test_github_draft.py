@@ -9,8 +9,8 @@ import pytest
 
 from review_quorum.errors import InputError, Skipped
 from review_quorum.github import DraftComment, Gate, ReviewDraft
+from review_quorum.markup.markers import marker
 from review_quorum.model import ConsensusLevel
-from review_quorum.render.markers import marker
 
 FINDING = marker("finding", "3f2a9c:sql")
 PLAN: dict[str, Any] = {

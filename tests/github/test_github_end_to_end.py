@@ -12,7 +12,7 @@ from conftest import REPO_ROOT
 from github.action_harness import with_example_comments
 from github.github_support import BOT, TOKEN, addressable, new_fake
 from review_quorum.cli import main, post
-from review_quorum.render.markers import find_markers
+from review_quorum.markup.markers import find_markers
 
 EXAMPLE = REPO_ROOT / "examples" / "pr-review"
 

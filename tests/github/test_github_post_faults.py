@@ -11,7 +11,7 @@ from github.github_support import BOT, TARGET, TOKEN, comment, draft, new_fake
 from review_quorum.errors import GitHubError
 from review_quorum.github import PostResult, RetryPolicy, post_review
 from review_quorum.github.limits import MAX_BODY
-from review_quorum.render.markers import find_markers, marker
+from review_quorum.markup.markers import find_markers, marker
 
 SECONDARY = {
     "message": "You have exceeded a secondary rate limit. Please wait a few minutes before you "

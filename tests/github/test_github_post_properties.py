@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from github.fake import FakeGitHub
 from github.github_support import BOT, TARGET, TOKEN, comment, draft, new_fake
 from review_quorum.github import post_review
-from review_quorum.render.markers import find_markers
+from review_quorum.markup.markers import find_markers
 
 POOL = [f"fp{index}" for index in range(8)]
 LINES = range(1, 40)

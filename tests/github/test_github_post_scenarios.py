@@ -10,7 +10,7 @@ from github.fake import FakeGitHub, FakeTime
 from github.github_support import BOT, TARGET, TOKEN, comment, draft, new_fake, plan_document
 from review_quorum.errors import GitHubError
 from review_quorum.github import GitHubClient, PostResult, ReviewDraft, post_review
-from review_quorum.render.markers import find_markers, marker, opens_with_marker
+from review_quorum.markup.markers import find_markers, marker, opens_with_marker
 
 DIFF = {"src/app.py": range(1, 60), "src/db.py": range(10, 40), "README.md": range(1, 5)}
 FINDINGS = [

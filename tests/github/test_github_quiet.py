@@ -20,10 +20,10 @@ from review_quorum.github import PostResult, ReviewDraft, post_review
 from review_quorum.ingest.base import ReadOptions
 from review_quorum.ingest.bots import CommentKind
 from review_quorum.ingest.comments import PullComment, read_comments
+from review_quorum.markup.markers import find_markers
 from review_quorum.model import NormalizedFinding
 from review_quorum.plan import Settings, review
 from review_quorum.render.json_report import report_data
-from review_quorum.render.markers import find_markers
 
 RABBIT, PILOT, GEMINI = "coderabbitai[bot]", "copilot-reviewer[bot]", "gemini-code-assist[bot]"
 BOTS = {RABBIT: "coderabbit", PILOT: "copilot", GEMINI: "gemini"}

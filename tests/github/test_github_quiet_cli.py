@@ -17,7 +17,7 @@ from github.github_reading import TARGET, connect, review_json
 from github.github_support import new_fake
 from github.pull_scene import BotNote, add_bot_review
 from review_quorum.cli import main
-from review_quorum.render.markers import find_markers
+from review_quorum.markup.markers import find_markers
 
 OURS = "quorum-bot"
 SQL = (

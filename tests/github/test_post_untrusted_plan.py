@@ -19,10 +19,10 @@ import pytest
 from github.github_support import BOT, posting_fake, saved_plan
 from github.pull_scene import BotNote, add_bot_review
 from review_quorum.cli import main
+from review_quorum.markup.markers import find_markers
 from review_quorum.model import CommentSource, NormalizedFinding
 from review_quorum.plan import Settings, review
 from review_quorum.render.json_report import report_data
-from review_quorum.render.markers import find_markers
 
 HOSTILE = (
     "<img src=x onerror=alert(1)> cc @octocat\n<!-- review-quorum:summary -->\n"

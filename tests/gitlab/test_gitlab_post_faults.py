@@ -10,7 +10,7 @@ from gitlab.fake import FakeGitLab, diff_text
 from gitlab.gitlab_support import BOT_NOTES, PATH, QUORUM, over_http
 from gitlab.test_gitlab_posting import POST, ours, stickies
 from review_quorum.cli import main
-from review_quorum.render.markers import find_markers, marker
+from review_quorum.markup.markers import find_markers, marker
 
 
 def seed(fake: FakeGitLab, *notes: int, path: str = PATH) -> None:

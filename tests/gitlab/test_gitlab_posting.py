@@ -20,7 +20,7 @@ from gitlab.gitlab_support import (
     seed_bot_discussions,
 )
 from review_quorum.cli import main
-from review_quorum.render.markers import find_markers
+from review_quorum.markup.markers import find_markers
 
 PUSHED = "d" * 40
 # Every finding inline: one bot is enough, and no two findings share a cluster.

@@ -28,7 +28,7 @@ from typing import Any
 
 from github.github_support import TOKEN, _spec
 from history.fake_repository import FakeRepository, Pull
-from review_quorum.render.markers import marker
+from review_quorum.markup.markers import marker
 
 CODERABBIT, COPILOT = "coderabbitai[bot]", "Copilot"
 SOURCERY, GEMINI = "sourcery-ai[bot]", "gemini-code-assist[bot]"

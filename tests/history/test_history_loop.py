@@ -22,7 +22,7 @@ from history.test_successive import ASSERT, INJECTION_BANDIT, INJECTION_SEMGREP,
 from history.triage_fake import TriageGitHub
 from review_quorum.cli import main
 from review_quorum.history import open_history
-from review_quorum.render.markers import FINDING, find_markers
+from review_quorum.markup.markers import FINDING, find_markers
 
 __all__ = ["heads"]  # the fixture: a git repository with three heads
 XSS_BY_COPILOT = "Unescaped output reaches the template"

@@ -7,9 +7,9 @@ from review_quorum import Settings, review
 from review_quorum.history.coverage import BotCoverage, State
 from review_quorum.history.honour import honour_triage, with_coverage
 from review_quorum.history.triage import Decision, commands, from_writers, our_comments
+from review_quorum.markup.markers import marker
 from review_quorum.model import ConsensusLevel
 from review_quorum.posting import Disposition
-from review_quorum.render.markers import marker
 from review_quorum.render.review import render
 
 LEVEL = ConsensusLevel.UNVERIFIED

@@ -6,9 +6,10 @@ import dataclasses
 
 import pytest
 
+from review_quorum.markup import escape
 from review_quorum.model import NormalizedFinding
 from review_quorum.plan import Settings, review
-from review_quorum.render import check_run, escape
+from review_quorum.render import check_run
 from review_quorum.scope import DiffScope
 
 DIFF = "--- /dev/null\n+++ b/a.py\n@@ -0,0 +1,3 @@\n+x\n+y\n+z\n"

@@ -7,10 +7,10 @@ import dataclasses
 import pytest
 
 from review_quorum.confidence import Assessment, FindingInput, score_findings
+from review_quorum.markup.markers import SUMMARY, find_markers, marker
 from review_quorum.model import ConsensusLevel
 from review_quorum.render import review_body as review_body_module
 from review_quorum.render.consensus import LEVEL_HEADINGS
-from review_quorum.render.markers import SUMMARY, find_markers, marker
 from review_quorum.render.review_body import (
     ASSESSMENT_ICONS,
     GITHUB_LIMIT,

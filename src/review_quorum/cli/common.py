@@ -21,8 +21,8 @@ from review_quorum.cli.output import print_chunks, print_text, write_file
 from review_quorum.errors import InputError, Skipped, UsageError, shown
 from review_quorum.ingest.base import Batch, ReadOptions, Source
 from review_quorum.ingest.categories import CategoryMap
+from review_quorum.markup.escape import one_line
 from review_quorum.model import MAX_BOTS, ConsensusLevel, check_bot_count
-from review_quorum.render.escape import one_line
 from review_quorum.scoring import MODELS
 from review_quorum.scoring.profile import Profile
 

@@ -29,7 +29,7 @@ from review_quorum.history.recorded import recorded_outcomes
 from review_quorum.history.show import Filters, FindingOutcome, finding_outcomes
 from review_quorum.ingest.base import ReadOptions
 from review_quorum.ingest.categories import build_category_map
-from review_quorum.render.escape import one_line
+from review_quorum.markup.escape import one_line
 
 
 def add_parser(subparsers: Any) -> None:

@@ -19,7 +19,7 @@ from review_quorum.cli.threshold import THRESHOLD_ENV, resolve_threshold
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import Source
 from review_quorum.join import Joined, Unmatched, join_verdicts
-from review_quorum.render.escape import one_line
+from review_quorum.markup.escape import one_line
 from review_quorum.render.review_body import body_from_report, render_review_body
 from review_quorum.scoring.confidence import (
     DEFAULT_COMMENT_CAP,

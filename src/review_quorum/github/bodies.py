@@ -17,8 +17,8 @@ from collections.abc import Iterable, Sequence
 
 from review_quorum.github.draft import DraftComment
 from review_quorum.github.limits import MAX_BODY, fit_body
-from review_quorum.render.escape import code
-from review_quorum.render.markers import FINDING, find_markers, marker, opens_with_marker
+from review_quorum.markup.escape import code
+from review_quorum.markup.markers import FINDING, find_markers, marker, opens_with_marker
 
 BATCH = "batch"
 MOVED = "moved"

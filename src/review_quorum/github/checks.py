@@ -21,8 +21,8 @@ from urllib.parse import quote
 
 from review_quorum.errors import GitHubError
 from review_quorum.github.client import GitHubClient
+from review_quorum.markup.markers import find_markers, marker
 from review_quorum.render.check_run import Annotation, CheckOutput
-from review_quorum.render.markers import find_markers, marker
 
 ANNOTATIONS_PER_REQUEST = 50  # GitHub's limit for checks/create and checks/update
 EXTERNAL_ID = "review-quorum"

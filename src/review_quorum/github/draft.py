@@ -30,10 +30,10 @@ from typing import Any
 from review_quorum.config import INLINE_MODES
 from review_quorum.errors import InputError, Skipped, shown
 from review_quorum.github.draft_findings import DraftFinding, read_findings
+from review_quorum.markup.markers import FINDING, SUMMARY, find_markers, marker
 from review_quorum.model import MAX_LINE, ConsensusLevel
 from review_quorum.plan import ReviewPlan
 from review_quorum.render.json_report import report_data
-from review_quorum.render.markers import FINDING, SUMMARY, find_markers, marker
 
 EVENTS = ("COMMENT", "REQUEST_CHANGES", "APPROVE")
 SIDES = ("LEFT", "RIGHT")

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from review_quorum.comment_links import comment_key
 from review_quorum.github.draft_findings import DraftFinding
-from review_quorum.render.markers import find_markers, marker
+from review_quorum.markup.markers import find_markers, marker
 
 HIDDEN = "hidden"
 HIDING = "hiding"

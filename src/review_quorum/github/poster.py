@@ -49,7 +49,7 @@ from review_quorum.github.remote import RemoteComment, RemoteIssueComment, Remot
 from review_quorum.github.snapshot import read_fresh
 from review_quorum.github.target import ACTIONS_BOT, PullRequest, in_actions
 from review_quorum.ingest.base import ReadOptions
-from review_quorum.render.markers import find_markers
+from review_quorum.markup.markers import find_markers
 from review_quorum.retrying import create_once
 
 

@@ -36,7 +36,7 @@ from review_quorum.github.duplicates import (
 )
 from review_quorum.github.limits import fit_body
 from review_quorum.github.remote import RemoteComment, RemoteIssueComment, RemoteReview
-from review_quorum.render.markers import find_markers, marker
+from review_quorum.markup.markers import find_markers, marker
 
 REFUSED_NOTE = (
     "_Duplicate bot comments were not hidden: this token may not hide comments "

@@ -16,7 +16,7 @@ from review_quorum.github.bodies import BATCH, FIXED, MOVED, PROBE
 from review_quorum.github.draft import DraftComment, ReviewDraft
 from review_quorum.github.limits import fit_body
 from review_quorum.github.remote import RemoteComment, RemoteIssueComment, RemoteReview
-from review_quorum.render.markers import FINDING, SUMMARY, find_markers
+from review_quorum.markup.markers import FINDING, SUMMARY, find_markers
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,8 +31,8 @@ from review_quorum.gitlab.positions import addressable, anchored_at, position_fo
 from review_quorum.gitlab.reconcile import Ours, Thread, find_ours, find_thread
 from review_quorum.gitlab.snapshot import DiffRefs, MergeRequestSnapshot, read_merge_request
 from review_quorum.gitlab.target import MergeRequest
-from review_quorum.render.escape import code
-from review_quorum.render.markers import marker
+from review_quorum.markup.escape import code
+from review_quorum.markup.markers import marker
 from review_quorum.retrying import create_once
 
 STATUS_NAME = "review-quorum"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from review_quorum.github.bodies import FIXED
-from review_quorum.render.markers import FINDING, SUMMARY, find_markers
+from review_quorum.markup.markers import FINDING, SUMMARY, find_markers
 
 
 @dataclass(frozen=True, slots=True)

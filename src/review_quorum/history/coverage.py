@@ -25,7 +25,7 @@ from review_quorum.github.snapshot import PullSnapshot, parse_timestamp
 from review_quorum.github.waiting import SKIP_NOTICES, SKIP_WORDS, UNDER_WAY_NOTICE, bot_name
 from review_quorum.history.database import Database
 from review_quorum.ingest.bots.status import notice
-from review_quorum.render import escape
+from review_quorum.markup import escape
 
 
 class State(enum.Enum):

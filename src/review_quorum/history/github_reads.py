@@ -28,7 +28,7 @@ from review_quorum.history.pulls import BotComment, PullInfo, PullReading, Threa
 from review_quorum.ingest.bots import CommentKind
 from review_quorum.ingest.bots.authors import is_own
 from review_quorum.ingest.comments import PullComment
-from review_quorum.render.markers import SUMMARY, opens_with_marker
+from review_quorum.markup.markers import SUMMARY, opens_with_marker
 
 QUORUM_HIDDEN = (HIDDEN, HIDING)
 REACTIONS = {"review_comment": "pulls/comments", "issue_comment": "issues/comments"}

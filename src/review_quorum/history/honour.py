@@ -14,9 +14,9 @@ from dataclasses import replace
 
 from review_quorum.history.coverage import BotCoverage, notes
 from review_quorum.history.triage import Decision
+from review_quorum.markup import escape
 from review_quorum.plan import Gate, PlannedFinding, ReviewPlan
 from review_quorum.posting import Disposition
-from review_quorum.render import escape
 
 _SAID = {"false-positive": "false positive", "wont-fix": "won't fix", "ack": "acknowledged"}
 

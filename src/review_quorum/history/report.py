@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from review_quorum.history.stats import Stats, Tally
-from review_quorum.render.escape import one_line
+from review_quorum.markup.escape import one_line
 
 IGNORED_MARK = "<< mostly ignored"
 THIN_MARK = "(thin)"

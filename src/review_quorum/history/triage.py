@@ -28,7 +28,7 @@ from review_quorum.github.snapshot import PullSnapshot
 from review_quorum.history.database import Database
 from review_quorum.history.outcomes import is_bot
 from review_quorum.history.recording import ensure_pull_request
-from review_quorum.render.markers import FINDING, SUMMARY, find_markers
+from review_quorum.markup.markers import FINDING, SUMMARY, find_markers
 
 ACTIONS = ("false-positive", "wont-fix", "ack")
 WRITERS = frozenset({"admin", "maintain", "write"})

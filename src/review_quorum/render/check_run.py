@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from review_quorum.markup import escape
 from review_quorum.model import Severity
 from review_quorum.plan import PlannedFinding, ReviewPlan
-from review_quorum.render import escape
 from review_quorum.render.review import review_body
 from review_quorum.render.review_body import render_review_body
 from review_quorum.scoring.confidence import Disposition

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from review_quorum.markup import escape
 from review_quorum.model import ConsensusFinding, ConsensusLevel
-from review_quorum.render import escape
 
 LEVEL_HEADINGS = {
     ConsensusLevel.CONFIRMED: "Confirmed",

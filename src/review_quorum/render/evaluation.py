@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from review_quorum.evaluate import Row
-from review_quorum.render.escape import one_line
+from review_quorum.markup.escape import one_line
 
 
 def rows_data(rows: Sequence[Row]) -> list[dict[str, Any]]:

@@ -10,9 +10,9 @@ nothing is posted inline: every finding links to the bot comment that raised it.
 from __future__ import annotations
 
 from review_quorum.comment_links import web_url
+from review_quorum.markup import escape
 from review_quorum.model import CommentSource
 from review_quorum.plan import AwaitedBots, PlannedFinding, ReviewPlan
-from review_quorum.render import escape
 from review_quorum.render.consensus import render_provenance
 from review_quorum.render.review_body import (
     BodyItem,

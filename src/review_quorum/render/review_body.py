@@ -4,7 +4,7 @@ The view model (`BodyItem`, `ReviewBody`) is deliberately plain so that both pat
 fill it: verified findings carry a confidence band and score, unverified consensus
 findings carry a provenance tag and a consensus level, and some carry both. Rendering is
 pure and deterministic byte for byte. Everything a bot wrote goes through
-`render.escape`; only `provenance` and `notes` are trusted, pre-rendered text. Bodies stay
+`markup.escape`; only `provenance` and `notes` are trusted, pre-rendered text. Bodies stay
 within GitHub's 65,536-character limit (counted in UTF-16 code units, which is never less
 than however GitHub counts) and say so explicitly when they had to cut.
 """
@@ -15,10 +15,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
+from review_quorum.markup import escape
+from review_quorum.markup.markers import FINDING, SUMMARY, marker
 from review_quorum.model import ConsensusLevel
-from review_quorum.render import escape
 from review_quorum.render.consensus import LEVEL_HEADINGS, location
-from review_quorum.render.markers import FINDING, SUMMARY, marker
 from review_quorum.scoring.confidence import Assessment, ScoredFinding, ScoreReport, assess
 
 GITHUB_LIMIT = 65_536

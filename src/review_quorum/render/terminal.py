@@ -13,9 +13,9 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING
 
+from review_quorum.markup.escape import one_line
 from review_quorum.plan import PlannedFinding, ReviewPlan
 from review_quorum.render.consensus import agreement_percent
-from review_quorum.render.escape import one_line
 from review_quorum.scoring.confidence import Disposition
 
 if TYPE_CHECKING:

@@ -27,8 +27,8 @@ from review_quorum.github.checks import CheckResult, post_check_run
 from review_quorum.github.client import GitHubClient, format_request
 from review_quorum.github.target import PullRequest, resolve_target
 from review_quorum.ingest.base import ReadOptions
+from review_quorum.markup import escape
 from review_quorum.plan import ReviewPlan
-from review_quorum.render import escape
 from review_quorum.render.check_run import check_output
 from review_quorum.reporters.base import Delivery
 

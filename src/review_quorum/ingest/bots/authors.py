@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from review_quorum.ingest.bots.base import BotParser
 from review_quorum.ingest.bots.generic import GenericParser
-from review_quorum.render.markers import opens_with_marker
+from review_quorum.markup.markers import opens_with_marker
 
 HUMAN = "comment by a human/unknown author"
 OWN = "review-quorum's own comment"

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from review_quorum.render import escape
-from review_quorum.render.markers import find_markers, marker
+from review_quorum.markup import escape
+from review_quorum.markup.markers import find_markers, marker
 
 
 @pytest.mark.parametrize(

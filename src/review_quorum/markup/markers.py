@@ -1,7 +1,7 @@
 """The hidden HTML-comment markers review-quorum puts in what it posts.
 
 A marker lets a re-run find its own earlier sticky summary and inline comments. Markers are
-only ever written by these functions; untrusted text is escaped (`render.escape`) so that
+only ever written by these functions; untrusted text is escaped (`markup.escape`) so that
 bot output can never contain a well-formed marker. Finding a marker is not proof of
 authorship: anyone can quote one. Every body quorum posts opens with a marker
 (`opens_with_marker`), and a comment is quorum's own only when its author is quorum's
