@@ -12,6 +12,7 @@ token no service would issue before it is ever put in a header.
 
 from __future__ import annotations
 
+import abc
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -51,7 +52,7 @@ def check_token(token: str | None, variable: str, service: str) -> None:
         )
 
 
-class RetryingClient:
+class RetryingClient(abc.ABC):
     """The retrying half of an API client; subclasses set these attributes."""
 
     error: type[ServiceError] = ServiceError
@@ -108,18 +109,18 @@ class RetryingClient:
                 self.wait_before_retry(attempt, failure, delay)
             attempt += 1
 
+    @abc.abstractmethod
     def _retry_delay(
         self, response: httpx.Response, attempt: int, idempotent: bool
     ) -> float | None:
         """How long to wait before resending, or None when resending cannot help."""
-        raise NotImplementedError
 
-    def _pace(self, write: bool) -> None:
+    def _pace(self, write: bool) -> None:  # noqa: B027  (optional: most services need none)
         """Space writes out, where the service asks for it."""
 
+    @abc.abstractmethod
     def _message(self, response: httpx.Response) -> str:
         """The service's error text in `response`."""
-        raise NotImplementedError
 
     def _failure(self, request: httpx.Request, response: httpx.Response) -> ServiceError:
         text = f"{self._describe(request)} returned {response.status_code}: "
