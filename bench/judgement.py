@@ -256,8 +256,8 @@ def main() -> None:
     ratio = times["reliability"] / times["agreement"]
     print(
         f"{args.size:,} findings (engine alone, best of {args.repeat}): "
-        f"agreement {times['agreement']:.2f} s, "
-        f"reliability {times['reliability']:.2f} s, ratio {ratio:.2f}x"
+        f"agreement {times['agreement']:.4f} s, "
+        f"reliability {times['reliability']:.4f} s, ratio {ratio:.2f}x"
     )
 
 
