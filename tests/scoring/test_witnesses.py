@@ -17,7 +17,7 @@ from review_quorum import (
     Severity,
     compute_consensus,
 )
-from review_quorum.scoring.witnesses import ECHO_MIN
+from review_quorum.scoring.families import ECHO_MIN
 
 EMPTY = Profile()
 

@@ -33,7 +33,7 @@ from review_quorum.model import (
     Contribution,
     NormalizedFinding,
 )
-from review_quorum.scoring import matching, witnesses
+from review_quorum.scoring import families, matching, witnesses
 from review_quorum.scoring.agreement import (
     Order,
     canonical_key,
@@ -86,7 +86,7 @@ def compute_reliability(
         items.sort(key=_canonical_key)
     ran = resolve_bots_ran(items, bots_ran)
     clusters, bots_of = matching.cluster(items, line_window)
-    family = witnesses.families(clusters, bots_of, profile)
+    family = families.witness_families(clusters, bots_of, profile)
     estimates = witnesses.reliabilities(items, clusters, bots_of, family, profile)
     shares = _shares(estimates, family)
     alone, several = _Alone(shares, ran), _Several(shares, ran)
