@@ -275,3 +275,16 @@ def test_a_source_another_tool_agreed_with_is_judged_by_agreement_whatever_the_c
     ]
     lone = next(c for c in run(items) if c.file == "b.py")
     assert lone.contributions[0].origin == "agreement in this input (1/2 shared)"
+
+
+def test_a_tool_read_twice_keeps_the_confidence_it_states() -> None:
+    # the same SARIF given twice: every finding repeats its source in its cluster
+    once = [
+        analyser("pyscan", 5, "weak-random", file=f"t{n}.py", cwes=(330,), confidence=0.9)
+        for n in range(4)
+    ]
+    clusters = run(once + once)
+    assert {round(c.consensus_score, 9) for c in clusters} == {0.9}
+    assert {c.contributions[0].origin for c in clusters} == {
+        "the confidence pyscan states, no other tool here reports this kind of issue"
+    }

@@ -75,11 +75,13 @@ class _Kinds:
 
 @dataclass(frozen=True, slots=True)
 class _Stated:
-    """What a source's tool says of it: its findings' mean log-odds of confidence and
-    mean level, and its kind of issue (from one of its findings)."""
+    """What a source's tool says of it: its findings' mean stated confidence and mean
+    level (over all its findings, repeats included), and its kind of issue (from one of
+    its findings)."""
 
     confidence: float  # mean stated confidence
     level: float  # mean severity rank
+    count: int  # the findings the means are over
     example: NormalizedFinding
 
 
@@ -105,7 +107,7 @@ def reliabilities(
     members = chain.from_iterable(compress(clusters, map(shared.__getitem__, bots_of)))
     agreed: Counter[Source] = Counter(map(source_of, members))
     _count_repeats_once(clusters, bots_of, shared, seen, agreed)
-    evidence = _Evidence(seen, agreed, _stated(findings, seen), family, profile)
+    evidence = _Evidence(seen, agreed, _stated(findings), family, profile)
     known = profile.lookup()
     estimates: dict[Source, Estimate] = {}
     for source, count in seen.items():
@@ -153,7 +155,7 @@ class _Evidence:
         kinds = _family_kinds(stated, family)
         self.agreed = agreed
         self.stated = stated
-        self.tools = _tool_means(stated, seen)
+        self.tools = _tool_means(stated)
         # corroboration was possible where it happened, or where another family reports
         # the same kind of issue
         self.possible = {
@@ -197,7 +199,7 @@ class _Evidence:
 _ALONE = "no other tool here reports this kind of issue"
 
 
-def _stated(findings: Sequence[NormalizedFinding], seen: Counter[Source]) -> dict[Source, _Stated]:
+def _stated(findings: Sequence[NormalizedFinding]) -> dict[Source, _Stated]:
     """Per source, the means of what its findings state, counted per distinct value."""
     values: Counter[tuple[Source, float, int]] = Counter(
         zip(
@@ -206,12 +208,13 @@ def _stated(findings: Sequence[NormalizedFinding], seen: Counter[Source]) -> dic
     )
     sums: dict[Source, list[float]] = {}
     for (source, confidence, level), count in values.items():
-        total = sums.setdefault(source, [0.0, 0.0])
+        total = sums.setdefault(source, [0.0, 0.0, 0])
         total[0] += min(max(confidence, 0.0), 1.0) * count
         total[1] += level * count
+        total[2] += count
     examples = dict(zip(map(source_of, findings), findings, strict=True))
     return {
-        source: _Stated(total[0] / seen[source], total[1] / seen[source], examples[source])
+        source: _Stated(total[0] / total[2], total[1] / total[2], int(total[2]), examples[source])
         for source, total in sums.items()
     }
 
@@ -222,17 +225,14 @@ _confidence = attrgetter("confidence")
 _level = attrgetter("severity")
 
 
-def _tool_means(
-    stated: dict[Source, _Stated], seen: Counter[Source]
-) -> dict[str, tuple[float, float]]:
-    """Per bot, the mean logit confidence and mean level over all its findings."""
+def _tool_means(stated: dict[Source, _Stated]) -> dict[str, tuple[float, float]]:
+    """Per bot, the mean stated confidence and mean level over all its findings."""
     sums: dict[str, list[float]] = {}
     for source, said in stated.items():
         total = sums.setdefault(source[0], [0.0, 0.0, 0.0])
-        count = seen[source]
-        total[0] += said.confidence * count
-        total[1] += said.level * count
-        total[2] += count
+        total[0] += said.confidence * said.count
+        total[1] += said.level * said.count
+        total[2] += said.count
     return {bot: (total[0] / total[2], total[1] / total[2]) for bot, total in sums.items()}
 
 
