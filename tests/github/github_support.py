@@ -101,7 +101,14 @@ def saved_plan(
 
     Every finding is high-severity security agreed by all bots: confirmed, posted inline.
     """
-    findings = [
+    return report_data(review(agreed_findings(places, bots), settings=settings or Settings()))
+
+
+def agreed_findings(
+    places: list[tuple[str, int, str]], bots: tuple[str, ...] = ("bandit", "semgrep")
+) -> list[NormalizedFinding]:
+    """A high-severity security finding of every bot at each (path, line, title)."""
+    return [
         NormalizedFinding.create(
             bot=bot,
             finding_id=f"{bot}-{index}",
@@ -114,4 +121,3 @@ def saved_plan(
         for index, (path, line, title) in enumerate(places)
         for bot in bots
     ]
-    return report_data(review(findings, settings=settings or Settings()))

@@ -18,11 +18,10 @@ import pytest
 
 from github.fake import FakeGitHub
 from github.fake_server import serve
-from github.github_support import new_fake
+from github.github_support import agreed_findings, new_fake
 from review_quorum.cli import main
 from review_quorum.github.checks import recorded
 from review_quorum.github.target import ACTIONS_BOT
-from review_quorum.model import NormalizedFinding
 from review_quorum.plan import Settings, review
 from review_quorum.render.json_report import report_data
 from review_quorum.scope import DiffScope
@@ -56,19 +55,7 @@ def write_plan(
 ) -> str:
     """What `quorum review --format json --diff` writes for high-severity security findings
     that two bots of two agree on (confirmed): those outside the diff are dropped."""
-    findings = [
-        NormalizedFinding.create(
-            bot=bot,
-            finding_id=f"{bot}-{index}",
-            severity="high",
-            category="security",
-            title=title,
-            file=path,
-            line=line,
-        )
-        for index, (path, line, title) in enumerate(places)
-        for bot in ("bandit", "semgrep")
-    ]
+    findings = agreed_findings(places)
     settings = Settings(gate_level=Settings().gate_level if gate else None)
     plan = review(findings, settings=settings, diff=DiffScope.parse(DIFF))
     plan = dataclasses.replace(plan, commit_id=commit)
