@@ -35,7 +35,7 @@ from review_quorum.confidence import (
     VerifierSeverity,
     score_findings,
 )
-from review_quorum.verdicts import parse_score_records
+from review_quorum.scoring.confidence.verdicts import parse_score_records
 
 SEVERITIES = [member.value for member in VerifierSeverity]
 

@@ -17,7 +17,7 @@ from review_quorum.confidence import (
     ContextCompleteness,
     EvidenceStrength,
     FindingInput,
-    Gate,
+    ScoreGate,
     Verdict,
     VerifierSeverity,
     band_for,
@@ -236,15 +236,15 @@ def test_score_strictly_increases_with_context() -> None:
 @pytest.mark.parametrize(
     ("changes", "gate"),
     [
-        ({"in_diff": False}, Gate.SCOPE),
-        ({"in_changed_code": False}, Gate.SCOPE),
-        ({"in_diff": False, "in_changed_code": False}, Gate.SCOPE),
-        ({"in_diff": False, "verdict": "DISMISSED"}, Gate.SCOPE),  # scope is checked first
-        ({"verdict": "DISMISSED"}, Gate.DISMISSED),
-        ({"verdict": "DISMISSED", "category": "security"}, Gate.DISMISSED),
+        ({"in_diff": False}, ScoreGate.SCOPE),
+        ({"in_changed_code": False}, ScoreGate.SCOPE),
+        ({"in_diff": False, "in_changed_code": False}, ScoreGate.SCOPE),
+        ({"in_diff": False, "verdict": "DISMISSED"}, ScoreGate.SCOPE),  # scope is checked first
+        ({"verdict": "DISMISSED"}, ScoreGate.DISMISSED),
+        ({"verdict": "DISMISSED", "category": "security"}, ScoreGate.DISMISSED),
     ],
 )
-def test_gates_score_zero(changes: dict[str, object], gate: Gate) -> None:
+def test_gates_score_zero(changes: dict[str, object], gate: ScoreGate) -> None:
     result = score_finding(finding(**changes))
     assert (result.score, result.band) == (0, Band.NEGLIGIBLE)
     assert result.breakdown == Breakdown(0, 0, 0, gate)
@@ -252,7 +252,7 @@ def test_gates_score_zero(changes: dict[str, object], gate: Gate) -> None:
 
 def test_gated_breakdown_still_reports_the_severity_distance() -> None:
     result = score_finding(finding(in_diff=False, drafter_severity="high", verifier_severity="low"))
-    assert result.breakdown == Breakdown(0, 0, 2, Gate.SCOPE)
+    assert result.breakdown == Breakdown(0, 0, 2, ScoreGate.SCOPE)
 
 
 @pytest.mark.parametrize(

@@ -21,8 +21,8 @@ from review_quorum.confidence import (
     VerifierSeverity,
 )
 from review_quorum.errors import InputError, RecordProblem, RecordsError
-from review_quorum.join import Unmatched, join_verdicts
-from review_quorum.verdicts import (
+from review_quorum.scoring.confidence.join import Unmatched, join_verdicts
+from review_quorum.scoring.confidence.verdicts import (
     OPTIONAL_TEXT,
     SCORE_FIELDS,
     check_record,

@@ -8,14 +8,18 @@ import pytest
 from review_quorum.confidence import Assessment, Disposition
 from review_quorum.model import ConsensusLevel, Evidence, NormalizedFinding, Severity
 from review_quorum.plan import (
-    AttachedVerdict,
-    AttachedVerdictInput,
     Settings,
     fingerprint,
     review,
 )
 from review_quorum.scope import DiffScope, FilterMode
-from review_quorum.verdicts import ContextCompleteness, EvidenceStrength, Verdict, VerifierSeverity
+from review_quorum.scoring.confidence.attach import AttachedVerdict, AttachedVerdictInput
+from review_quorum.scoring.confidence.verdicts import (
+    ContextCompleteness,
+    EvidenceStrength,
+    Verdict,
+    VerifierSeverity,
+)
 
 DIFF = """\
 diff --git a/app/db.py b/app/db.py

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from review_quorum.verdicts import FindingInput
+from review_quorum.scoring.confidence.verdicts import FindingInput
 
 DEFAULTS: dict[str, object] = {
     "file": "src/app.py",

@@ -25,7 +25,6 @@ from review_quorum.model import (
     ConsensusFinding,
     ConsensusLevel,
     NormalizedFinding,
-    Severity,
 )
 from review_quorum.scope import DiffScope, FilterMode
 from review_quorum.scoring import DEFAULT_MODEL, Model, compute_consensus
@@ -40,17 +39,16 @@ from review_quorum.scoring.confidence import (
     score_finding,
 )
 from review_quorum.scoring.confidence import Assessment as Assessment
-from review_quorum.scoring.profile import Profile
-from review_quorum.verdicts import (
-    Category,
-    ContextCompleteness,
-    EvidenceStrength,
-    FindingInput,
-    Verdict,
-    VerifierSeverity,
+from review_quorum.scoring.confidence.attach import (
+    AttachedVerdict,
+    AttachedVerdictInput,
+    attach_verdicts,
+    scoring_input,
 )
+from review_quorum.scoring.confidence.posting import consensus_placement
+from review_quorum.scoring.confidence.verdicts import Verdict
+from review_quorum.scoring.profile import Profile
 
-_SEED_CATEGORIES = {category.value: category for category in Category}
 InlineMode = Literal["post", "link"]
 
 
@@ -87,21 +85,6 @@ class Settings:
             "gate_level": self.gate_level.value if self.gate_level else "none",
             "inline_mode": self.inline_mode,
         }
-
-
-@dataclass(frozen=True, slots=True)
-class AttachedVerdict:
-    """A verifier's verdict on one consensus finding, and where it came from."""
-
-    verdict: Verdict
-    severity: VerifierSeverity
-    evidence_strength: EvidenceStrength
-    context_completeness: ContextCompleteness
-    in_changed_code: bool
-    issue: str
-    details: str
-    source: str
-    position: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,15 +159,6 @@ class ReviewPlan:
         if disposition is Disposition.INLINE:
             return self.inline
         return tuple(item for item in self.findings if item.disposition is disposition)
-
-
-@dataclass(frozen=True, slots=True)
-class AttachedVerdictInput:
-    """A verdict as read from a verifier file, before it is attached to a finding."""
-
-    file: str
-    line: int
-    verdict: AttachedVerdict
 
 
 def fingerprint(finding: ConsensusFinding) -> str:
@@ -262,51 +236,6 @@ def assemble(
     )
 
 
-def attach_verdicts(
-    consensus: Sequence[ConsensusFinding],
-    verdicts: Sequence[AttachedVerdictInput],
-    window: int,
-) -> tuple[dict[int, AttachedVerdict], list[Skipped]]:
-    """Each verdict on the consensus finding of its file nearest its line (within window).
-
-    Equally near findings go to the first in consensus order. Findings are looked up by
-    (file, line), so this stays linear however many verdicts and findings there are.
-    """
-    if not verdicts:
-        return {}, []
-    at: dict[tuple[str, int], int] = {}
-    for index, finding in enumerate(consensus):
-        if finding.line is not None:
-            at.setdefault((finding.file, finding.line), index)
-    attached: dict[int, AttachedVerdict] = {}
-    unmatched: list[Skipped] = []
-    for item in verdicts:
-        target = _nearest(at, item.file, item.line, window)
-        place = f"{item.file}:{item.line}"
-        where = (item.verdict.source, item.verdict.position)
-        if target is None:
-            unmatched.append(Skipped(*where, f"verdict for {place} matches no finding"))
-        elif target in attached:
-            unmatched.append(
-                Skipped(*where, f"verdict for {place} is a second verdict on one finding")
-            )
-        else:
-            attached[target] = item.verdict
-    return attached, unmatched
-
-
-def _nearest(at: Mapping[tuple[str, int], int], file: str, line: int, window: int) -> int | None:
-    for distance in range(window + 1):
-        found = [
-            index
-            for candidate in {line - distance, line + distance}
-            if (index := at.get((file, candidate))) is not None
-        ]
-        if found:
-            return min(found)
-    return None
-
-
 def place_finding(
     finding: ConsensusFinding,
     verdict: AttachedVerdict | None,
@@ -331,7 +260,7 @@ def place_finding(
         assert confidence is not None  # verified and in scope
         disposition, forced, reason = confidence.disposition, confidence.forced, confidence.reason
     else:
-        disposition, forced, reason = _consensus_placement(finding, settings.inline_level)
+        disposition, forced, reason = consensus_placement(finding, settings.inline_level)
     return PlannedFinding(
         finding,
         disposition,
@@ -356,7 +285,7 @@ def confidence_of(
     """The confidence of a verified finding in scope; None without a verdict or out of scope."""
     if verdict is None or in_diff is False:
         return None
-    scoring = _scoring_input(finding, verdict, in_diff)
+    scoring = scoring_input(finding, verdict, in_diff)
     return score_finding(scoring, post_threshold=settings.post_threshold)
 
 
@@ -367,42 +296,6 @@ def _span_end(finding: ConsensusFinding, diff: DiffScope | None) -> int | None:
         return end
     span = range(finding.line, end + 1)
     return end if all(diff.addressable(finding.file, line) for line in span) else None
-
-
-def _consensus_placement(
-    finding: ConsensusFinding, inline_level: ConsensusLevel
-) -> tuple[Disposition, bool, str]:
-    """Where an unverified finding goes, by consensus alone (SPEC 5), top rule first."""
-    level = finding.level.value
-    agreed = finding.level.rank >= ConsensusLevel.NEEDS_VERIFICATION.rank
-    if agreed and finding.category == "security":
-        return Disposition.INLINE, True, f"security finding at level {level}: always inline"
-    if agreed and finding.severity >= Severity.HIGH:
-        severity = finding.severity.label
-        return Disposition.INLINE, True, f"{severity} severity at level {level}: always inline"
-    if finding.level.rank >= inline_level.rank:
-        return Disposition.INLINE, False, f"consensus level {level} reaches the inline level"
-    below = f"consensus level {level} is below the inline level {inline_level.value}"
-    return Disposition.SUMMARY, False, below
-
-
-def _scoring_input(
-    finding: ConsensusFinding, verdict: AttachedVerdict, in_diff: bool | None
-) -> FindingInput:
-    return FindingInput(
-        file=finding.file,
-        line=finding.line or 1,
-        category=_SEED_CATEGORIES.get(finding.category, Category.OTHER),
-        verdict=verdict.verdict,
-        evidence_strength=verdict.evidence_strength,
-        context_completeness=verdict.context_completeness,
-        drafter_severity=VerifierSeverity.from_severity(finding.severity),
-        verifier_severity=verdict.severity,
-        in_diff=in_diff is not False,
-        in_changed_code=verdict.in_changed_code,
-        issue=verdict.issue,
-        details=verdict.details,
-    )
 
 
 def _cap_key(item: PlannedFinding) -> tuple[float, int, int, int, int, int, int]:

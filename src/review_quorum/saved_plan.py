@@ -32,7 +32,6 @@ from review_quorum.model import (
     Severity,
 )
 from review_quorum.plan import (
-    AttachedVerdict,
     AwaitedBots,
     InlineMode,
     PlannedFinding,
@@ -46,7 +45,13 @@ from review_quorum.render.json_report import report_data
 from review_quorum.scope import FilterMode
 from review_quorum.scoring import MODELS, Model
 from review_quorum.scoring.confidence import Disposition
-from review_quorum.verdicts import ContextCompleteness, EvidenceStrength, Verdict, VerifierSeverity
+from review_quorum.scoring.confidence.attach import AttachedVerdict
+from review_quorum.scoring.confidence.verdicts import (
+    ContextCompleteness,
+    EvidenceStrength,
+    Verdict,
+    VerifierSeverity,
+)
 
 _E = TypeVar("_E", bound=enum.Enum)
 _MISSING = object()

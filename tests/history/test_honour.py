@@ -9,8 +9,8 @@ from review_quorum.history.honour import honour_triage, with_coverage
 from review_quorum.history.triage import Decision, commands, from_writers, our_comments
 from review_quorum.markup.markers import marker
 from review_quorum.model import ConsensusLevel
-from review_quorum.posting import Disposition
 from review_quorum.render.review import render
+from review_quorum.scoring.confidence.posting import Disposition
 
 LEVEL = ConsensusLevel.UNVERIFIED
 SETTINGS = Settings(bots_ran=2, inline_level=LEVEL, gate_level=LEVEL)

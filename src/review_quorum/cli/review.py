@@ -46,8 +46,6 @@ from review_quorum.ingest.base import ReadOptions, Source
 from review_quorum.ingest.categories import build_category_map
 from review_quorum.model import ConsensusLevel
 from review_quorum.plan import (
-    AttachedVerdict,
-    AttachedVerdictInput,
     AwaitedBots,
     ReviewPlan,
     Settings,
@@ -59,8 +57,9 @@ from review_quorum.render.json_report import report_data
 from review_quorum.scope import DiffScope, FilterMode
 from review_quorum.scoring import DEFAULT_MODEL
 from review_quorum.scoring.confidence import describe_threshold
+from review_quorum.scoring.confidence.attach import AttachedVerdict, AttachedVerdictInput
+from review_quorum.scoring.confidence.verdicts import parse_verifier_output
 from review_quorum.scoring.profile import Profile
-from review_quorum.verdicts import parse_verifier_output
 
 DEFAULTS: dict[str, Any] = {
     "model": DEFAULT_MODEL,

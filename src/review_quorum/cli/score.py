@@ -18,7 +18,6 @@ from review_quorum.cli.common import ExitCode, read_bytes, warn, write_output
 from review_quorum.cli.threshold import THRESHOLD_ENV, resolve_threshold
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import Source
-from review_quorum.join import Joined, Unmatched, join_verdicts
 from review_quorum.markup.escape import one_line
 from review_quorum.render.review_body import body_from_report, render_review_body
 from review_quorum.scoring.confidence import (
@@ -28,7 +27,8 @@ from review_quorum.scoring.confidence import (
     ScoreReport,
     score_findings,
 )
-from review_quorum.verdicts import parse_score_records
+from review_quorum.scoring.confidence.join import Joined, Unmatched, join_verdicts
+from review_quorum.scoring.confidence.verdicts import parse_score_records
 
 GROUPS = ("inline", "summary", "audit", "dropped")
 WARNING_LINES = 20

@@ -12,8 +12,12 @@ import json
 import os
 from typing import Any
 
-from review_quorum.bands import DEFAULT_POST_THRESHOLD, ThresholdChoice, describe_threshold
 from review_quorum.cli.common import ExitCode, warn, write_output
+from review_quorum.scoring.confidence.bands import (
+    DEFAULT_POST_THRESHOLD,
+    ThresholdChoice,
+    describe_threshold,
+)
 
 THRESHOLD_ENV = "CONFIDENCE_THRESHOLD"
 

@@ -16,7 +16,7 @@ from review_quorum.history.coverage import BotCoverage, notes
 from review_quorum.history.triage import Decision
 from review_quorum.markup import escape
 from review_quorum.plan import Gate, PlannedFinding, ReviewPlan
-from review_quorum.posting import Disposition
+from review_quorum.scoring.confidence.posting import Disposition
 
 _SAID = {"false-positive": "false positive", "wont-fix": "won't fix", "ack": "acknowledged"}
 

@@ -13,12 +13,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from review_quorum.model import ConsensusLevel
-from review_quorum.plan import AttachedVerdict, AwaitedBots, PlannedFinding, ReviewPlan
+from review_quorum.plan import AwaitedBots, PlannedFinding, ReviewPlan
 from review_quorum.render.github_review import payload
 from review_quorum.render.json_stream import Stream, document
 from review_quorum.render.review import render as render_body
 from review_quorum.render.serialize import consensus_data, skipped_data, source_data
 from review_quorum.scoring.confidence import Disposition
+from review_quorum.scoring.confidence.attach import AttachedVerdict
 
 
 def finding_data(item: PlannedFinding) -> dict[str, Any]:

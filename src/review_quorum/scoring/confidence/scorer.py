@@ -8,8 +8,9 @@ are computed once per posting threshold into a lookup table keyed by enum tuples
 a finding is one dictionary lookup, and a million findings are scored by C-level maps
 with no Python loop body per finding. The vocabulary and record validation live in
 `verdicts`, the bands and thresholds in `bands`, the posting rules, the cap and the
-assessment in `posting`; this module re-exports them so that `review_quorum.confidence`
-is the one import. Everything here is pure: no files, no output, no exit status.
+assessment in `posting`; this module re-exports them, and the package re-exports this
+module, so that `review_quorum.scoring.confidence` is the one import. Everything here is
+pure: no files, no output, no exit status.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from review_quorum.bands import (
+from review_quorum.errors import FindingError, shown
+from review_quorum.scoring.confidence.bands import (
     DEFAULT_POST_THRESHOLD,
     MODERATE_FLOOR,
     STRONG_FLOOR,
@@ -36,8 +38,7 @@ from review_quorum.bands import (
     describe_threshold,
     resolve_post_threshold,
 )
-from review_quorum.errors import FindingError, shown
-from review_quorum.posting import (
+from review_quorum.scoring.confidence.posting import (
     DEFAULT_COMMENT_CAP,
     Assessment,
     Disposition,
@@ -47,7 +48,7 @@ from review_quorum.posting import (
     assess,
     place,
 )
-from review_quorum.verdicts import (
+from review_quorum.scoring.confidence.verdicts import (
     ENUM_FIELDS,
     SEVERITY_RANK,
     Category,
@@ -80,9 +81,9 @@ __all__ = [
     "Disposition",
     "EvidenceStrength",
     "FindingInput",
-    "Gate",
     "Placement",
     "PostingRule",
+    "ScoreGate",
     "ScoreReport",
     "ScoredFinding",
     "ThresholdChoice",
@@ -100,7 +101,7 @@ __all__ = [
 ]
 
 
-class Gate(enum.StrEnum):
+class ScoreGate(enum.StrEnum):
     """Why a finding scored 0 without being scored: out of scope, or dismissed."""
 
     SCOPE = "scope"
@@ -128,7 +129,7 @@ class Breakdown:
     subtotal: int
     concordance: int
     severity_distance: int
-    gate: Gate | None
+    gate: ScoreGate | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,9 +201,9 @@ TableKey = tuple[
 def _compute(key: TableKey, post_threshold: int) -> ConfidenceResult:
     verdict, evidence, context, drafter, verifier, category, in_diff, in_changed = key
     distance = severity_distance(drafter, verifier)
-    gate = None if in_diff and in_changed else Gate.SCOPE
+    gate = None if in_diff and in_changed else ScoreGate.SCOPE
     if gate is None and verdict is Verdict.DISMISSED:
-        gate = Gate.DISMISSED
+        gate = ScoreGate.DISMISSED
     subtotal = concordance = 0
     if gate is None:
         subtotal = BASE_POINTS[verdict] + EVIDENCE_POINTS[evidence] + CONTEXT_POINTS[context]

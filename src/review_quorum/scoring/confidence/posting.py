@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar, assert_never
 
-from review_quorum.bands import WEAK_FLOOR
-from review_quorum.verdicts import Category, Verdict, VerifierSeverity
+from review_quorum.model import ConsensusFinding, ConsensusLevel, Severity
+from review_quorum.scoring.confidence.bands import WEAK_FLOOR
+from review_quorum.scoring.confidence.verdicts import Category, Verdict, VerifierSeverity
 
 DEFAULT_COMMENT_CAP = 5
 
@@ -102,6 +103,27 @@ def place(
             return Placement(Disposition.DROPPED, False, PostingRule.NEGLIGIBLE, reason)
         case _:
             assert_never(verdict)
+
+
+def consensus_placement(
+    finding: ConsensusFinding, inline_level: ConsensusLevel
+) -> tuple[Disposition, bool, str]:
+    """Where an unverified finding goes, by consensus alone (SPEC 5), top rule first.
+
+    The counterpart of `place` for a finding no verifier judged: (disposition, forced,
+    reason), forced when security or high severity at needs-verification or above.
+    """
+    level = finding.level.value
+    agreed = finding.level.rank >= ConsensusLevel.NEEDS_VERIFICATION.rank
+    if agreed and finding.category == "security":
+        return Disposition.INLINE, True, f"security finding at level {level}: always inline"
+    if agreed and finding.severity >= Severity.HIGH:
+        severity = finding.severity.label
+        return Disposition.INLINE, True, f"{severity} severity at level {level}: always inline"
+    if finding.level.rank >= inline_level.rank:
+        return Disposition.INLINE, False, f"consensus level {level} reaches the inline level"
+    below = f"consensus level {level} is below the inline level {inline_level.value}"
+    return Disposition.SUMMARY, False, below
 
 
 def _scope_reason(in_diff: bool) -> str:

@@ -12,7 +12,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from review_quorum.errors import RecordProblem, RecordsError
-from review_quorum.verdicts import DRAFTER_FIELDS, VERIFIER_FIELDS, Entry, collect_entries
+from review_quorum.scoring.confidence.verdicts import (
+    DRAFTER_FIELDS,
+    VERIFIER_FIELDS,
+    Entry,
+    collect_entries,
+)
 
 
 @dataclass(frozen=True, slots=True)
