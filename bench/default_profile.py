@@ -17,7 +17,7 @@ from pathlib import Path
 
 from judgement import bad_lines, securibench_findings
 from review_quorum import Profile, labels
-from review_quorum.scoring.calibrate import fit
+from review_quorum.scoring.fitting import fit
 
 TARGET = Path(__file__).parents[1] / "src" / "review_quorum" / "profiles" / "default.json"
 

@@ -48,7 +48,7 @@ from review_quorum.ingest.base import Source
 from review_quorum.labels.review_bots import ReviewBotsLabels
 from review_quorum.model import NormalizedFinding
 from review_quorum.render.evaluation import render_table
-from review_quorum.scoring.calibrate import fit
+from review_quorum.scoring.fitting import fit
 
 NOISE_RULES = ("*detect-object-injection", "*useless-assignment")
 BAD = re.compile(r"//\s*BAD\b|/\*\s*BAD\s*\*/")

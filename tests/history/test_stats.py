@@ -14,8 +14,8 @@ from github.github_support import TOKEN
 from history import history_scene
 from review_quorum.cli import main
 from review_quorum.history import open_history
-from review_quorum.history.calibrate import calibrate
 from review_quorum.history.outcomes import DEFAULT_RULE
+from review_quorum.history.rates import calibrate
 from review_quorum.history.report import render_csv, render_text
 from review_quorum.history.show import Filters
 from review_quorum.history.stats import Stats, compute_stats

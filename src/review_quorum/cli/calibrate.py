@@ -16,9 +16,9 @@ from review_quorum.cli.common import ExitCode, write_output
 from review_quorum.cli.evaluate import add_label_options, load_runs
 from review_quorum.cli.history import positive
 from review_quorum.cli.stats import add_filter_arguments, load_stats
-from review_quorum.history.calibrate import calibrate
+from review_quorum.history.rates import calibrate
 from review_quorum.ingest import READERS
-from review_quorum.scoring.calibrate import fit
+from review_quorum.scoring.fitting import fit
 
 
 def add_parser(subparsers: Any) -> None:

@@ -112,8 +112,8 @@ class Recorder:
     def profile(self, settings: Mapping[str, Any]) -> Profile | None:
         """The reliability profile the history supports over the shipped one (None: empty)."""
         from review_quorum.history import open_history
-        from review_quorum.history.calibrate import calibrate, over
         from review_quorum.history.outcomes import DEFAULT_RULE
+        from review_quorum.history.rates import calibrate, over
         from review_quorum.history.stats import compute_stats
         from review_quorum.scoring.profile import Profile
 

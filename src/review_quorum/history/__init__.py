@@ -11,9 +11,9 @@ and `calibrate` turns them into a reliability profile (`calibrate`).
 
 from __future__ import annotations
 
-from review_quorum.history.calibrate import calibrate
 from review_quorum.history.database import Database, HistoryError, connect, redact
 from review_quorum.history.outcomes import DEFAULT_RULE, Outcome, OutcomeRule
+from review_quorum.history.rates import calibrate
 from review_quorum.history.recording import Recorded, RunRecord, record_run
 from review_quorum.history.schema import MIGRATIONS, current_version, migrate
 from review_quorum.history.show import Filters, FindingOutcome, finding_outcomes

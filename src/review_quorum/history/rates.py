@@ -1,4 +1,4 @@
-"""`quorum calibrate`: a reliability profile (shared contract 2) from the history's outcomes.
+"""A reliability profile (shared contract 2) from the history's outcome rates (`quorum calibrate`).
 
 Each bot, and each rule id of a bot, becomes a source whose reliability is the smoothed
 addressed rate, ``(addressed + 1) / (addressed + dismissed + 2)`` (Laplace's rule of

@@ -1,4 +1,4 @@
-"""Calibration: a reliability profile fitted from labelled findings (`quorum calibrate`).
+"""A reliability profile fitted from labelled findings (`quorum calibrate LABELS FINDINGS...`).
 
 Every labelled finding counts for its bot and, when it has one, for its bot's rule. A
 bot's reliability is an empirical-Bayes estimate: the bots' rates of real findings are
