@@ -28,7 +28,7 @@ from typing import Any
 
 from review_quorum.history.database import Database
 from review_quorum.history.outcomes import OutcomeRule
-from review_quorum.history.show import JOINS, Filters
+from review_quorum.history.show import JOINED_COLUMNS, JOINS, Filters
 
 FACTS_TABLE = "quorum_facts"
 CONFIRMING = ("ack", "wont-fix", "thumbs-up")
@@ -131,19 +131,5 @@ def materialized(
 
 
 def fact_filters(filters: Filters) -> tuple[str, list[Any]]:
-    clauses: list[str] = []
-    params: list[Any] = []
-    if filters.repository is not None:
-        owner, _, name = filters.repository.partition("/")
-        clauses.append("owner = ? AND name = ?")
-        params += [owner, name]
-    if filters.number is not None:
-        clauses.append("number = ?")
-        params.append(filters.number)
-    if filters.bot is not None:
-        clauses.append("bot = ?")
-        params.append(filters.bot)
-    if filters.since is not None:
-        clauses.append("created_at >= ?")
-        params.append(filters.since)
-    return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+    """`filters` over the facts table, whose columns need no table alias."""
+    return filters.sql({key: key for key in JOINED_COLUMNS})

@@ -14,7 +14,7 @@ from typing import Any
 from review_quorum.history.database import Database
 from review_quorum.history.facts import RECORDED_OUTCOME, fact_filters, last_sightings
 from review_quorum.history.outcomes import Outcome
-from review_quorum.history.show import Filters, FindingOutcome
+from review_quorum.history.show import Filters, FindingOutcome, finding_outcome
 
 _COLUMNS = """r.owner AS owner, r.name AS name, p.number AS number, m.bot AS bot,
     m.rule_id AS rule_id, m.file AS file, m.line AS line, m.title AS title,
@@ -45,8 +45,8 @@ def recorded_outcomes(database: Database, filters: Filters | None = None) -> lis
 
 
 def _row(row: Sequence[Any]) -> FindingOutcome:
-    owner, name, number, bot, rule_id, file, line, title, url, created, run = row[:11]
-    origin, head, disposition, detected_by, detail, refuted, confirmed, state, outcome = row[11:20]
+    run = row[10]
+    origin, head, disposition, detected_by, detail, refuted, confirmed, state, went = row[11:20]
     others = len(str(detected_by).split(",")) - 1
     said = [f"recorded run {run} ({origin}) at {str(head)[:7]}", f"plan: {disposition}"]
     if others > 0:
@@ -54,20 +54,9 @@ def _row(row: Sequence[Any]) -> FindingOutcome:
     if detail:
         said.append(detail)
     said.append(f"pull request {state}")
-    return FindingOutcome(
-        repository=f"{owner}/{name}",
-        number=int(number),
-        bot=bot,
-        rule_id=rule_id,
-        file=file,
-        line=line,
-        title=title,
-        url=url,
-        created_at=created,
-        signals=tuple(said),
-        outcome=Outcome.UNKNOWN if outcome == "went_away" else Outcome(outcome),
-        reason=_reason(outcome, bool(refuted), bool(confirmed), state),
-    )
+    outcome = Outcome.UNKNOWN if went == "went_away" else Outcome(went)
+    reason = _reason(went, bool(refuted), bool(confirmed), state)
+    return finding_outcome(row, tuple(said), outcome, reason)
 
 
 def _reason(outcome: str, refuted: bool, confirmed: bool, state: str) -> str:

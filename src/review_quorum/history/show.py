@@ -7,7 +7,7 @@ each row says which clause decided it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +21,15 @@ JOINS = (
 )
 
 
+JOINED_COLUMNS = {
+    "owner": "r.owner",
+    "name": "r.name",
+    "number": "p.number",
+    "bot": "c.bot",
+    "created_at": "c.created_at",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Filters:
     """Which part of the history to look at; None means any."""
@@ -30,21 +39,21 @@ class Filters:
     bot: str | None = None
     since: str | None = None  # comments created on or after (ISO date)
 
-    def sql(self) -> tuple[str, list[Any]]:
+    def sql(self, columns: Mapping[str, str] = JOINED_COLUMNS) -> tuple[str, list[Any]]:
+        """The WHERE clause and its parameters, naming each filtered column as `columns`
+        spells it (the joined tables' aliases by default)."""
         clauses: list[str] = []
         params: list[Any] = []
         if self.repository is not None:
             owner, _, name = self.repository.partition("/")
-            clauses.append("r.owner = ? AND r.name = ?")
+            clauses.append(f"{columns['owner']} = ? AND {columns['name']} = ?")
             params += [owner, name]
-        if self.number is not None:
-            clauses.append("p.number = ?")
-            params.append(self.number)
-        if self.bot is not None:
-            clauses.append("c.bot = ?")
-            params.append(self.bot)
+        for key, value in (("number", self.number), ("bot", self.bot)):
+            if value is not None:
+                clauses.append(f"{columns[key]} = ?")
+                params.append(value)
         if self.since is not None:
-            clauses.append("c.created_at >= ?")
+            clauses.append(f"{columns['created_at']} >= ?")
             params.append(self.since)
         return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
 
@@ -87,8 +96,15 @@ def finding_outcomes(
 
 
 def _outcome(row: Sequence[Any], rule: OutcomeRule) -> FindingOutcome:
-    owner, name, number, bot, rule_id, file, line, title, url, created = row[:10]
     outcome, reason = rule.decided_by(int(row[-1]))
+    return finding_outcome(row, signals(row[10:-1]), outcome, reason)
+
+
+def finding_outcome(
+    row: Sequence[Any], said: tuple[str, ...], outcome: Outcome, reason: str
+) -> FindingOutcome:
+    """A finding's outcome from a row that starts with `_COLUMNS`' first ten columns."""
+    owner, name, number, bot, rule_id, file, line, title, url, created = row[:10]
     return FindingOutcome(
         repository=f"{owner}/{name}",
         number=int(number),
@@ -99,7 +115,7 @@ def _outcome(row: Sequence[Any], rule: OutcomeRule) -> FindingOutcome:
         title=title,
         url=url,
         created_at=created,
-        signals=signals(row[10:-1]),
+        signals=said,
         outcome=outcome,
         reason=reason,
     )
