@@ -1,8 +1,11 @@
 """review-quorum: one consolidated, consensus-scored review from many review bots.
 
-The public API is what `__all__` lists; everything else is internal. Each name is
-imported from its module on first use (PEP 562), so that `quorum` starts without loading
-the whole library: a command pays only for the modules it runs.
+The public API is what `_EXPORTS` lists (and so `__all__`); everything else is internal.
+Each name is imported from its module on first use (PEP 562), so that `quorum` starts
+without loading the whole library: a command pays only for the modules it runs. The
+imports under `TYPE_CHECKING` are for mypy alone, which cannot read `_EXPORTS`: each is a
+redundant alias (`X as X`), an explicit re-export, and tests/test_public_api.py checks
+that they are `_EXPORTS` exactly.
 """
 
 from __future__ import annotations
@@ -11,55 +14,68 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from review_quorum.errors import (
-        ConfigError,
-        FindingError,
-        GitHubError,
-        InputError,
-        QuorumError,
-        QuorumWarning,
-        Skipped,
+    from review_quorum.errors import ConfigError as ConfigError
+    from review_quorum.errors import FindingError as FindingError
+    from review_quorum.errors import GitHubError as GitHubError
+    from review_quorum.errors import InputError as InputError
+    from review_quorum.errors import QuorumError as QuorumError
+    from review_quorum.errors import QuorumWarning as QuorumWarning
+    from review_quorum.errors import Skipped as Skipped
+    from review_quorum.ingest import Batch as Batch
+    from review_quorum.ingest import ReadOptions as ReadOptions
+    from review_quorum.ingest import Source as Source
+    from review_quorum.ingest import read
+    from review_quorum.ingest.categories import CATEGORIES as CATEGORIES
+    from review_quorum.ingest.categories import CategoryMap as CategoryMap
+    from review_quorum.ingest.categories import build_category_map as build_category_map
+    from review_quorum.model import CommentSource as CommentSource
+    from review_quorum.model import ConsensusFinding as ConsensusFinding
+    from review_quorum.model import ConsensusLevel as ConsensusLevel
+    from review_quorum.model import Evidence as Evidence
+    from review_quorum.model import NormalizedFinding as NormalizedFinding
+    from review_quorum.model import Severity as Severity
+    from review_quorum.plan import PlannedFinding as PlannedFinding
+    from review_quorum.plan import ReviewPlan as ReviewPlan
+    from review_quorum.plan import Settings as Settings
+    from review_quorum.plan import review as review
+    from review_quorum.render.consensus import (
+        render_consensus_markdown as render_consensus_markdown,
     )
-    from review_quorum.ingest import Batch, ReadOptions, Source
-    from review_quorum.ingest import read as read_findings
-    from review_quorum.ingest.categories import CATEGORIES, CategoryMap, build_category_map
-    from review_quorum.model import (
-        CommentSource,
-        ConsensusFinding,
-        ConsensusLevel,
-        Evidence,
-        NormalizedFinding,
-        Severity,
-    )
-    from review_quorum.plan import PlannedFinding, ReviewPlan, Settings, review
-    from review_quorum.render.consensus import render_consensus_markdown, render_provenance
-    from review_quorum.render.review_body import render_review_body
-    from review_quorum.scope import DiffScope, FilterMode
-    from review_quorum.scoring import MODELS, compute_consensus
-    from review_quorum.scoring.agreement import bucket_for_score, must_address
-    from review_quorum.scoring.confidence import (
-        FindingInput,
-        ScoreReport,
-        describe_threshold,
-        score_finding,
-        score_findings,
-    )
-    from review_quorum.scoring.profile import Profile, SourceReliability, WitnessFamily
+    from review_quorum.render.consensus import render_provenance as render_provenance
+    from review_quorum.render.review_body import render_review_body as render_review_body
+    from review_quorum.scope import DiffScope as DiffScope
+    from review_quorum.scope import FilterMode as FilterMode
+    from review_quorum.scoring import MODELS as MODELS
+    from review_quorum.scoring import compute_consensus as compute_consensus
+    from review_quorum.scoring.agreement import bucket_for_score as bucket_for_score
+    from review_quorum.scoring.agreement import must_address as must_address
+    from review_quorum.scoring.confidence import FindingInput as FindingInput
+    from review_quorum.scoring.confidence import ScoreReport as ScoreReport
+    from review_quorum.scoring.confidence import describe_threshold as describe_threshold
+    from review_quorum.scoring.confidence import score_finding as score_finding
+    from review_quorum.scoring.confidence import score_findings as score_findings
+    from review_quorum.scoring.profile import Profile as Profile
+    from review_quorum.scoring.profile import SourceReliability as SourceReliability
+    from review_quorum.scoring.profile import WitnessFamily as WitnessFamily
 
-_EXPORTS: dict[str, tuple[str, str]] = {  # public name: (module, name there)
+    read_findings = read  # a renamed re-export
+
+# The public API, the one list of it: public name -> (module, name there).
+_EXPORTS: dict[str, tuple[str, str]] = {
     "ConfigError": ("review_quorum.errors", "ConfigError"),
     "FindingError": ("review_quorum.errors", "FindingError"),
     "GitHubError": ("review_quorum.errors", "GitHubError"),
     "InputError": ("review_quorum.errors", "InputError"),
     "QuorumError": ("review_quorum.errors", "QuorumError"),
+    "QuorumWarning": ("review_quorum.errors", "QuorumWarning"),
     "Skipped": ("review_quorum.errors", "Skipped"),
     "Batch": ("review_quorum.ingest", "Batch"),
+    "read_findings": ("review_quorum.ingest", "read"),
     "ReadOptions": ("review_quorum.ingest", "ReadOptions"),
     "Source": ("review_quorum.ingest", "Source"),
-    "read_findings": ("review_quorum.ingest", "read"),
+    "build_category_map": ("review_quorum.ingest.categories", "build_category_map"),
     "CATEGORIES": ("review_quorum.ingest.categories", "CATEGORIES"),
     "CategoryMap": ("review_quorum.ingest.categories", "CategoryMap"),
-    "build_category_map": ("review_quorum.ingest.categories", "build_category_map"),
     "CommentSource": ("review_quorum.model", "CommentSource"),
     "ConsensusFinding": ("review_quorum.model", "ConsensusFinding"),
     "ConsensusLevel": ("review_quorum.model", "ConsensusLevel"),
@@ -67,28 +83,28 @@ _EXPORTS: dict[str, tuple[str, str]] = {  # public name: (module, name there)
     "NormalizedFinding": ("review_quorum.model", "NormalizedFinding"),
     "Severity": ("review_quorum.model", "Severity"),
     "PlannedFinding": ("review_quorum.plan", "PlannedFinding"),
+    "review": ("review_quorum.plan", "review"),
     "ReviewPlan": ("review_quorum.plan", "ReviewPlan"),
     "Settings": ("review_quorum.plan", "Settings"),
-    "review": ("review_quorum.plan", "review"),
     "render_consensus_markdown": ("review_quorum.render.consensus", "render_consensus_markdown"),
     "render_provenance": ("review_quorum.render.consensus", "render_provenance"),
     "render_review_body": ("review_quorum.render.review_body", "render_review_body"),
     "DiffScope": ("review_quorum.scope", "DiffScope"),
     "FilterMode": ("review_quorum.scope", "FilterMode"),
-    "MODELS": ("review_quorum.scoring", "MODELS"),
     "compute_consensus": ("review_quorum.scoring", "compute_consensus"),
-    "QuorumWarning": ("review_quorum.errors", "QuorumWarning"),
+    "MODELS": ("review_quorum.scoring", "MODELS"),
     "bucket_for_score": ("review_quorum.scoring.agreement", "bucket_for_score"),
     "must_address": ("review_quorum.scoring.agreement", "must_address"),
-    "FindingInput": ("review_quorum.scoring.confidence", "FindingInput"),
-    "ScoreReport": ("review_quorum.scoring.confidence", "ScoreReport"),
     "describe_threshold": ("review_quorum.scoring.confidence", "describe_threshold"),
+    "FindingInput": ("review_quorum.scoring.confidence", "FindingInput"),
     "score_finding": ("review_quorum.scoring.confidence", "score_finding"),
     "score_findings": ("review_quorum.scoring.confidence", "score_findings"),
+    "ScoreReport": ("review_quorum.scoring.confidence", "ScoreReport"),
     "Profile": ("review_quorum.scoring.profile", "Profile"),
     "SourceReliability": ("review_quorum.scoring.profile", "SourceReliability"),
     "WitnessFamily": ("review_quorum.scoring.profile", "WitnessFamily"),
 }
+__all__ = sorted(_EXPORTS)
 
 
 def __getattr__(name: str) -> object:
@@ -104,48 +120,3 @@ def __getattr__(name: str) -> object:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
-
-
-__all__ = [
-    "CATEGORIES",
-    "MODELS",
-    "Batch",
-    "CategoryMap",
-    "CommentSource",
-    "ConfigError",
-    "ConsensusFinding",
-    "ConsensusLevel",
-    "DiffScope",
-    "Evidence",
-    "FindingError",
-    "FindingInput",
-    "FilterMode",
-    "GitHubError",
-    "InputError",
-    "NormalizedFinding",
-    "PlannedFinding",
-    "Profile",
-    "QuorumError",
-    "QuorumWarning",
-    "ReadOptions",
-    "ReviewPlan",
-    "ScoreReport",
-    "Settings",
-    "Severity",
-    "Skipped",
-    "Source",
-    "SourceReliability",
-    "WitnessFamily",
-    "bucket_for_score",
-    "build_category_map",
-    "compute_consensus",
-    "describe_threshold",
-    "must_address",
-    "read_findings",
-    "render_consensus_markdown",
-    "render_provenance",
-    "render_review_body",
-    "review",
-    "score_finding",
-    "score_findings",
-]

@@ -14,9 +14,13 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from review_quorum.comment_kinds import CommentKind
 from review_quorum.model import CommentSource, ConsensusFinding
 
-KIND_RANK = {"review_comment": 0, "issue_comment": 1, "review": 2}
+KIND_RANK = {
+    kind.source_kind: rank
+    for rank, kind in enumerate((CommentKind.INLINE, CommentKind.ISSUE, CommentKind.REVIEW))
+}
 _URL = re.compile(r"https://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~/%#=&+:-]*)?")
 
 

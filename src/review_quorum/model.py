@@ -21,10 +21,10 @@ import enum
 import math
 import operator
 from collections.abc import Iterable
-from typing import Literal
 
 import msgspec
 
+from review_quorum.comment_kinds import COMMENT_KINDS, SourceKind
 from review_quorum.errors import FindingError, shown
 
 
@@ -150,10 +150,6 @@ class Evidence(msgspec.Struct, frozen=True, gc=False):
             )
 
 
-CommentKind = Literal["review_comment", "issue_comment", "review"]
-COMMENT_KINDS: tuple[CommentKind, ...] = ("review_comment", "issue_comment", "review")
-
-
 class CommentSource(msgspec.Struct, frozen=True, gc=False):
     """The GitHub comment a finding was read from: enough to link, hide or resolve it later.
 
@@ -161,7 +157,7 @@ class CommentSource(msgspec.Struct, frozen=True, gc=False):
     issue comments, or reviews); `node_id` is the GraphQL id; `author` the login.
     """
 
-    kind: CommentKind
+    kind: SourceKind
     rest_id: int
     node_id: str = ""
     html_url: str = ""

@@ -9,6 +9,12 @@ import pytest
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.categories import (
     CATEGORIES,
+    Categorizer,
+    build_category_map,
+    cwe_ids,
+    tool_name,
+)
+from review_quorum.ingest.category_tables import (
     CWE_CATEGORIES,
     ESLINT_CORE,
     ESLINT_PLUGINS,
@@ -16,10 +22,6 @@ from review_quorum.ingest.categories import (
     RUFF_BANDIT_NAMES,
     SEGMENT_CATEGORIES,
     TAG_CATEGORIES,
-    Categorizer,
-    build_category_map,
-    cwe_ids,
-    tool_name,
 )
 
 

@@ -11,6 +11,8 @@ import pytest
 from conftest import FIXTURES, shared_path
 from review_quorum.cli import COMMANDS, main
 from review_quorum.ingest import READERS
+from review_quorum.ingest.bots import BOT_NAMES, BY_NAME, PARSERS
+from review_quorum.ingest.bots.authors import Attribution, resolve
 
 INGEST = FIXTURES / "ingest"
 SHOP_ROOT = "/tmp/fixproj"
@@ -61,6 +63,28 @@ def test_input_format_choices_are_the_registry_in_every_command(
     assert input_format_choices(capsys) == {
         command: sorted(READERS) for command in ("consensus", "review", "evaluate", "calibrate")
     }
+
+
+@pytest.mark.parametrize("name", sorted(READERS))
+def test_each_input_format_choice_loads_a_reader_of_its_own_name(name: str) -> None:
+    entry = READERS[name]
+    loaded = entry._loaded()  # type: ignore[attr-defined]  # what the entry defers to
+    assert type(loaded) is not type(entry)
+    assert type(loaded).__module__.startswith("review_quorum.ingest.")
+    assert (entry.name, loaded.name) == (name, name)
+    assert entry._loaded() is loaded  # type: ignore[attr-defined]  # loaded once
+
+
+@pytest.mark.parametrize("name", BOT_NAMES)
+def test_each_bot_name_a_user_gives_selects_that_bots_reader(name: str) -> None:
+    by_option = resolve("octo-dev", "User", "x", Attribution(bot=name), PARSERS, BY_NAME)
+    configured = Attribution(logins={"octo-dev": name})
+    by_config = resolve("octo-dev", "User", "x", configured, PARSERS, BY_NAME)
+    assert by_option == by_config
+    assert by_option.bot == name
+    assert by_option.parser is BY_NAME[name]
+    assert by_option.parser.name == name
+    assert type(by_option.parser).__module__.startswith("review_quorum.ingest.bots.")
 
 
 def test_specific_readers_come_before_the_generic_ones() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from pathlib import Path
@@ -31,6 +32,14 @@ def test_every_reporter_choice_is_a_registered_reporter(
     command: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert sorted(reporter_choices(command, capsys)) == sorted(REPORTERS)
+
+
+@pytest.mark.parametrize("name", sorted(REPORTERS))
+def test_each_reporter_is_a_reporters_module_function_of_one_delivery(name: str) -> None:
+    reporter = REPORTERS[name]
+    assert inspect.isfunction(reporter)
+    assert reporter.__module__ == f"review_quorum.reporters.{name.replace('-', '_')}"
+    assert list(inspect.signature(reporter).parameters) == ["delivery"]
 
 
 def test_the_configuration_accepts_exactly_the_registered_reporters(tmp_path: Path) -> None:

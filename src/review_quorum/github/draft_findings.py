@@ -18,8 +18,9 @@ from typing import Any
 
 import orjson
 
+from review_quorum.comment_kinds import COMMENT_KINDS
 from review_quorum.errors import FindingError, InputError
-from review_quorum.model import COMMENT_KINDS, CommentSource
+from review_quorum.model import CommentSource
 
 REPORTED = ("inline", "summary")
 

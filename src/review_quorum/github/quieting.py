@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from review_quorum.checked_plan import Fresh, identity
+from review_quorum.comment_kinds import CommentKind
 from review_quorum.comment_links import comment_key
 from review_quorum.github import moderation
 from review_quorum.github.client import GitHubClient
@@ -230,18 +231,19 @@ def _catalogue(
     issue_comments: Sequence[RemoteIssueComment],
 ) -> dict[str, Comment]:
     replied = human_replied(comments)
+    inline, issue, review = (
+        kind.source_kind for kind in (CommentKind.INLINE, CommentKind.ISSUE, CommentKind.REVIEW)
+    )  # the keys are `comment_links.comment_key`s
     known = {
-        f"review_comment:{c.id}": Comment(
-            f"review_comment:{c.id}", c.node_id, c.author, c.bot, c.id in replied
-        )
+        f"{inline}:{c.id}": Comment(f"{inline}:{c.id}", c.node_id, c.author, c.bot, c.id in replied)
         for c in comments
     }
     known |= {
-        f"issue_comment:{c.id}": Comment(f"issue_comment:{c.id}", c.node_id, c.author, c.bot)
+        f"{issue}:{c.id}": Comment(f"{issue}:{c.id}", c.node_id, c.author, c.bot)
         for c in issue_comments
     }
     known |= {
-        f"review:{r.id}": Comment(f"review:{r.id}", r.node_id, r.author, r.bot) for r in reviews
+        f"{review}:{r.id}": Comment(f"{review}:{r.id}", r.node_id, r.author, r.bot) for r in reviews
     }
     return known
 

@@ -19,11 +19,11 @@ from datetime import datetime
 from typing import Any
 
 from review_quorum.checked_plan import Fresh
+from review_quorum.comment_kinds import CommentKind
 from review_quorum.errors import GitHubError
 from review_quorum.github.client import GitHubClient
 from review_quorum.github.target import PullRequest
 from review_quorum.ingest.base import ReadOptions
-from review_quorum.ingest.bots import CommentKind
 from review_quorum.ingest.comments import PullComment, read_comments
 
 CommitDate = Callable[[GitHubClient, PullRequest], datetime | None]

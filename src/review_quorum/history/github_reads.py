@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from review_quorum.comment_kinds import CommentKind
 from review_quorum.errors import GitHubError
 from review_quorum.github.client import GitHubClient
 from review_quorum.github.duplicates import HIDDEN, HIDING, read_record
@@ -25,13 +26,15 @@ from review_quorum.github.target import PullRequest
 from review_quorum.history.changes import Commit, FileChange
 from review_quorum.history.outcomes import is_bot
 from review_quorum.history.pulls import BotComment, PullInfo, PullReading, Thread, anchor_index
-from review_quorum.ingest.bots import CommentKind
 from review_quorum.ingest.bots.authors import is_own
 from review_quorum.ingest.comments import PullComment
 from review_quorum.markup.markers import SUMMARY, opens_with_marker
 
 QUORUM_HIDDEN = (HIDDEN, HIDING)
-REACTIONS = {"review_comment": "pulls/comments", "issue_comment": "issues/comments"}
+REACTIONS: dict[str, str] = {  # BotComment.kind -> the REST collection of its reactions
+    CommentKind.INLINE.source_kind: "pulls/comments",
+    CommentKind.ISSUE.source_kind: "issues/comments",
+}
 
 THREADS = f"""query PullThreads($owner: String!, $name: String!, $number: Int!, $cursor: String) {{
   {RATE_LIMIT_FIELDS}
@@ -176,7 +179,7 @@ def _reactions(client: GitHubClient, base: str, comment: BotComment) -> list[Any
 
 
 def _inline(comments: Sequence[BotComment]) -> bool:
-    return any(comment.kind == "review_comment" for comment in comments)
+    return any(comment.kind == CommentKind.INLINE.source_kind for comment in comments)
 
 
 def _threads(client: GitHubClient, owner: str, repo: str, number: int) -> dict[int, Thread]:

@@ -16,12 +16,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from review_quorum.comment_kinds import CommentKind
 from review_quorum.history.changes import Change, Commit, Span, follow
 from review_quorum.history.outcomes import author_reply, count_reactions
 from review_quorum.ingest.base import ReadOptions
-from review_quorum.ingest.comments import SOURCE_KINDS, PullComment, read_comments
+from review_quorum.ingest.comments import PullComment, read_comments
 from review_quorum.model import NormalizedFinding
 from review_quorum.scoring import compute_consensus
+
+INLINE = CommentKind.INLINE.source_kind  # the kind of a BotComment whose key starts so
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +136,7 @@ def bot_comments(
         record = comment.record
         if comment.kind is None or not isinstance(record, Mapping):
             continue
-        key = f"{SOURCE_KINDS[comment.kind]}:{record.get('id')}"
+        key = f"{comment.kind.source_kind}:{record.get('id')}"
         if key in by_key:
             found.append(BotComment(key, record, by_key[key][0].bot, tuple(by_key[key])))
     return found
@@ -168,7 +171,7 @@ def _label_comment(
     clusters: Mapping[str, tuple[int, int]],
     replies: list[str],
 ) -> LabelledComment:
-    thread = reading.threads.get(comment.rest_id) if comment.kind == "review_comment" else None
+    thread = reading.threads.get(comment.rest_id) if comment.kind == INLINE else None
     up, down = count_reactions(reading.reactions.get(comment.key, ()))
     reason = reading.minimized.get(comment.key)
     by_quorum = reason is not None and comment.key in reading.quorum_hidden
@@ -206,7 +209,7 @@ def _lines_verdict(
 def _span(comment: BotComment, finding: NormalizedFinding) -> Span | None:
     """Where the finding points, in the coordinates of the commit it was written against."""
     record = comment.record
-    if comment.kind == "review_comment":
+    if comment.kind == INLINE:
         if record.get("side", "RIGHT") != "RIGHT" or not record.get("original_line"):
             return None
         end = int(record["original_line"])

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
+from review_quorum.comment_kinds import CommentKind
 from review_quorum.errors import GitHubError
 from review_quorum.github.client import GitHubClient
 from review_quorum.github.snapshot import PullSnapshot
@@ -165,14 +166,15 @@ def read_decisions(client: GitHubClient, snapshot: PullSnapshot) -> list[Decisio
     target = snapshot.target
     everything = [*snapshot.review_comments, *snapshot.issue_comments]
     ours = our_comments(everything)
-    said = [("review_comment", r) for r in snapshot.review_comments]
-    said += [("issue_comment", r) for r in snapshot.issue_comments]
+    inline, issue = CommentKind.INLINE.source_kind, CommentKind.ISSUE.source_kind
+    said = [(inline, r) for r in snapshot.review_comments]
+    said += [(issue, r) for r in snapshot.issue_comments]
     listed: dict[int, list[Mapping[str, Any]]] = {}
     for kind, record in said:
         rollup = record.get("reactions")
         thumbs = isinstance(rollup, Mapping) and (rollup.get("+1") or rollup.get("-1"))
         if int(record.get("id") or 0) in ours and thumbs:
-            where = "pulls" if kind == "review_comment" else "issues"
+            where = "pulls" if kind == inline else "issues"
             path = f"{target.path}/{where}/comments/{record['id']}/reactions"
             listed[int(record["id"])] = [r for r in client.paginate(path) if isinstance(r, Mapping)]
     found = [*commands(said, ours), *reactions(listed, ours)]

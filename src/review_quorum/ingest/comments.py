@@ -18,20 +18,15 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from review_quorum.comment_kinds import CommentKind
 from review_quorum.errors import FindingError, Skipped, shown
 from review_quorum.ingest.base import Batch, ReadOptions
-from review_quorum.ingest.bots import BY_NAME, PARSERS, Comment, CommentKind, Draft
+from review_quorum.ingest.bots import BY_NAME, PARSERS, Comment, Draft
 from review_quorum.ingest.bots.authors import HUMAN, Attribution, resolve
 from review_quorum.ingest.paths import PathResolver
-from review_quorum.model import CommentKind as SourceKind
 from review_quorum.model import CommentSource, Evidence, NormalizedFinding
 
 REPLY = "reply in a review thread, not a new finding"
-SOURCE_KINDS: dict[CommentKind, SourceKind] = {
-    CommentKind.INLINE: "review_comment",
-    CommentKind.REVIEW: "review",
-    CommentKind.ISSUE: "issue_comment",
-}
 
 _LINE_FIELDS = ("line", "start_line", "original_line", "original_start_line")
 
@@ -183,7 +178,7 @@ def _source(record: dict[str, object], comment: Comment) -> CommentSource | None
         return None
     node_id, html_url = record.get("node_id"), record.get("html_url")
     return CommentSource(
-        kind=SOURCE_KINDS[comment.kind],
+        kind=comment.kind.source_kind,
         rest_id=identifier,
         node_id=node_id if isinstance(node_id, str) else "",
         html_url=html_url if isinstance(html_url, str) else "",

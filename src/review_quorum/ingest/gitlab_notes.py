@@ -27,9 +27,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from review_quorum.comment_kinds import CommentKind
 from review_quorum.errors import Skipped
 from review_quorum.ingest.base import Batch, ReadOptions
-from review_quorum.ingest.bots import CommentKind
 from review_quorum.ingest.bots.signatures import signed_by
 from review_quorum.ingest.comments import PullComment, read_comments
 

@@ -13,7 +13,8 @@ import re
 
 from review_quorum.errors import FindingError, InputError, Skipped, shown
 from review_quorum.ingest.base import Batch, Source, pointer
-from review_quorum.ingest.categories import HOUSEKEEPING, Categorizer, tool_name
+from review_quorum.ingest.categories import Categorizer, tool_name
+from review_quorum.ingest.category_tables import HOUSEKEEPING
 from review_quorum.ingest.paths import BaseIdError, PathResolver, resolve_base_ids
 from review_quorum.ingest.sarif_rules import (
     Rule,

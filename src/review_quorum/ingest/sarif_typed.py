@@ -28,7 +28,8 @@ from msgspec import UNSET, UnsetType, to_builtins
 
 from review_quorum.errors import FindingError
 from review_quorum.ingest.base import Batch, Source
-from review_quorum.ingest.categories import HOUSEKEEPING, Categorizer
+from review_quorum.ingest.categories import Categorizer
+from review_quorum.ingest.category_tables import HOUSEKEEPING
 from review_quorum.ingest.sarif_results import GLOBAL, RunReader, first_fingerprint
 from review_quorum.ingest.sarif_rules import SkipRecord, confidence_of, severity_of
 from review_quorum.model import Evidence, NormalizedFinding, Severity

@@ -7,19 +7,11 @@ findings. Parsers never raise on odd text; they never see JSON, files or the net
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 from typing import Protocol
 
+from review_quorum.comment_kinds import CommentKind as CommentKind  # for the parsers
 from review_quorum.model import Severity
-
-
-class CommentKind(enum.Enum):
-    """Where on a pull request a comment sits (the three REST endpoints)."""
-
-    INLINE = "review-comment"
-    REVIEW = "review"
-    ISSUE = "issue-comment"
 
 
 @dataclass(frozen=True, slots=True)
