@@ -9,7 +9,7 @@ from review_quorum import ingest
 from review_quorum.errors import InputError, Skipped
 from review_quorum.ingest import freetext
 from review_quorum.ingest.base import ReadOptions, Source
-from review_quorum.ingest.bots import Draft
+from review_quorum.ingest.bots import ParsedFinding
 from review_quorum.ingest.freetext import READER, parse_line
 from review_quorum.model import Severity
 
@@ -78,7 +78,7 @@ def test_reads_the_example_review() -> None:
 )  # fmt: skip
 def test_finding_lines(line: str, expected: tuple[object, ...]) -> None:
     draft = parse_line(line)
-    assert isinstance(draft, Draft)
+    assert isinstance(draft, ParsedFinding)
     assert (draft.severity, draft.file, draft.line, draft.end_line, draft.title) == expected
 
 
@@ -117,7 +117,7 @@ def test_a_tag_without_a_message_is_skipped(line: str) -> None:
 )
 def test_category_tag_or_keyword_guess(line: str, category: str) -> None:
     draft = parse_line(line)
-    assert isinstance(draft, Draft)
+    assert isinstance(draft, ParsedFinding)
     assert draft.category == category
 
 
@@ -222,8 +222,8 @@ def test_json_or_xml_read_as_free_text_is_an_error(data: bytes) -> None:
 
 
 def test_an_invalid_draft_becomes_a_skipped_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(lines: object) -> list[tuple[int, Draft]]:
-        return [(1, Draft(Severity.LOW, "other", "t", "a.py", line=5, end_line=2))]
+    def broken(lines: object) -> list[tuple[int, ParsedFinding]]:
+        return [(1, ParsedFinding(Severity.LOW, "other", "t", "a.py", line=5, end_line=2))]
 
     monkeypatch.setattr(freetext, "parse_lines", broken)
     batch = READER.read(Source("r.txt", b"anything"))

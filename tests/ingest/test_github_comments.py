@@ -12,7 +12,7 @@ from conftest import FIXTURES
 from review_quorum import ingest
 from review_quorum.errors import InputError, Skipped
 from review_quorum.ingest.base import Batch, ReadOptions, Source
-from review_quorum.ingest.bots import PARSERS, Comment, CommentKind, Draft, Parsed
+from review_quorum.ingest.bots import PARSERS, Comment, CommentKind, Parsed, ParsedFinding
 from review_quorum.ingest.bots.authors import KODUS_HINT, OWN
 from review_quorum.ingest.bots.generic import NO_FINDINGS
 from review_quorum.ingest.comments import PullComment, read_comments
@@ -336,7 +336,7 @@ def test_a_parser_bug_becomes_a_skipped_record(monkeypatch: pytest.MonkeyPatch) 
         name = "broken"
 
         def parse(self, comment: Comment) -> Parsed:
-            draft = Draft(Severity.HIGH, "other", "t", "a.py", line=9, end_line=3)
+            draft = ParsedFinding(Severity.HIGH, "other", "t", "a.py", line=9, end_line=3)
             return Parsed(findings=(draft,))
 
     monkeypatch.setitem(PARSERS, "copilot", Broken())

@@ -193,8 +193,8 @@ def is_category(value: str) -> bool:
 
 __all__ = [
     "CATEGORIES",
-    "CategoryMap",
     "Categorizer",
+    "CategoryMap",
     "build_category_map",
     "cwe_ids",
     "family_category",

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from review_quorum.comment_kinds import CommentKind
 from review_quorum.errors import FindingError, Skipped, shown
 from review_quorum.ingest.base import Batch, ReadOptions
-from review_quorum.ingest.bots import BY_NAME, PARSERS, Comment, Draft
+from review_quorum.ingest.bots import BY_NAME, PARSERS, Comment, ParsedFinding
 from review_quorum.ingest.bots.authors import HUMAN, Attribution, resolve
 from review_quorum.ingest.paths import PathResolver
 from review_quorum.model import CommentSource, Evidence, NormalizedFinding
@@ -59,7 +59,7 @@ class _Read:
     where: str
     bot: str
     finding_id: str
-    draft: Draft
+    draft: ParsedFinding
     source: CommentSource | None
 
 

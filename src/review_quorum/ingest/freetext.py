@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 
 from review_quorum.errors import FindingError, InputError, Skipped
 from review_quorum.ingest.base import Batch, Source
-from review_quorum.ingest.bots.base import Draft
+from review_quorum.ingest.bots.base import ParsedFinding
 from review_quorum.ingest.bots.keywords import guess
 from review_quorum.ingest.bots.labels import SEVERITY_WORDS
 from review_quorum.ingest.bots.text import (
@@ -59,7 +59,9 @@ class FreeTextReader:
         if not head or head.startswith(("<", "{")) or source.json_or_none() is not None:
             return False
         text = source.data[:DETECT_LIMIT].decode("utf-8", "replace")
-        return any(isinstance(outcome, Draft) for _, outcome in parse_lines(text.splitlines()))
+        return any(
+            isinstance(outcome, ParsedFinding) for _, outcome in parse_lines(text.splitlines())
+        )
 
     def read(self, source: Source) -> Batch:
         if source.json_or_none() is not None or source.head().startswith("<?xml"):
@@ -82,7 +84,7 @@ class FreeTextReader:
         return batch
 
 
-def _finding(draft: Draft, bot: str, where: str, paths: PathResolver) -> NormalizedFinding:
+def _finding(draft: ParsedFinding, bot: str, where: str, paths: PathResolver) -> NormalizedFinding:
     return NormalizedFinding.create(
         bot=bot,
         finding_id=where,
@@ -97,7 +99,7 @@ def _finding(draft: Draft, bot: str, where: str, paths: PathResolver) -> Normali
     )
 
 
-def parse_lines(lines: Sequence[str]) -> Iterator[tuple[int, Draft | str]]:
+def parse_lines(lines: Sequence[str]) -> Iterator[tuple[int, ParsedFinding | str]]:
     """(line number, finding or skip reason) for each line that is a finding or tries to be.
 
     Fenced code blocks are skipped: a ``high: 5`` in quoted YAML is not a finding.
@@ -125,7 +127,7 @@ def _heading_severity(text: str) -> Severity | None:
     return next((severity for severity in words if severity is not None), None)
 
 
-def parse_line(line: str, section: Severity | None = None) -> Draft | str | None:
+def parse_line(line: str, section: Severity | None = None) -> ParsedFinding | str | None:
     """The finding on `line`, a reason when a tagged line has no finding, or None for prose."""
     text = _strip_lead(line)
     severity, text = _tag(text)
@@ -169,7 +171,7 @@ def _category_tag(text: str) -> tuple[str | None, str]:
     return (name, text[match.end() :]) if name is not None else (None, text)
 
 
-def _tagged(severity: Severity, category: str | None, text: str) -> Draft | str:
+def _tagged(severity: Severity, category: str | None, text: str) -> ParsedFinding | str:
     tokens = text.split(None, 1)
     location = source_location(tokens[0]) if tokens else None
     if location is not None:
@@ -187,13 +189,13 @@ def _draft(
     category: str | None,
     location: tuple[str, int | None, int | None],
     message: str,
-) -> Draft | str:
+) -> ParsedFinding | str:
     message = plain(message.strip(_SEPARATORS))
     if not _LETTERS.search(message):
         return "severity tag without a finding message"
     file, line, end_line = location
     words = guess(message)
-    return Draft(
+    return ParsedFinding(
         severity=severity,
         category=category or words.category,
         title=short_title(first_sentence(message)),

@@ -32,7 +32,7 @@ from review_quorum.ingest.bots import (
     sourcery,
 )
 from review_quorum.ingest.bots.authors import normalise_login
-from review_quorum.ingest.bots.base import BotParser, Comment, CommentKind, Draft, Parsed
+from review_quorum.ingest.bots.base import BotParser, Comment, CommentKind, Parsed, ParsedFinding
 
 PARSERS: dict[str, BotParser] = {
     "coderabbitai": coderabbit.PARSER,
@@ -80,8 +80,8 @@ __all__ = [
     "BotParser",
     "Comment",
     "CommentKind",
-    "Draft",
     "Parsed",
+    "ParsedFinding",
     "normalise_login",
     "parser_for",
 ]

@@ -1,7 +1,7 @@
 """What every bot-comment parser shares: the comment it reads, the drafts it returns, its protocol.
 
 A parser sees one GitHub comment (already validated by the reader) and returns `Parsed`:
-zero or more `Draft` findings and zero or more reasons why parts of the body are not
+zero or more `ParsedFinding` findings and zero or more reasons why parts of the body are not
 findings. Parsers never raise on odd text; they never see JSON, files or the network.
 """
 
@@ -32,7 +32,7 @@ Place = tuple[str, int | None, int | None]
 
 
 @dataclass(frozen=True, slots=True)
-class Draft:
+class ParsedFinding:
     """A finding as a parser read it, before the reader names the bot and the id.
 
     `from_summary` marks findings read from a review or issue body rather than posted
@@ -66,7 +66,7 @@ class Draft:
 class Parsed:
     """What one comment yielded: findings, and reasons for what was not a finding."""
 
-    findings: tuple[Draft, ...] = ()
+    findings: tuple[ParsedFinding, ...] = ()
     skipped: tuple[str, ...] = ()
 
 

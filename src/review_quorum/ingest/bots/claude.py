@@ -17,7 +17,7 @@ bot's. The category is a keyword guess (Claude states none).
 from __future__ import annotations
 
 from review_quorum.ingest.bots import generic, sections
-from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, skip
+from review_quorum.ingest.bots.base import Comment, CommentKind, Parsed, ParsedFinding, skip
 from review_quorum.ingest.bots.labels import circle, severity_or
 from review_quorum.ingest.bots.text import lines_of, strip_html_comments
 from review_quorum.model import Severity
@@ -58,7 +58,7 @@ class ClaudeParser:
         return skip("Claude comment with no numbered findings (a summary, plan or status)")
 
 
-def _numbered(body: str) -> list[Draft]:
+def _numbered(body: str) -> list[ParsedFinding]:
     drafts = []
     for section in sections.sections(lines_of(strip_html_comments(body))):
         heading = sections.read_heading(section.text)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from review_quorum.ingest.bots import generic
-from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, skip
+from review_quorum.ingest.bots.base import Comment, CommentKind, Parsed, ParsedFinding, skip
 from review_quorum.ingest.bots.keywords import guess_finding
 from review_quorum.ingest.bots.text import BODY_LIMIT, clamp, diff_anchor, plain, short_title
 from review_quorum.model import Severity
@@ -52,7 +52,7 @@ def _nitpicks(body: str) -> Parsed:
         text = clamp(plain(item.group(3)), BODY_LIMIT)
         words = guess_finding(title, text)
         findings.append(
-            Draft(
+            ParsedFinding(
                 severity=SEVERITY,
                 category=words.category,
                 title=title,

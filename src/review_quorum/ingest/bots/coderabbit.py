@@ -16,7 +16,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, comment_span, skip
+from review_quorum.ingest.bots.base import (
+    Comment,
+    CommentKind,
+    Parsed,
+    ParsedFinding,
+    comment_span,
+    skip,
+)
 from review_quorum.ingest.bots.keywords import Guess, refine
 from review_quorum.ingest.bots.text import (
     Layout,
@@ -163,7 +170,7 @@ def _inline(comment: Comment) -> Parsed:
     severity, category = _grade(header, _indicator(comment.body), shape, None)
     return Parsed(
         findings=(
-            Draft(
+            ParsedFinding(
                 severity=severity,
                 category=category.category,
                 title=title,
@@ -269,7 +276,7 @@ class _Entry:
 class _SectionScanner:
     """Walks a review body once, tracking ``<details>`` depth, section, file and entry."""
 
-    drafts: list[Draft] = field(default_factory=list)
+    drafts: list[ParsedFinding] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
     depth: int = 0
     section: str | None = None
@@ -342,13 +349,13 @@ class _SectionScanner:
         entry, self.entry = self.entry, None
         if entry is not None:
             draft = _entry_draft(entry)
-            if isinstance(draft, Draft):
+            if isinstance(draft, ParsedFinding):
                 self.drafts.append(draft)
             else:
                 self.skipped.append(draft)
 
 
-def _entry_draft(entry: _Entry) -> Draft | str:
+def _entry_draft(entry: _Entry) -> ParsedFinding | str:
     header = parse_header(entry.lines[0]) if entry.lines else None
     shape = layout(entry.lines[1:] if header else entry.lines)
     title = _title(shape)
@@ -359,7 +366,7 @@ def _entry_draft(entry: _Entry) -> Draft | str:
     prompt = _prompt_location(shape)
     if line is None and prompt is not None and _same_path(prompt[0], entry.file):
         line, end_line = prompt[1], prompt[2]
-    return Draft(
+    return ParsedFinding(
         severity=severity,
         category=category.category,
         title=title,

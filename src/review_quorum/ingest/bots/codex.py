@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from review_quorum.ingest.bots.base import (
     Comment,
     CommentKind,
-    Draft,
     Parsed,
+    ParsedFinding,
     comment_span,
     skip,
 )
@@ -61,7 +61,7 @@ class CodexParser:
 
 def _finding(
     lines: Sequence[str], path: str, line: int | None, end_line: int | None
-) -> Draft | None:
+) -> ParsedFinding | None:
     """The badge-titled finding in `lines`, or None when no line carries a badge."""
     start = next((index for index, text in enumerate(lines) if _BADGE.search(text)), None)
     if start is None:
@@ -74,7 +74,7 @@ def _finding(
     rest = [text for text in lines[start + 1 :] if not text.startswith(_USEFUL)]
     text = body_text(layout(rest).prose)
     words = guess_finding(title, text)
-    return Draft(
+    return ParsedFinding(
         severity=PRIORITIES.get(badge.group(1).lower(), DEFAULT_SEVERITY),
         category=words.category,
         title=title,

@@ -15,7 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, comment_span, skip
+from review_quorum.ingest.bots.base import (
+    Comment,
+    CommentKind,
+    Parsed,
+    ParsedFinding,
+    comment_span,
+    skip,
+)
 from review_quorum.ingest.bots.keywords import guess
 from review_quorum.ingest.bots.text import (
     body_text,
@@ -64,7 +71,7 @@ def _inline(comment: Comment) -> Parsed:
     words = guess(body)
     return Parsed(
         findings=(
-            Draft(
+            ParsedFinding(
                 severity=severity,
                 category=words.category,
                 title=title,
@@ -115,12 +122,12 @@ def _suppressed(lines: Sequence[str]) -> Parsed:
             entries[-1].text.append(line.removeprefix("* ").removeprefix("- "))
     outcomes = [_suppressed_draft(entry) for entry in entries]
     return Parsed(
-        findings=tuple(outcome for outcome in outcomes if isinstance(outcome, Draft)),
+        findings=tuple(outcome for outcome in outcomes if isinstance(outcome, ParsedFinding)),
         skipped=tuple(outcome for outcome in outcomes if isinstance(outcome, str)),
     )
 
 
-def _suppressed_draft(entry: _Suppressed) -> Draft | str:
+def _suppressed_draft(entry: _Suppressed) -> ParsedFinding | str:
     path, _, numbers = entry.location.rpartition(":")
     start, _, end = numbers.partition("-")
     line, end_line = line_span(start, end or None)
@@ -129,7 +136,7 @@ def _suppressed_draft(entry: _Suppressed) -> Draft | str:
     if not path or line is None or not title:
         return "suppressed Copilot comment without a path:line location or text"
     words = guess(plain(text))
-    return Draft(
+    return ParsedFinding(
         severity=min(severity, Severity.LOW),
         category=words.category,
         category_certainty=words.certainty,

@@ -17,8 +17,8 @@ import re
 from review_quorum.ingest.bots.base import (
     Comment,
     CommentKind,
-    Draft,
     Parsed,
+    ParsedFinding,
     Place,
     skip,
     stated_span,
@@ -56,7 +56,7 @@ class CursorParser:
         words = guess_finding(title, text)
         severity = _SEVERITY.search(body[:4000])
         bug_id = _BUG_ID.search(body)
-        draft = Draft(
+        draft = ParsedFinding(
             severity=severity_or(DEFAULT_SEVERITY, level(severity.group(1)) if severity else None),
             category=words.category,
             title=title,

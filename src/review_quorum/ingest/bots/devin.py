@@ -20,8 +20,8 @@ import re
 from review_quorum.ingest.bots.base import (
     Comment,
     CommentKind,
-    Draft,
     Parsed,
+    ParsedFinding,
     Place,
     skip,
     stated_span,
@@ -70,7 +70,7 @@ class DevinParser:
         text = body_text(shape.prose, title, f"{INFO_PREFIX} {title}")
         words = refine("logic_error", text) if kind == "BUG" else guess_finding(title, text)
         line, end_line = stated_span(comment, _place(fields))
-        draft = Draft(
+        draft = ParsedFinding(
             severity=severity,
             category=words.category,
             title=title,

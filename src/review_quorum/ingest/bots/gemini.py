@@ -14,7 +14,14 @@ from __future__ import annotations
 
 import re
 
-from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, comment_span, skip
+from review_quorum.ingest.bots.base import (
+    Comment,
+    CommentKind,
+    Parsed,
+    ParsedFinding,
+    comment_span,
+    skip,
+)
 from review_quorum.ingest.bots.keywords import Guess, guess_finding
 from review_quorum.ingest.bots.text import (
     body_text,
@@ -70,7 +77,7 @@ def _inline(comment: Comment) -> Parsed:
     words = Guess("security", 1.0) if security else guess_finding(title, body)
     return Parsed(
         findings=(
-            Draft(
+            ParsedFinding(
                 severity=severity,
                 category=words.category,
                 title=title,

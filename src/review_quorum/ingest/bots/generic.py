@@ -20,7 +20,14 @@ from collections.abc import Sequence
 
 from review_quorum.ingest import freetext
 from review_quorum.ingest.bots import sections, status
-from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, comment_span, skip
+from review_quorum.ingest.bots.base import (
+    Comment,
+    CommentKind,
+    Parsed,
+    ParsedFinding,
+    comment_span,
+    skip,
+)
 from review_quorum.ingest.bots.keywords import guess_finding
 from review_quorum.ingest.bots.labels import (
     circle,
@@ -72,7 +79,7 @@ def read_inline(comment: Comment, name: str) -> Parsed:
 
 def prose_draft(
     body: str, path: str, line: int | None, end_line: int | None, default: Severity | None = None
-) -> Draft | None:
+) -> ParsedFinding | None:
     """The finding a prose comment describes, located at `path` and `line`."""
     shape = layout(lines_of(strip_html_comments(body)))
     title, severity, own_line = _title(shape)
@@ -80,7 +87,7 @@ def prose_draft(
         return None
     text = _body(shape.prose, title if own_line else "")
     words = guess_finding(title, text)
-    return Draft(
+    return ParsedFinding(
         severity=severity_or(DEFAULT_SEVERITY, severity, stated_severity(body), default),
         category=words.category,
         title=title,
@@ -175,7 +182,7 @@ def _finding_lines(lines: Sequence[str]) -> Parsed:
         findings=tuple(
             dataclasses.replace(outcome, from_summary=True)
             for outcome in outcomes
-            if isinstance(outcome, Draft)
+            if isinstance(outcome, ParsedFinding)
         ),
         skipped=tuple(outcome for outcome in outcomes if isinstance(outcome, str)),
     )

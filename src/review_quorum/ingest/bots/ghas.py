@@ -13,7 +13,14 @@ from __future__ import annotations
 
 import re
 
-from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, comment_span, skip
+from review_quorum.ingest.bots.base import (
+    Comment,
+    CommentKind,
+    Parsed,
+    ParsedFinding,
+    comment_span,
+    skip,
+)
 from review_quorum.ingest.bots.text import (
     body_text,
     layout,
@@ -50,7 +57,7 @@ class AdvancedSecurityParser:
         kept = [text for text in prose if not text.strip().startswith(("## ", _DETAILS_LINK))]
         return Parsed(
             findings=(
-                Draft(
+                ParsedFinding(
                     severity=SEVERITY,
                     category=CATEGORY,
                     title=title,

@@ -16,7 +16,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, comment_span, skip
+from review_quorum.ingest.bots.base import (
+    Comment,
+    CommentKind,
+    Parsed,
+    ParsedFinding,
+    comment_span,
+    skip,
+)
 from review_quorum.ingest.bots.keywords import Guess, guess_finding
 from review_quorum.ingest.bots.text import (
     BODY_LIMIT,
@@ -123,7 +130,7 @@ def _code_review(comment: Comment) -> Parsed:
             items[-1].lines.append(line)
     outcomes = [_review_item(item, comment) for item in items]
     return Parsed(
-        findings=tuple(outcome for outcome in outcomes if isinstance(outcome, Draft)),
+        findings=tuple(outcome for outcome in outcomes if isinstance(outcome, ParsedFinding)),
         skipped=tuple(outcome for outcome in outcomes if isinstance(outcome, str)),
     )
 
@@ -138,7 +145,7 @@ def _banner(line: str) -> Severity | None:
     return BADGE_LEVELS.get(badge.group(1).lower()) if badge is not None else None
 
 
-def _review_item(item: _Item, comment: Comment) -> Draft | str:
+def _review_item(item: _Item, comment: Comment) -> ParsedFinding | str:
     codes = [bare_label(code) for code in _CODE_TAG.findall(item.summary)]
     title = short_title(plain(item.summary.split("<code>", 1)[0]))
     if not title:
@@ -154,7 +161,7 @@ def _review_item(item: _Item, comment: Comment) -> Draft | str:
         path, (line, end_line) = link.group(1), line_span(link.group(2), link.group(3))
     body = _between(text, "<pre>", "</pre>")
     words = Guess(category, 1.0) if category else guess_finding(title, body)
-    return Draft(
+    return ParsedFinding(
         severity=item.severity,
         category=words.category,
         title=title,
@@ -178,7 +185,7 @@ def _between(text: str, opening: str, closing: str) -> str:
 
 
 def _code_suggestions(body: str) -> Parsed:
-    findings: list[Draft] = []
+    findings: list[ParsedFinding] = []
     category = "other"
     for row in body.split("<tr>")[1:]:
         cell = _CATEGORY_CELL.search(row)
@@ -192,7 +199,7 @@ def _code_suggestions(body: str) -> Parsed:
     return Parsed(findings=tuple(findings))
 
 
-def _suggestion(row: str, category: str, key: str) -> Draft | None:
+def _suggestion(row: str, category: str, key: str) -> ParsedFinding | None:
     lines = lines_of(row)
     titles = (raw for raw in map(summary_raw, lines) if raw is not None)
     title = next((plain(raw) for raw in titles if not raw.startswith("Suggestion importance")), "")
@@ -202,7 +209,7 @@ def _suggestion(row: str, category: str, key: str) -> Draft | None:
     fences = [fence for fence in layout(lines).fences if fence.info == "diff"]
     body = _between(row[row.find("___") :], "**", "**") if "___" in row else ""
     words = Guess(category, 1.0) if category != "other" else guess_finding(title, body)
-    return Draft(
+    return ParsedFinding(
         severity=_merge_severity(row),
         category=words.category,
         title=short_title(title),
@@ -246,7 +253,7 @@ def _reviewer_guide(body: str) -> Parsed:
     return Parsed(findings=drafts)
 
 
-def _focus_area(chunk: str) -> Draft | None:
+def _focus_area(chunk: str) -> ParsedFinding | None:
     focus = _FOCUS.search(chunk[:4000])
     if focus is None:
         return None
@@ -256,7 +263,7 @@ def _focus_area(chunk: str) -> Draft | None:
     path, line, end_line, anchor = _location(chunk[: focus.end()])
     body = clamp(plain(description), BODY_LIMIT)
     words = guess_finding(title, body)
-    return Draft(
+    return ParsedFinding(
         severity=Severity.MEDIUM,
         category=words.category,
         title=title,

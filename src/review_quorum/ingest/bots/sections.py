@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from review_quorum.ingest.bots.base import Draft, Place
+from review_quorum.ingest.bots.base import ParsedFinding, Place
 from review_quorum.ingest.bots.keywords import guess_finding
 from review_quorum.ingest.bots.labels import circle, first_of, leading_label, level
 from review_quorum.ingest.bots.text import (
@@ -103,7 +103,7 @@ def read_heading(text: str) -> Heading:
 
 def section_draft(
     section: Section, heading: Heading, default: Severity, *fix_words: str
-) -> Draft | None:
+) -> ParsedFinding | None:
     """The finding a heading and its text describe, or None when the heading has no title."""
     if not heading.title:
         return None
@@ -112,7 +112,7 @@ def section_draft(
     text = body_text(shape.prose)
     words = guess_finding(heading.title, text)
     file, line, end_line = place or ("", None, None)
-    return Draft(
+    return ParsedFinding(
         severity=default if heading.severity is None else heading.severity,
         category=words.category,
         title=heading.title,

@@ -16,7 +16,14 @@ import dataclasses
 import re
 from collections.abc import Sequence
 
-from review_quorum.ingest.bots.base import Comment, CommentKind, Draft, Parsed, comment_span, skip
+from review_quorum.ingest.bots.base import (
+    Comment,
+    CommentKind,
+    Parsed,
+    ParsedFinding,
+    comment_span,
+    skip,
+)
 from review_quorum.ingest.bots.keywords import refine
 from review_quorum.ingest.bots.text import (
     body_text,
@@ -86,7 +93,7 @@ def _inline(comment: Comment) -> Parsed:
 
 def parse_finding(
     lines: Sequence[str], path: str, line: int | None, end_line: int | None
-) -> Draft | str:
+) -> ParsedFinding | str:
     """One labelled Sourcery finding, or the reason it is not one."""
     first = next((index for index, text in enumerate(lines) if text.strip()), None)
     label = _LABEL.match(lines[first].strip()) if first is not None else None
@@ -102,7 +109,7 @@ def parse_finding(
     severity, category = _grade(kind, (label.group(2) or "").strip().lower())
     body = body_text(shape.prose)
     words = refine(category, body)
-    return Draft(
+    return ParsedFinding(
         severity=severity,
         category=words.category,
         title=title,
@@ -134,18 +141,18 @@ def _grade(kind: str, category: str) -> tuple[Severity, str]:
 def _prompt_block(body: str) -> Parsed:
     """The "Individual Comments" of a review body's prompt block, each with its location."""
     section = body[body.find("## Individual Comments") :]
-    findings: list[Draft] = []
+    findings: list[ParsedFinding] = []
     skipped: list[str] = []
     for chunk in section.split(_COMMENT_HEADING)[1:]:
         outcome = _individual(chunk)
-        if isinstance(outcome, Draft):
+        if isinstance(outcome, ParsedFinding):
             findings.append(outcome)
         else:
             skipped.append(outcome)
     return Parsed(tuple(findings), tuple(skipped))
 
 
-def _individual(chunk: str) -> Draft | str:
+def _individual(chunk: str) -> ParsedFinding | str:
     start = chunk.find("<issue_to_address>")
     end = chunk.find("</issue_to_address>", start + 1)
     if start < 0:
