@@ -69,6 +69,8 @@ def apply(
     covered: list[BotCoverage],
 ) -> ReviewPlan:
     """`plan` with the stored triage honoured and the coverage said."""
+    if recorder is None and not covered:
+        return plan  # nothing to honour or say: no history module (nor httpx) is loaded
     from review_quorum.history.honour import honour_triage, with_coverage
 
     if recorder is not None:
