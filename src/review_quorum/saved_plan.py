@@ -10,7 +10,9 @@ members. Everything else must be exactly what `report_data` writes for the rebui
 plan: derived values (fingerprints, confidence scores, counts, the gate, the review's
 anchors) are recomputed, and a value of the wrong type or vocabulary, a missing or unknown
 key, or a derived value that differs raises `InputError` naming the file and the JSON
-pointer. A plan written by another version of quorum is refused the same way.
+pointer. A plan written by another version of quorum is refused the same way. This is the
+one reader of plan JSON: the poster's draft is made from the `ReviewPlan` read here
+(`github.draft.ReviewDraft.from_plan`), never from the file.
 """
 
 from __future__ import annotations

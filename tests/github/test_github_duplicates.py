@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from review_quorum.github.draft_findings import DraftFinding
+from review_quorum.github.draft import DraftFinding
 from review_quorum.github.duplicates import (
     HIDDEN,
     HIDING,
@@ -15,6 +15,7 @@ from review_quorum.github.duplicates import (
     record_markers,
 )
 from review_quorum.model import CommentSource
+from review_quorum.scoring.confidence import Disposition
 
 URL = "https://github.com/o/r/pull/1#discussion_r"
 
@@ -26,7 +27,7 @@ def source(kind: str, rest_id: int) -> CommentSource:
 def found(
     fingerprint: str, *members: tuple[str, CommentSource], disposition: str = "inline"
 ) -> DraftFinding:
-    return DraftFinding(fingerprint, disposition, tuple(members))
+    return DraftFinding(fingerprint, Disposition(disposition), tuple(members))
 
 
 RABBIT = ("coderabbit", source("review_comment", 1))
@@ -53,7 +54,7 @@ def test_a_digest_stays_while_one_of_its_findings_is_said_only_there() -> None:
 
 
 def test_link_mode_keeps_the_linked_comment() -> None:
-    finding = DraftFinding("a", "inline", (RABBIT, PILOT), link=RABBIT[1])
+    finding = DraftFinding("a", Disposition.INLINE, (RABBIT, PILOT), link=RABBIT[1])
     assert duplicates([finding], "link") == {"review_comment:2"}
     assert duplicates([finding], "post") == {"review_comment:1", "review_comment:2"}
 
@@ -111,7 +112,9 @@ def test_the_record_round_trips_through_markers() -> None:
 def claimed(fingerprint: str, *members: tuple[str, CommentSource, bytes]) -> DraftFinding:
     """A finding whose members carry what the plan says each comment holds."""
     pairs = tuple((bot, where) for bot, where, _ in members)
-    return DraftFinding(fingerprint, "inline", pairs, identities=tuple(m for *_, m in members))
+    return DraftFinding(
+        fingerprint, Disposition.INLINE, pairs, identities=tuple(m for *_, m in members)
+    )
 
 
 def test_what_github_shows_decides_which_comments_are_duplicates() -> None:

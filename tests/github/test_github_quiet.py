@@ -23,7 +23,6 @@ from review_quorum.ingest.comments import PullComment, read_comments
 from review_quorum.markup.markers import find_markers
 from review_quorum.model import NormalizedFinding
 from review_quorum.plan import Settings, review
-from review_quorum.render.json_report import report_data
 
 RABBIT, PILOT, GEMINI = "coderabbitai[bot]", "copilot-reviewer[bot]", "gemini-code-assist[bot]"
 BOTS = {RABBIT: "coderabbit", PILOT: "copilot", GEMINI: "gemini"}
@@ -60,7 +59,7 @@ def finding(comment: dict[str, Any], *_: str) -> NormalizedFinding:
 def post(fake: FakeGitHub, findings: Sequence[NormalizedFinding], **options: Any) -> PostResult:
     mode = options.pop("inline_mode", "post")
     plan = review(findings, settings=Settings(inline_mode=mode))
-    draft = ReviewDraft.from_plan_json(report_data(plan))
+    draft = ReviewDraft.from_plan(plan)
     client = fake.client(options.pop("token", TOKEN))
     return post_review(client, TARGET, draft, env={}, **options)
 

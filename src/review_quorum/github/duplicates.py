@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from review_quorum.comment_links import comment_key
-from review_quorum.github.draft_findings import DraftFinding
+from review_quorum.github.draft import DraftFinding
 from review_quorum.markup.markers import find_markers, marker
 
 HIDDEN = "hidden"
