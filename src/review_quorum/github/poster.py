@@ -16,9 +16,9 @@ hidden is decided from the bot-comment readers' findings in the comments this ru
 makes the draft again from those findings before anything is written (`quorum post` of
 a saved plan: `checked_plan`), so the summary attributes to bots what GitHub shows. When
 GitHub refuses an anchor (422), pending reviews (which notify nobody and are deleted at
-once) find the refused comments by bisection, and those move to the review body. When a
-create request fails in a way that may still have been applied (5xx, lost connection),
-the run re-reads before retrying, so a retry never duplicates.
+once) find the refused comments by bisection (`anchoring`), and those move to the review
+body. When a create request fails in a way that may still have been applied (5xx, lost
+connection), the run re-reads before retrying, so a retry never duplicates.
 """
 
 from __future__ import annotations
@@ -31,10 +31,9 @@ from typing import Any
 from review_quorum.checked_plan import Fresh
 from review_quorum.errors import GitHubError
 from review_quorum.github import moderation, remote
+from review_quorum.github.anchoring import delete_reviews, refused_anchors
 from review_quorum.github.bodies import (
     BATCH,
-    PROBE,
-    PROBE_BODY,
     batch_id,
     continuation_body,
     fixed_body,
@@ -156,7 +155,7 @@ class _Run:
 
     def post(self, *, resolve_fixed: bool) -> PostResult:
         existing = self._read()
-        self._delete_reviews(existing.probes)  # left by a run interrupted mid-search
+        delete_reviews(self, existing.probes)  # left by a run interrupted mid-search
         work = plan(self.draft, existing, resolve_fixed=resolve_fixed)
         sticky, sticky_url = self._sticky(existing.sticky)
         created, moved, reviews = self._post(work.to_post, existing)
@@ -203,7 +202,8 @@ class _Run:
         self.quieting.prepare(reviews, comments, issue_comments, sticky, fresh)
         return existing
 
-    def _reviews(self) -> list[RemoteReview]:
+    def reviews(self) -> list[RemoteReview]:
+        """Every review on the pull request, as GitHub lists it now."""
         return remote.reviews(self.client.paginate(f"{self.pull}/reviews"))
 
     @property
@@ -219,10 +219,10 @@ class _Run:
         try:
             if existing is not None:
                 self.sticky_id = existing.id
-                self._write("PATCH", f"{self.target.path}/issues/comments/{existing.id}", body)
+                self.write("PATCH", f"{self.target.path}/issues/comments/{existing.id}", body)
                 return "updated", existing.html_url
             path = f"{self.target.path}/issues/{self.target.number}/comments"
-            created = self._create(path, body, self._find_sticky)
+            created = self.create(path, body, self._find_sticky)
         except GitHubError as err:
             if err.status != 403:
                 raise
@@ -238,7 +238,7 @@ class _Run:
         """The sticky again, with the record as it stands after hiding and restoring."""
         body = {"body": self.quieting.sticky_body(self.draft.summary)}
         if self.sticky_id is not None:
-            self._write("PATCH", f"{self.target.path}/issues/comments/{self.sticky_id}", body)
+            self.write("PATCH", f"{self.target.path}/issues/comments/{self.sticky_id}", body)
 
     def _resolve_threads(self, comments: Sequence[RemoteComment]) -> int:
         """Resolve the open review threads our fixed findings' comments start."""
@@ -293,90 +293,29 @@ class _Run:
         except GitHubError as err:
             if err.status != 422 or not batch:
                 raise
-            refused = self._refused(batch, existing, err)
+            refused = refused_anchors(self, batch, existing, err)
         moved = {comment.fingerprint for comment in refused}
         accepted = [comment for comment in batch if comment.fingerprint not in moved]
         self._submit(review_body(base, key, refused), event, accepted, key)
         return len(accepted), len(refused)
 
     def _submit(self, body: str, event: str, batch: Sequence[DraftComment], key: str) -> None:
-        payload = self._payload(body, batch) | {"event": event}
-        self._create(f"{self.pull}/reviews", payload, lambda: self._find_review(key))
+        payload = self.payload(body, batch) | {"event": event}
+        self.create(f"{self.pull}/reviews", payload, lambda: self._find_review(key))
 
     def _find_review(self, key: str) -> RemoteReview | None:
         ours = self.login.casefold()
         return next(
             (
                 review
-                for review in self._reviews()
+                for review in self.reviews()
                 if review.author.casefold() == ours and (BATCH, key) in find_markers(review.body)
             ),
             None,
         )
 
-    def _refused(
-        self, batch: Sequence[DraftComment], existing: Existing, err: GitHubError
-    ) -> list[DraftComment]:
-        if existing.foreign_pending:
-            raise GitHubError(
-                f"{err}; a pending review by {self.login} on {self.target} prevents finding "
-                "which anchor GitHub refused: submit or delete it, then run again",
-                status=422,
-            ) from err
-        refused = self._bisect(list(batch), known_to_fail=True)
-        if not refused:
-            raise err
-        return refused
-
-    def _bisect(self, batch: list[DraftComment], *, known_to_fail: bool) -> list[DraftComment]:
-        """The comments GitHub refuses, found with pending reviews that notify nobody."""
-        if not known_to_fail and self._probe(batch):
-            return []
-        if len(batch) == 1:
-            return batch
-        middle = len(batch) // 2
-        left = self._bisect(batch[:middle], known_to_fail=False)
-        # The whole batch failed, so when its left half passes the right half must fail.
-        right = self._bisect(batch[middle:], known_to_fail=not left)
-        return left + right
-
-    def _probe(self, batch: Sequence[DraftComment]) -> bool:
-        try:
-            created = self._create(
-                f"{self.pull}/reviews", self._payload(PROBE_BODY, batch), self._clear_probes
-            )
-        except GitHubError as err:
-            if err.status == 422:
-                return False
-            raise
-        review_id = created.get("id") if isinstance(created, dict) else None
-        if not isinstance(review_id, int):
-            raise GitHubError("GitHub API created a pending review without an id")
-        self._delete_reviews([RemoteReview(review_id, self.login, "PENDING", PROBE_BODY)])
-        return True
-
-    def _clear_probes(self) -> None:
-        """After a failed probe, delete it if it was created anyway; never "applied"."""
-        ours = self.login.casefold()
-        self._delete_reviews(
-            [
-                review
-                for review in self._reviews()
-                if review.author.casefold() == ours
-                and review.state == "PENDING"
-                and any(kind == PROBE for kind, _ in find_markers(review.body))
-            ]
-        )
-
-    def _delete_reviews(self, reviews: Sequence[RemoteReview]) -> None:
-        for review in reviews:
-            try:
-                self._write("DELETE", f"{self.pull}/reviews/{review.id}")
-            except GitHubError as err:
-                if err.status != 404:  # already gone: what we wanted
-                    raise
-
-    def _payload(self, body: str, batch: Sequence[DraftComment]) -> dict[str, Any]:
+    def payload(self, body: str, batch: Sequence[DraftComment]) -> dict[str, Any]:
+        """A create-review request carrying `batch` under `body`, on the run's commit."""
         comments = [comment.payload() | {"body": fit_body(comment.body)} for comment in batch]
         payload: dict[str, Any] = {"body": body, "comments": comments}
         if self.commit:
@@ -385,7 +324,7 @@ class _Run:
 
     def _edit(self, edits: Sequence[tuple[RemoteComment, str]]) -> int:
         for comment, body in edits:
-            self._write("PATCH", f"{self.target.path}/pulls/comments/{comment.id}", {"body": body})
+            self.write("PATCH", f"{self.target.path}/pulls/comments/{comment.id}", {"body": body})
         return len(edits)
 
     def _head(self) -> str | None:
@@ -404,7 +343,7 @@ class _Run:
         for review in reviews:
             path = f"{self.pull}/reviews/{review.id}/dismissals"
             try:
-                self._write("PUT", path, {"message": message, "event": "DISMISS"})
+                self.write("PUT", path, {"message": message, "event": "DISMISS"})
                 dismissed += 1
             except GitHubError as err:
                 if err.status not in (403, 404, 422):
@@ -412,13 +351,13 @@ class _Run:
                 self.warnings.append(f"could not dismiss review {review.id}: {err}")
         return dismissed
 
-    def _create(
+    def create(
         self, path: str, payload: Mapping[str, Any], applied: Callable[[], object | None]
     ) -> Any:
         """POST `payload`; after a failure that may have been applied, ask `applied`."""
-        return create_once(self._write, self.client.wait_before_retry, path, payload, applied)
+        return create_once(self.write, self.client.wait_before_retry, path, payload, applied)
 
-    def _write(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> Any:
+    def write(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> Any:
         return self.client.write(method, path, body, dry_run=self.dry_run)
 
 
