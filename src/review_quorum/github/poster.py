@@ -10,7 +10,7 @@ requested" review once the run no longer requests changes. A thread someone else
 to is never edited. With `resolve_fixed` the thread of a fixed finding's comment is also
 resolved (GraphQL), before its text changes, so an interrupted run still finishes it. With
 `hide_duplicates`, bot comments that repeat a reported finding are minimized once quorum's
-own review is up, and brought back when their finding changes (see `quieting`); what is
+own review is up, and brought back when their finding changes (see `hiding`); what is
 hidden is decided from the bot-comment readers' findings in the comments this run reads
 (`reading` says how to read them), never from the draft's claims. `rebuild`, when given,
 makes the draft again from those findings before anything is written (`quorum post` of
@@ -41,9 +41,9 @@ from review_quorum.github.bodies import (
 )
 from review_quorum.github.client import GitHubClient
 from review_quorum.github.draft import DraftComment, ReviewDraft
+from review_quorum.github.hiding import Hiding, HidingResult
 from review_quorum.github.limits import MAX_COMMENTS_PER_REVIEW, fit_body
-from review_quorum.github.quieting import Quieting, QuietResult
-from review_quorum.github.reconcile import Existing, find_sticky, index, plan
+from review_quorum.github.reconcile import Existing, find_sticky, index, writes_for
 from review_quorum.github.remote import RemoteComment, RemoteIssueComment, RemoteReview
 from review_quorum.github.snapshot import read_fresh
 from review_quorum.github.target import ACTIONS_BOT, PullRequest, in_actions
@@ -71,7 +71,7 @@ class PostResult:
     dry_run: bool
     warnings: tuple[str, ...] = ()
     threads_resolved: int = 0
-    quiet: QuietResult = QuietResult()
+    hiding: HidingResult = HidingResult()
 
     def describe(self) -> str:
         """One line for a person reading the job log."""
@@ -89,8 +89,8 @@ class PostResult:
             parts.append(f"{self.threads_resolved} review thread(s) resolved")
         if self.dismissed:
             parts.append(f"{self.dismissed} earlier 'changes requested' review(s) dismissed")
-        quiet = f"; {self.quiet.describe()}" if self.quiet.enabled else ""
-        return f"{self.target}: {verb} {', '.join(parts)}; summary comment {self.sticky}{quiet}"
+        hiding = f"; {self.hiding.describe()}" if self.hiding.enabled else ""
+        return f"{self.target}: {verb} {', '.join(parts)}; summary comment {self.sticky}{hiding}"
 
 
 def post_review(
@@ -111,7 +111,7 @@ def post_review(
     run = _Run(client, target, draft, login, dry_run=dry_run or client.dry_run)
     run.reading = replace(reading or ReadOptions(), own_login=login)
     run.rebuild = rebuild
-    run.quieting = Quieting(client, draft, login, enabled=hide_duplicates, dry_run=run.dry_run)
+    run.hiding = Hiding(client, draft, login, enabled=hide_duplicates, dry_run=run.dry_run)
     return run.post(resolve_fixed=resolve_fixed)
 
 
@@ -148,7 +148,7 @@ class _Run:
         self.pull = f"{target.path}/pulls/{target.number}"
         self.commit = draft.commit_id or target.head_sha
         self.warnings: list[str] = []
-        self.quieting = Quieting(client, draft, login, enabled=False, dry_run=dry_run)
+        self.hiding = Hiding(client, draft, login, enabled=False, dry_run=dry_run)
         self.sticky_id: int | None = None
         self.reading = ReadOptions(own_login=login)
         self.rebuild: Callable[[Fresh], ReviewDraft] | None = None
@@ -156,7 +156,7 @@ class _Run:
     def post(self, *, resolve_fixed: bool) -> PostResult:
         existing = self._read()
         delete_reviews(self, existing.probes)  # left by a run interrupted mid-search
-        work = plan(self.draft, existing, resolve_fixed=resolve_fixed)
+        work = writes_for(self.draft, existing, resolve_fixed=resolve_fixed)
         sticky, sticky_url = self._sticky(existing.sticky)
         created, moved, reviews = self._post(work.to_post, existing)
         updated = self._edit(work.to_update)
@@ -164,9 +164,9 @@ class _Run:
         sha = self._head() if work.to_resolve else None
         fixed = [(comment, fixed_body(comment.body, fp, sha)) for comment, fp in work.to_resolve]
         resolved = self._edit(fixed)
-        if self.quieting.run():
+        if self.hiding.run():
             self._rewrite_sticky()
-        self.warnings += self.quieting.warnings
+        self.warnings += self.hiding.warnings
         dismissed = self._dismiss(existing.changes_requested)
         return PostResult(
             target=str(self.target),
@@ -184,7 +184,7 @@ class _Run:
             dry_run=self.dry_run,
             warnings=tuple(self.warnings),
             threads_resolved=threads,
-            quiet=self.quieting.result(),
+            hiding=self.hiding.result(),
         )
 
     def _read(self) -> Existing:
@@ -196,10 +196,10 @@ class _Run:
         collections = (raw_comments, raw_reviews, raw_issue_comments)
         fresh = read_fresh(collections, name=str(self.target), options=self.reading)
         if self.rebuild is not None:
-            self.draft = self.quieting.draft = self.rebuild(fresh)
+            self.draft = self.hiding.draft = self.rebuild(fresh)
         existing = index(self.login, reviews, comments, issue_comments)
         sticky = existing.sticky.body if existing.sticky else None
-        self.quieting.prepare(reviews, comments, issue_comments, sticky, fresh)
+        self.hiding.prepare(reviews, comments, issue_comments, sticky, fresh)
         return existing
 
     def reviews(self) -> list[RemoteReview]:
@@ -215,7 +215,7 @@ class _Run:
 
     def _sticky(self, existing: RemoteIssueComment | None) -> tuple[str, str | None]:
         """Write the sticky summary first: a read-only token is found out before anything."""
-        body = {"body": self.quieting.sticky_body(self.draft.summary)}
+        body = {"body": self.hiding.sticky_body(self.draft.summary)}
         try:
             if existing is not None:
                 self.sticky_id = existing.id
@@ -236,7 +236,7 @@ class _Run:
 
     def _rewrite_sticky(self) -> None:
         """The sticky again, with the record as it stands after hiding and restoring."""
-        body = {"body": self.quieting.sticky_body(self.draft.summary)}
+        body = {"body": self.hiding.sticky_body(self.draft.summary)}
         if self.sticky_id is not None:
             self.write("PATCH", f"{self.target.path}/issues/comments/{self.sticky_id}", body)
 
