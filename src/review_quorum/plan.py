@@ -52,6 +52,7 @@ from review_quorum.verdicts import (
 
 _SEED_CATEGORIES = {category.value: category for category in Category}
 InlineMode = Literal["post", "link"]
+INLINE_MODES: tuple[InlineMode, ...] = ("post", "link")  # `--inline-mode`, `inline-mode`
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,6 @@ import re
 from typing import Any, NoReturn, TypeVar
 
 from review_quorum.comment_links import link_targets
-from review_quorum.config import INLINE_MODES
 from review_quorum.errors import FindingError, InputError, Skipped
 from review_quorum.model import (
     CommentSource,
@@ -34,6 +33,7 @@ from review_quorum.model import (
     Severity,
 )
 from review_quorum.plan import (
+    INLINE_MODES,
     AttachedVerdict,
     AwaitedBots,
     InlineMode,
@@ -172,7 +172,7 @@ def _settings(at: _At) -> Settings:
 def _inline_mode(at: _At) -> InlineMode:
     if at.value not in INLINE_MODES:
         at.fail(f"expected one of {', '.join(INLINE_MODES)}")
-    return at.value  # type: ignore[return-value]  # one of INLINE_MODES
+    return at.value  # one of INLINE_MODES
 
 
 def _planned(

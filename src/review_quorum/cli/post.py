@@ -36,11 +36,10 @@ from review_quorum.cli import progress
 from review_quorum.cli.common import ExitCode, read_bytes, warn, write_output
 from review_quorum.cli.gitlab_input import add_merge_request_arguments
 from review_quorum.cli.record import Recorder, add_record_arguments
-from review_quorum.config import INLINE_MODES
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions, Source
 from review_quorum.model import ConsensusLevel
-from review_quorum.plan import ReviewPlan, gate_at
+from review_quorum.plan import INLINE_MODES, ReviewPlan, gate_at
 
 if TYPE_CHECKING:
     import httpx
