@@ -222,6 +222,47 @@ def test_a_plan_whose_structure_is_off_is_refused_naming_the_place(
     assert message in raised.value.message
 
 
+@pytest.mark.parametrize(
+    ("pointer", "value", "position", "message"),
+    [
+        ("/github_review", DELETE, "/github_review", "missing"),
+        ("/github_review/comments", {"a": 1}, "/github_review/comments", "expected an array"),
+        ("/github_review/event", "DISMISS", "/github_review/event", ALTERED),
+        ("/github_review/body", 5, "/github_review/body", "expected a string"),
+        ("/github_review/commit_id", 5, "/github_review/commit_id", "expected a commit SHA"),
+        ("/github_review/comments/0", "text", "/github_review/comments/0", "a JSON object"),
+        ("/github_review/comments/0/path", " ", "/github_review/comments/0/path", ALTERED),
+        ("/github_review/comments/0/line", True, "/github_review/comments/0/line", ALTERED),
+        ("/github_review/comments/0/side", "MIDDLE", "/github_review/comments/0/side", ALTERED),
+        (
+            "/github_review/comments/0/start_line",
+            42,
+            "/github_review/comments/0/start_line",
+            ALTERED,
+        ),
+        ("/gate", [], "/gate", "expected a JSON object"),
+        ("/gate/level", "high", "/gate/level", ALTERED),
+        ("/gate/count", 1.5, "/gate/count", ALTERED),
+        ("/gate_findings_by_level", {"bogus": 1}, "/gate_findings_by_level/bogus", "not part of"),
+        ("/gate_findings_by_level/confirmed", -1, "/gate_findings_by_level/confirmed", ALTERED),
+        ("/findings/0", 7, "/findings/0", "expected a JSON object"),
+        ("/findings/0/fingerprint", 1, "/findings/0/fingerprint", ALTERED),
+        ("/settings/inline_mode", "both", "/settings/inline_mode", "expected one of post, link"),
+        ("/findings/0/members/0/source", {"kind": "x"}, "/findings/0/members/0/source/", "missing"),
+    ],
+)
+def test_what_the_poster_is_handed_is_refused_naming_the_place(
+    example_plan: dict[str, Any], pointer: str, value: Any, position: str, message: str
+) -> None:
+    """The review, gate and findings the poster's draft is made of are read here alone: the
+    draft is made from the plan read back, never from the file."""
+    with pytest.raises(InputError) as raised:
+        read_saved_plan(with_value(example_plan, pointer, value), "plan.json")
+    assert raised.value.source == "plan.json"
+    assert raised.value.position.startswith(position)
+    assert message in raised.value.message
+
+
 @pytest.mark.parametrize("document", [[], "plan", None])
 def test_a_plan_that_is_not_an_object_is_refused(document: object) -> None:
     with pytest.raises(InputError, match=r"^plan\.json:/: expected a JSON object$"):

@@ -17,11 +17,11 @@ from typing import Any
 
 from review_quorum.errors import ConfigError, shown
 from review_quorum.model import check_bot_count, is_finite
+from review_quorum.plan import INLINE_MODES
 
 LEVELS = ("confirmed", "needs-verification", "unverified")
 FILTER_MODES = ("added", "diff_context", "file", "nofilter")
 FORMATS = ("markdown", "github-review", "sarif", "json", "terminal")
-INLINE_MODES = ("post", "link")
 # The names of `reporters.REPORTERS`, here so that reading a configuration imports no reporter.
 REPORTERS = ("local", "github-review", "github-check", "gitlab-mr")
 

@@ -50,6 +50,7 @@ from review_quorum.scoring.confidence.verdicts import Verdict
 from review_quorum.scoring.profile import Profile
 
 InlineMode = Literal["post", "link"]
+INLINE_MODES: tuple[InlineMode, ...] = ("post", "link")  # `--inline-mode`, `inline-mode`
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,7 +230,7 @@ def assemble(
         inline=inline,
         skipped=tuple(skipped),
         settings=settings,
-        gate=_gate(planned, settings.gate_level),
+        gate=gate_at(planned, settings.gate_level),
         input_count=input_count,
         awaited=awaited,
         commit_id=commit_id,
@@ -341,7 +342,8 @@ def _assessment_inputs(inline: Sequence[PlannedFinding]) -> list[tuple[str, Verd
     return inputs
 
 
-def _gate(planned: Sequence[PlannedFinding], level: ConsensusLevel | None) -> Gate:
+def gate_at(planned: Sequence[PlannedFinding], level: ConsensusLevel | None) -> Gate:
+    """The gate at `level`: the findings at or above it, neither dropped nor dismissed."""
     if level is None:
         return Gate(None, ())
     blocking = tuple(

@@ -10,7 +10,9 @@ members. Everything else must be exactly what `report_data` writes for the rebui
 plan: derived values (fingerprints, confidence scores, counts, the gate, the review's
 anchors) are recomputed, and a value of the wrong type or vocabulary, a missing or unknown
 key, or a derived value that differs raises `InputError` naming the file and the JSON
-pointer. A plan written by another version of quorum is refused the same way.
+pointer. A plan written by another version of quorum is refused the same way. This is the
+one reader of plan JSON: the poster's draft is made from the `ReviewPlan` read here
+(`github.draft.ReviewDraft.from_plan`), never from the file.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ import re
 from typing import Any, NoReturn, TypeVar
 
 from review_quorum.comment_links import link_targets
-from review_quorum.config import INLINE_MODES
 from review_quorum.errors import FindingError, InputError, Skipped
 from review_quorum.model import (
     CommentSource,
@@ -32,6 +33,7 @@ from review_quorum.model import (
     Severity,
 )
 from review_quorum.plan import (
+    INLINE_MODES,
     AwaitedBots,
     InlineMode,
     PlannedFinding,
@@ -175,7 +177,7 @@ def _settings(at: _At) -> Settings:
 def _inline_mode(at: _At) -> InlineMode:
     if at.value not in INLINE_MODES:
         at.fail(f"expected one of {', '.join(INLINE_MODES)}")
-    return at.value  # type: ignore[return-value]  # one of INLINE_MODES
+    return at.value  # one of INLINE_MODES
 
 
 def _planned(

@@ -1,4 +1,4 @@
-"""Shared builders for the GitHub tests: plan documents, drafts, and a fake wired to the spec."""
+"""Shared builders for the GitHub tests: plans, drafts, and a fake wired to the spec."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from conftest import shared_path
 from github.fake import FakeGitHub
 from github.github_openapi import GitHubSpec
 from review_quorum.cli import post
-from review_quorum.github import PullRequest, ReviewDraft
+from review_quorum.github import DraftComment, PullRequest, ReviewDraft
 from review_quorum.markup.markers import marker
 from review_quorum.model import NormalizedFinding
 from review_quorum.plan import Settings, review
@@ -52,34 +52,27 @@ def posting_fake(
     return fake
 
 
-def comment(
-    fingerprint: str, path: str, line: int, title: str = "", **extra: Any
-) -> dict[str, Any]:
+def comment(fingerprint: str, path: str, line: int, title: str = "", **extra: Any) -> DraftComment:
     title = title or f"Finding {fingerprint}"
     body = f"{marker('finding', fingerprint)}\n**{title}**\n\nSomething in `{path}` needs a look."
-    return {"path": path, "line": line, "side": "RIGHT", "body": body, **extra}
+    return DraftComment(path, line, body, fingerprint, **extra)
 
 
-def plan_document(
-    comments: list[dict[str, Any]],
+def draft(
+    comments: Iterable[DraftComment],
     *,
     summary: str = "## review-quorum\n\nAll findings, grouped by agreement.",
     event: str = "COMMENT",
-    gate: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    return {
-        "github_review": {
-            "body": "**Assessment: NEEDS ATTENTION**",
-            "event": event,
-            "comments": comments,
-        },
-        "summary_markdown": f"{marker('summary')}\n{summary}",
-        "gate": gate or {"level": "confirmed", "failed": bool(comments), "count": len(comments)},
-    }
-
-
-def draft(comments: list[dict[str, Any]], **options: Any) -> ReviewDraft:
-    return ReviewDraft.from_plan_json(plan_document(comments, **options))
+    reported: Iterable[str] = (),
+) -> ReviewDraft:
+    """A draft posting `comments`; `reported` are the fingerprints it reports elsewhere."""
+    return ReviewDraft(
+        body="**Assessment: NEEDS ATTENTION**",
+        comments=tuple(comments),
+        summary=f"{marker('summary')}\n{summary}",
+        event=event,
+        reported=frozenset(reported),
+    )
 
 
 def addressable(diff: Path) -> dict[str, set[int]]:

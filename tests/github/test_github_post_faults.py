@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from github.fake import FakeGitHub, FakeTime, Interrupted
 from github.github_support import BOT, TARGET, TOKEN, comment, draft, new_fake
 from review_quorum.errors import GitHubError
-from review_quorum.github import PostResult, RetryPolicy, post_review
+from review_quorum.github import DraftComment, PostResult, RetryPolicy, post_review
 from review_quorum.github.limits import MAX_BODY
 from review_quorum.markup.markers import find_markers, marker
 
@@ -29,7 +30,7 @@ def fake() -> FakeGitHub:
 
 
 def run(
-    fake: FakeGitHub, comments: list[dict[str, Any]], time: FakeTime | None = None, **options: Any
+    fake: FakeGitHub, comments: list[DraftComment], time: FakeTime | None = None, **options: Any
 ) -> PostResult:
     retry = options.pop("retry", None)
     client = fake.client(TOKEN, time, **({"retry": retry} if retry else {}))
@@ -177,10 +178,10 @@ def test_our_own_pending_review_blocks_the_anchor_search_with_advice(fake: FakeG
 
 def test_bodies_longer_than_github_allows_are_cut_keeping_their_markers(fake: FakeGitHub) -> None:
     long = comment("fp-long", "src/big.py", 3)
-    long["body"] += "\n" + "x" * 80 + ("\n" + "y" * 99) * 800
-    document = {"summary": "## Findings\n" + ("\n- a finding" * 9000)}
+    long = replace(long, body=long.body + "\n" + "x" * 80 + ("\n" + "y" * 99) * 800)
+    summary = "## Findings\n" + ("\n- a finding" * 9000)
     client = fake.client(TOKEN)
-    result = post_review(client, TARGET, draft([long], **document), env={})
+    result = post_review(client, TARGET, draft([long], summary=summary), env={})
     assert result.created == 1
     [sticky] = fake.issue_comments_by(BOT)
     [inline] = fake.comments_by(BOT)

@@ -7,9 +7,9 @@ import re
 import pytest
 
 from github.fake import FakeGitHub, FakeTime
-from github.github_support import BOT, TARGET, TOKEN, comment, draft, new_fake, plan_document
+from github.github_support import BOT, TARGET, TOKEN, comment, draft, new_fake
 from review_quorum.errors import GitHubError
-from review_quorum.github import GitHubClient, PostResult, ReviewDraft, post_review
+from review_quorum.github import DraftComment, GitHubClient, PostResult, post_review
 from review_quorum.markup.markers import find_markers, marker, opens_with_marker
 
 DIFF = {"src/app.py": range(1, 60), "src/db.py": range(10, 40), "README.md": range(1, 5)}
@@ -27,7 +27,7 @@ def fake() -> FakeGitHub:
     return fake
 
 
-def run(fake: FakeGitHub, comments: list[dict[str, object]], **options: object) -> PostResult:
+def run(fake: FakeGitHub, comments: list[DraftComment], **options: object) -> PostResult:
     client = fake.client(TOKEN, options.pop("time", None))  # type: ignore[arg-type]
     return post_review(client, TARGET, draft(comments), env={}, **options)  # type: ignore[arg-type]
 
@@ -129,16 +129,8 @@ def test_resolve_fixed_strikes_out_the_comment_of_a_finding_that_is_gone(
 
 def test_a_finding_moved_to_the_summary_is_not_marked_fixed(fake: FakeGitHub) -> None:
     run(fake, FINDINGS)
-    document = plan_document([FINDINGS[0]])
-    document["findings"] = [
-        {"fingerprint": "fp-a", "disposition": "inline"},
-        {"fingerprint": "fp-b", "disposition": "summary"},
-        {"fingerprint": "fp-c", "disposition": "dropped"},
-    ]
-    client = fake.client(TOKEN)
-    result = post_review(
-        client, TARGET, ReviewDraft.from_plan_json(document), env={}, resolve_fixed=True
-    )
+    moved = draft([FINDINGS[0]], reported=["fp-a", "fp-b"])  # fp-b in the summary, fp-c dropped
+    result = post_review(fake.client(TOKEN), TARGET, moved, env={}, resolve_fixed=True)
     assert result.resolved == 1
     fixed = [c["line"] for c in fake.comments_by(BOT) if "review-quorum:fixed" in c["body"]]
     assert fixed == [33]
@@ -200,7 +192,7 @@ def test_a_planted_marker_by_someone_else_is_ignored(fake: FakeGitHub) -> None:
 def test_a_planted_finding_marker_by_someone_else_does_not_suppress_ours(
     fake: FakeGitHub,
 ) -> None:
-    fake.add_review("mallory", "", [FINDINGS[0]])
+    fake.add_review("mallory", "", [FINDINGS[0].payload()])
     result = run(fake, FINDINGS)
     assert result.created == 3
 

@@ -23,7 +23,6 @@ from review_quorum.ingest.comments import PullComment, read_comments
 from review_quorum.markup.markers import find_markers
 from review_quorum.model import NormalizedFinding
 from review_quorum.plan import Settings, review
-from review_quorum.render.json_report import report_data
 
 RABBIT, PILOT, GEMINI = "coderabbitai[bot]", "copilot-reviewer[bot]", "gemini-code-assist[bot]"
 BOTS = {RABBIT: "coderabbit", PILOT: "copilot", GEMINI: "gemini"}
@@ -60,7 +59,7 @@ def finding(comment: dict[str, Any], *_: str) -> NormalizedFinding:
 def post(fake: FakeGitHub, findings: Sequence[NormalizedFinding], **options: Any) -> PostResult:
     mode = options.pop("inline_mode", "post")
     plan = review(findings, settings=Settings(inline_mode=mode))
-    draft = ReviewDraft.from_plan_json(report_data(plan))
+    draft = ReviewDraft.from_plan(plan)
     client = fake.client(options.pop("token", TOKEN))
     return post_review(client, TARGET, draft, env={}, **options)
 
@@ -110,7 +109,7 @@ def test_one_run_hides_every_duplicate_and_a_second_changes_nothing(
     first = post(fake, findings_of(scene), hide_duplicates=True)
     duplicated = [scene[name] for name in scene if name != "nit_gemini"]
     assert hidden(fake) == {c["node_id"]: "DUPLICATE" for c in duplicated}
-    assert (first.quiet.hidden, first.quiet.restored, first.quiet.total) == (5, 0, 5)
+    assert (first.hiding.hidden, first.hiding.restored, first.hiding.total) == (5, 0, 5)
     # One visible comment per finding: ours for the two agreed ones, the bot's own nit.
     ours = fake.comments_by(BOT)
     assert sorted((c["path"], c["line"]) for c in ours) == [("src/app.py", 40), ("src/db.py", 19)]
@@ -123,7 +122,7 @@ def test_one_run_hides_every_duplicate_and_a_second_changes_nothing(
     assert fake.writes() == [
         ("PATCH", f"/repos/octo-org/widgets/issues/comments/{sticky['id']}", 200)
     ]
-    assert (second.quiet.hidden, second.quiet.restored, second.quiet.total) == (0, 0, 5)
+    assert (second.hiding.hidden, second.hiding.restored, second.hiding.total) == (0, 0, 5)
     assert len(hidden(fake)) == 5
 
 
@@ -135,7 +134,7 @@ def test_a_fix_restores_the_hidden_comments_and_resolves_our_thread(
     fake.head_sha = "f" * 40  # a push that fixes the leak: no bot reports it any more
     remaining = findings_of(scene, "sql_rabbit", "sql_pilot", "sql_gemini", "nit_gemini")
     result = post(fake, remaining, hide_duplicates=True, resolve_fixed=True)
-    assert (result.quiet.hidden, result.quiet.restored, result.quiet.total) == (0, 2, 3)
+    assert (result.hiding.hidden, result.hiding.restored, result.hiding.total) == (0, 2, 3)
     assert scene["leak_rabbit"]["node_id"] not in hidden(fake)
     assert scene["leak_pilot"]["node_id"] not in hidden(fake)
     assert fake.graphql.state.resolved == {leak["id"]: BOT}
@@ -160,7 +159,7 @@ def test_a_finding_that_splits_brings_its_comments_back(
     )
     others = findings_of(scene, "sql_rabbit", "sql_pilot", "sql_gemini", "leak_rabbit")
     result = post(fake, [*others, moved], hide_duplicates=True)
-    assert result.quiet.restored == 2
+    assert result.hiding.restored == 2
     assert {scene["leak_rabbit"]["node_id"], scene["leak_pilot"]["node_id"]}.isdisjoint(
         hidden(fake)
     )
@@ -177,7 +176,7 @@ def test_humans_are_never_hidden_and_a_replied_bot_comment_stays(
     assert person["node_id"] not in hidden(fake)
     assert scene["sql_pilot"]["node_id"] not in hidden(fake)
     assert scene["sql_rabbit"]["node_id"] in hidden(fake)
-    assert (result.quiet.hidden, result.quiet.spared) == (4, 1)
+    assert (result.hiding.hidden, result.hiding.spared) == (4, 1)
     assert result.describe().endswith(
         "4 duplicate bot comment(s) hidden, 0 restored, 1 left visible (a human replied)"
     )
@@ -189,10 +188,10 @@ def test_a_comment_a_person_showed_again_is_left_visible(
     post(fake, findings_of(scene), hide_duplicates=True)
     del fake.graphql.state.minimized[scene["sql_gemini"]["node_id"]]  # someone clicked "Show"
     result = post(fake, findings_of(scene), hide_duplicates=True)
-    assert result.quiet.hidden == 0
+    assert result.hiding.hidden == 0
     assert scene["sql_gemini"]["node_id"] not in hidden(fake)
     assert ("unhidden", f"review_comment:{scene['sql_gemini']['id']}") in record(fake)
-    assert post(fake, findings_of(scene), hide_duplicates=True).quiet.hidden == 0
+    assert post(fake, findings_of(scene), hide_duplicates=True).hiding.hidden == 0
 
 
 def test_what_someone_else_hid_is_never_restored(
@@ -212,7 +211,7 @@ def test_a_token_that_may_not_hide_hides_nothing_and_the_summary_says_so(
     fake.add_token("ghs_fork", BOT, access="comment")
     result = post(fake, findings_of(scene), hide_duplicates=True, token="ghs_fork")
     assert hidden(fake) == {}
-    assert result.quiet.refused
+    assert result.hiding.refused
     [sticky] = fake.issue_comments_by(BOT)
     assert (
         "Duplicate bot comments were not hidden: this token may not hide comments" in sticky["body"]
@@ -240,7 +239,7 @@ def test_a_run_interrupted_after_its_claims_finishes_on_the_next(
         post(fake, findings_of(scene), hide_duplicates=True)
     assert {kind for kind, _ in record(fake)} == {"hiding"} and hidden(fake) == {}
     result = post(fake, findings_of(scene), hide_duplicates=True)
-    assert (result.quiet.hidden, result.quiet.total) == (5, 5)
+    assert (result.hiding.hidden, result.hiding.total) == (5, 5)
     assert {kind for kind, _ in record(fake)} == {"hidden"}
 
 
@@ -272,7 +271,7 @@ def test_a_comment_that_no_longer_says_what_the_plan_claims_is_not_hidden(
         "1 bot comment(s) the plan names do not match them as GitHub shows them now, so "
         f"they were not hidden: {key}",
     )
-    assert result.quiet.mismatched == 1
+    assert result.hiding.mismatched == 1
     assert result.describe().endswith(", 1 not hidden (the plan does not match them on GitHub)")
     [sticky] = fake.issue_comments_by(BOT)
     assert "_1 bot comment(s) named by the plan do not match them as GitHub shows" in sticky["body"]
@@ -311,7 +310,7 @@ def test_link_mode_posts_nothing_inline_and_keeps_the_linked_comment_visible(
     assert "### 2 findings linked, not posted inline" in sticky["body"]
     fake.log.clear()
     again = post(fake, findings_of(scene), hide_duplicates=True, inline_mode="link")
-    assert (again.quiet.hidden, again.quiet.restored) == (0, 0)
+    assert (again.hiding.hidden, again.hiding.restored) == (0, 0)
     assert len(fake.writes()) == 1  # the sticky, unchanged
 
 
@@ -320,7 +319,7 @@ def test_a_dry_run_reads_states_and_lists_the_mutations_it_would_send(
 ) -> None:
     result = post(fake, findings_of(scene), hide_duplicates=True, dry_run=True)
     assert hidden(fake) == {} and fake.issue_comments_by(BOT) == []
-    assert result.quiet.hidden == 5
+    assert result.hiding.hidden == 5
     assert [entry[:2] for entry in fake.log if entry[0] in ("QUERY", "MUTATION")] == [
         ("QUERY", "CommentStates")
     ]

@@ -6,14 +6,16 @@ import argparse
 import importlib.metadata
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from github.github_support import BOT, TOKEN, posting_fake, saved_plan
 from review_quorum.cli import main, post
-from review_quorum.errors import ConfigError
-from review_quorum.github import Gate, ReviewDraft
+from review_quorum.model import ConsensusLevel, NormalizedFinding
+from review_quorum.plan import ReviewPlan, Settings, assemble, review
+from review_quorum.scoring.confidence import Disposition
 
 ACTIONS_VARIABLES = [
     "GITHUB_TOKEN",
@@ -204,35 +206,53 @@ def test_a_refused_token_exits_2_without_showing_it(
     assert err == f"quorum: posting to octo-org/widgets#7 ...\nquorum: error: {expected}\n"
 
 
-@pytest.mark.parametrize(
-    ("gate", "level", "event"),
-    [
-        (None, None, "COMMENT"),
-        (Gate("confirmed", True, 1), None, "COMMENT"),
-        (Gate("confirmed", True, 1), "unverified", "REQUEST_CHANGES"),
-        (Gate("confirmed", False, 0), "confirmed", "COMMENT"),
-        (Gate("none", False, 0, {"unverified": 2}), "unverified", "REQUEST_CHANGES"),
-    ],
-)
-def test_the_cli_decides_the_event(gate: Gate | None, level: str | None, event: str) -> None:
-    draft = ReviewDraft("body", (), "summary", event="APPROVE", gate=gate)
-    assert post.choose_event(draft, level) == event
+def event_plan(bots: tuple[str, ...], gate_level: ConsensusLevel | None) -> ReviewPlan:
+    """One style finding at line 3 that `bots` report, out of the two bots that ran: both
+    make it confirmed, one bot needs-verification (below the gate level confirmed)."""
+    findings = [
+        NormalizedFinding.create(
+            bot=bot,
+            finding_id=bot,
+            severity="low",
+            category="style",
+            title="X",
+            file="a.py",
+            line=3,
+        )
+        for bot in bots
+    ]
+    return review(findings, settings=Settings(bots_ran=2, gate_level=gate_level))
+
+
+CONFIRMED, NEEDS = ConsensusLevel.CONFIRMED, ConsensusLevel.NEEDS_VERIFICATION
 
 
 @pytest.mark.parametrize(
-    ("gate", "message"),
+    ("bots", "gate_level", "level", "event"),
     [
-        (None, "--request-changes-on: the plan has no gate result to decide on"),
-        (
-            Gate("confirmed", False, 0),
-            "gated at confirmed and does not count findings per level; "
-            "make it with --gate-level unverified",
-        ),
+        ((), CONFIRMED, None, "COMMENT"),
+        ((), CONFIRMED, "unverified", "COMMENT"),
+        (("a", "b"), CONFIRMED, None, "COMMENT"),
+        (("a", "b"), CONFIRMED, "unverified", "REQUEST_CHANGES"),
+        (("a", "b"), CONFIRMED, "confirmed", "REQUEST_CHANGES"),
+        (("a",), CONFIRMED, "confirmed", "COMMENT"),
+        # whatever level the plan was gated at, its findings are counted at the level asked
+        (("a",), CONFIRMED, "needs-verification", "REQUEST_CHANGES"),
+        (("a",), None, "unverified", "REQUEST_CHANGES"),
+        (("a", "b"), NEEDS, "confirmed", "REQUEST_CHANGES"),
     ],
 )
-def test_the_cli_refuses_to_guess_the_event(gate: Gate | None, message: str) -> None:
-    with pytest.raises(ConfigError, match=message):
-        post.choose_event(ReviewDraft("b", (), "s", gate=gate), "unverified")
+def test_the_cli_decides_the_event(
+    bots: tuple[str, ...], gate_level: ConsensusLevel | None, level: str | None, event: str
+) -> None:
+    assert post.choose_event(event_plan(bots, gate_level), level) == event
+
+
+def test_a_dropped_finding_never_requests_changes() -> None:
+    plan = event_plan(("a", "b"), CONFIRMED)
+    dropped = replace(plan.findings[0], disposition=Disposition.DROPPED)
+    plan = assemble([dropped], plan.settings, bots_ran=2)
+    assert post.choose_event(plan, "unverified") == "COMMENT"
 
 
 def test_the_posting_options_can_be_added_to_another_command() -> None:

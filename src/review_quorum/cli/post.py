@@ -25,7 +25,6 @@ in the history as a run (see `cli.record`), except in a dry run.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -37,17 +36,16 @@ from review_quorum.cli import progress
 from review_quorum.cli.common import ExitCode, read_bytes, warn, write_output
 from review_quorum.cli.gitlab_input import add_merge_request_arguments
 from review_quorum.cli.record import Recorder, add_record_arguments
-from review_quorum.config import INLINE_MODES
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions, Source
 from review_quorum.model import ConsensusLevel
+from review_quorum.plan import INLINE_MODES, ReviewPlan, gate_at
 
 if TYPE_CHECKING:
     import httpx
 
-    from review_quorum.checked_plan import Fresh
+    from review_quorum.checked_plan import CheckedPlan, Fresh
     from review_quorum.github import PullRequest, ReviewDraft
-    from review_quorum.plan import ReviewPlan
 
 LEVELS = [level.value for level in ConsensusLevel]
 
@@ -124,7 +122,7 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from review_quorum.checked_plan import check_plan
-    from review_quorum.github import ReviewDraft, resolve_target
+    from review_quorum.github import resolve_target
     from review_quorum.render.json_report import report_data
     from review_quorum.saved_plan import read_saved_plan
 
@@ -141,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     plans = [read_saved_plan(document, source, pull_page=page)]
     recorder = Recorder.from_args(args)
 
-    def rebuild(fresh: Fresh) -> ReviewDraft:
+    def rebuild(fresh: Fresh) -> CheckedPlan:
         """The saved plan checked against the comments GitHub shows now (`checked_plan`)."""
         checked = check_plan(plans[0], fresh)
         if checked.mismatched:
@@ -151,8 +149,7 @@ def run(args: argparse.Namespace) -> int:
                 "the bots' findings are GitHub's, and no comment is hidden this run"
             )
         plans.append(checked.plan)
-        draft = ReviewDraft.from_plan(checked.plan, source=source)
-        return dataclasses.replace(draft, mismatched=len(checked.mismatched))
+        return checked
 
     reading = ReadOptions(bot_logins=settings.get("bot-logins") or {})
     status = deliver(
@@ -175,7 +172,7 @@ def deliver(
     default: str,
     written: bool = False,
     reading: ReadOptions | None = None,
-    rebuild: Callable[[Fresh], ReviewDraft] | None = None,
+    rebuild: Callable[[Fresh], CheckedPlan] | None = None,
 ) -> int:
     """Deliver `plan` with `--reporter`, else the configuration's reporter, else `default`;
     `written` says the command already wrote the review locally (so `local` has no more to
@@ -194,24 +191,24 @@ def deliver(
 
 def post_from_args(
     args: argparse.Namespace,
-    draft: ReviewDraft,
+    plan: ReviewPlan,
+    source: str,
     *,
     env: Mapping[str, str] | None = None,
     http: httpx.Client | None = None,
     reading: ReadOptions | None = None,
-    rebuild: Callable[[Fresh], ReviewDraft] | None = None,
+    rebuild: Callable[[Fresh], CheckedPlan] | None = None,
 ) -> int:
-    """Post `draft` as the parsed posting options say; returns the exit status.
-
-    `reading` and `rebuild` go to `post_review`; a rebuilt draft gets its event the same way.
-    """
+    """Post `plan` (`source` names it) as the parsed posting options say; returns the exit
+    status. `reading` goes to `post_review`, and `rebuild` too, as the maker of the draft of
+    the checked plan, which gets its event the same way."""
     # Imported here so that commands which never post do not pay for httpx.
     from review_quorum.github import GitHubClient, post_review, resolve_target
 
     env = os.environ if env is None else env
+    draft = _draft(plan, source, args)
     for skipped in draft.skipped:
         warn(f"not posted: {skipped.describe()}")
-    draft = dataclasses.replace(draft, event=choose_event(draft, args.request_changes_on))
     if args.inline_mode is not None and args.inline_mode != draft.inline_mode:
         raise ConfigError(
             f"--inline-mode {args.inline_mode}: the plan was made with --inline-mode "
@@ -235,7 +232,7 @@ def post_from_args(
                 bot_login=args.bot_login,
                 env=env,
                 reading=reading,
-                rebuild=None if rebuild is None else _with_event(rebuild, args),
+                rebuild=None if rebuild is None else _redraft(rebuild, source, args),
             )
     finally:
         if owned:
@@ -273,12 +270,23 @@ def report_outcome(dry_run: bool, client: _Client, result: _Outcome, variable: s
     return ExitCode.OK
 
 
-def _with_event(
-    rebuild: Callable[[Fresh], ReviewDraft], args: argparse.Namespace
+def _draft(
+    plan: ReviewPlan, source: str, args: argparse.Namespace, mismatched: int = 0
+) -> ReviewDraft:
+    from review_quorum.github import ReviewDraft
+
+    event = choose_event(plan, args.request_changes_on)
+    return ReviewDraft.from_plan(plan, source=source, event=event, mismatched=mismatched)
+
+
+def _redraft(
+    rebuild: Callable[[Fresh], CheckedPlan], source: str, args: argparse.Namespace
 ) -> Callable[[Fresh], ReviewDraft]:
+    """The draft of the plan `rebuild` checks against the comments the poster reads."""
+
     def rebuilt(fresh: Fresh) -> ReviewDraft:
-        draft = rebuild(fresh)
-        return dataclasses.replace(draft, event=choose_event(draft, args.request_changes_on))
+        checked = rebuild(fresh)
+        return _draft(checked.plan, source, args, len(checked.mismatched))
 
     return rebuilt
 
@@ -293,20 +301,13 @@ def pull_page(target: PullRequest, env: Mapping[str, str]) -> str:
     return f"{server}/{target.owner}/{target.repo}/pull/{target.number}"
 
 
-def choose_event(draft: ReviewDraft, request_changes_on: str | None) -> str:
-    """COMMENT, or REQUEST_CHANGES when opted in and the plan has findings at the level."""
+def choose_event(plan: ReviewPlan, request_changes_on: str | None) -> str:
+    """COMMENT, or REQUEST_CHANGES when opted in and the plan's gate at that level (whatever
+    level it was gated at) counts findings."""
     if request_changes_on is None:
         return "COMMENT"
-    level = ConsensusLevel.parse(request_changes_on)
-    if draft.gate is None:
-        raise ConfigError("--request-changes-on: the plan has no gate result to decide on")
-    fails = draft.gate.fails_at(level)
-    if fails is None:
-        raise ConfigError(
-            f"--request-changes-on {level.value}: the plan was gated at {draft.gate.level} and "
-            f"does not count findings per level; make it with --gate-level {level.value}"
-        )
-    return "REQUEST_CHANGES" if fails else "COMMENT"
+    failed = gate_at(plan.findings, ConsensusLevel.parse(request_changes_on)).failed
+    return "REQUEST_CHANGES" if failed else "COMMENT"
 
 
 def make_http_client() -> httpx.Client:

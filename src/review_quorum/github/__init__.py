@@ -7,13 +7,12 @@ summary) idempotently; `GitHubClient` is the only code here that touches the net
 from __future__ import annotations
 
 from review_quorum.github.client import GitHubClient, RetryPolicy, format_request
-from review_quorum.github.draft import DraftComment, Gate, ReviewDraft
+from review_quorum.github.draft import DraftComment, ReviewDraft
 from review_quorum.github.poster import PostResult, post_review
 from review_quorum.github.target import PullRequest, resolve_target
 
 __all__ = [
     "DraftComment",
-    "Gate",
     "GitHubClient",
     "PostResult",
     "PullRequest",

@@ -1,4 +1,4 @@
-"""Which bot comments to hide as duplicates, and which of them to bring back: `plan_hiding`.
+"""Which bot comments to hide as duplicates, and which of them to bring back: `decide_hiding`.
 
 Pure decisions, no I/O. A finding quorum reports (inline or in the summary) that was read
 from comments of two or more bots makes those comments duplicates: quorum's own comment or
@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from review_quorum.comment_links import comment_key
-from review_quorum.github.draft_findings import DraftFinding
+from review_quorum.github.draft import DraftFinding
 from review_quorum.markup.markers import find_markers, marker
 
 HIDDEN = "hidden"
@@ -37,7 +37,7 @@ DUPLICATE = "duplicate"  # GitHub's minimizedReason for the DUPLICATE classifier
 
 
 @dataclass(frozen=True, slots=True)
-class Comment:
+class PostedComment:
     """What GitHub says about one comment: author, replies, and whether it is minimized."""
 
     key: str
@@ -50,11 +50,11 @@ class Comment:
 
 
 @dataclass(frozen=True, slots=True)
-class Hiding:
+class HidingDecision:
     """One run's changes: what to hide and restore, and the record to claim first."""
 
-    hide: tuple[Comment, ...]
-    restore: tuple[Comment, ...]
+    hide: tuple[PostedComment, ...]
+    restore: tuple[PostedComment, ...]
     record: Mapping[str, str]
     spared: int = 0  # duplicates left visible because a human replied to them
     refused: bool = False  # the token may not hide these comments
@@ -75,7 +75,9 @@ class Hiding:
 Read = Mapping[str, frozenset[bytes]]  # comment key -> its findings, as GitHub shows it
 
 
-def duplicates(findings: Sequence[DraftFinding], mode: str, read: Read | None = None) -> set[str]:
+def find_duplicates(
+    findings: Sequence[DraftFinding], mode: str, read: Read | None = None
+) -> set[str]:
     """The comments every finding read from them calls duplicates (by ``kind:rest_id``)."""
     verdict: dict[str, bool] = {}
     covered: dict[str, set[bytes]] = {}
@@ -114,19 +116,19 @@ def _matches(read: Read | None, key: str, finding: DraftFinding, index: int) -> 
     return index < len(finding.identities) and finding.identities[index] in read.get(key, ())
 
 
-def plan_hiding(
+def decide_hiding(
     findings: Sequence[DraftFinding],
     mode: str,
-    comments: Mapping[str, Comment],
+    comments: Mapping[str, PostedComment],
     record: Mapping[str, str],
     login: str,
     read: Read | None = None,
-) -> Hiding:
+) -> HidingDecision:
     """What to hide and restore this run, given GitHub's state and quorum's record."""
     ours = login.casefold()
-    eligible: dict[str, Comment] = {}
+    eligible: dict[str, PostedComment] = {}
     spared = 0
-    for key in sorted(duplicates(findings, mode, read)):
+    for key in sorted(find_duplicates(findings, mode, read)):
         comment = comments.get(key)
         if comment is None or not comment.bot or comment.author.casefold() == ours:
             continue
@@ -146,15 +148,15 @@ def plan_hiding(
     # Ours (it is minimized as a duplicate) until it is back, even if this token cannot.
     claimed |= {comment.key: HIDDEN for comment in restore}
     restore = [comment for comment in restore if comment.can_minimize]
-    return Hiding(tuple(hide), tuple(restore), claimed, spared, refused)
+    return HidingDecision(tuple(hide), tuple(restore), claimed, spared, refused)
 
 
 def _keep_hidden(
-    eligible: Mapping[str, Comment], record: Mapping[str, str]
-) -> tuple[dict[str, str], list[Comment]]:
+    eligible: Mapping[str, PostedComment], record: Mapping[str, str]
+) -> tuple[dict[str, str], list[PostedComment]]:
     """The record of eligible comments already settled, and those still to hide."""
     claimed: dict[str, str] = {}
-    hide: list[Comment] = []
+    hide: list[PostedComment] = []
     for key, comment in eligible.items():
         state = record.get(key)
         if state == UNHIDDEN or (state == HIDDEN and comment.minimized is None):
@@ -167,7 +169,7 @@ def _keep_hidden(
     return claimed, hide
 
 
-def _ours_hidden(comment: Comment | None) -> bool:
+def _ours_hidden(comment: PostedComment | None) -> bool:
     return comment is not None and comment.minimized == DUPLICATE
 
 

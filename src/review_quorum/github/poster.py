@@ -10,15 +10,15 @@ requested" review once the run no longer requests changes. A thread someone else
 to is never edited. With `resolve_fixed` the thread of a fixed finding's comment is also
 resolved (GraphQL), before its text changes, so an interrupted run still finishes it. With
 `hide_duplicates`, bot comments that repeat a reported finding are minimized once quorum's
-own review is up, and brought back when their finding changes (see `quieting`); what is
+own review is up, and brought back when their finding changes (see `hiding`); what is
 hidden is decided from the bot-comment readers' findings in the comments this run reads
 (`reading` says how to read them), never from the draft's claims. `rebuild`, when given,
 makes the draft again from those findings before anything is written (`quorum post` of
 a saved plan: `checked_plan`), so the summary attributes to bots what GitHub shows. When
 GitHub refuses an anchor (422), pending reviews (which notify nobody and are deleted at
-once) find the refused comments by bisection, and those move to the review body. When a
-create request fails in a way that may still have been applied (5xx, lost connection),
-the run re-reads before retrying, so a retry never duplicates.
+once) find the refused comments by bisection (`anchoring`), and those move to the review
+body. When a create request fails in a way that may still have been applied (5xx, lost
+connection), the run re-reads before retrying, so a retry never duplicates.
 """
 
 from __future__ import annotations
@@ -31,10 +31,9 @@ from typing import Any
 from review_quorum.checked_plan import Fresh
 from review_quorum.errors import GitHubError
 from review_quorum.github import moderation, remote
+from review_quorum.github.anchoring import delete_reviews, refused_anchors
 from review_quorum.github.bodies import (
     BATCH,
-    PROBE,
-    PROBE_BODY,
     batch_id,
     continuation_body,
     fixed_body,
@@ -42,9 +41,9 @@ from review_quorum.github.bodies import (
 )
 from review_quorum.github.client import GitHubClient
 from review_quorum.github.draft import DraftComment, ReviewDraft
+from review_quorum.github.hiding import Hiding, HidingResult
 from review_quorum.github.limits import MAX_COMMENTS_PER_REVIEW, fit_body
-from review_quorum.github.quieting import Quieting, QuietResult
-from review_quorum.github.reconcile import Existing, find_sticky, index, plan
+from review_quorum.github.reconcile import Existing, find_sticky, index, writes_for
 from review_quorum.github.remote import RemoteComment, RemoteIssueComment, RemoteReview
 from review_quorum.github.snapshot import read_fresh
 from review_quorum.github.target import ACTIONS_BOT, PullRequest, in_actions
@@ -72,7 +71,7 @@ class PostResult:
     dry_run: bool
     warnings: tuple[str, ...] = ()
     threads_resolved: int = 0
-    quiet: QuietResult = QuietResult()
+    hiding: HidingResult = HidingResult()
 
     def describe(self) -> str:
         """One line for a person reading the job log."""
@@ -90,8 +89,8 @@ class PostResult:
             parts.append(f"{self.threads_resolved} review thread(s) resolved")
         if self.dismissed:
             parts.append(f"{self.dismissed} earlier 'changes requested' review(s) dismissed")
-        quiet = f"; {self.quiet.describe()}" if self.quiet.enabled else ""
-        return f"{self.target}: {verb} {', '.join(parts)}; summary comment {self.sticky}{quiet}"
+        hiding = f"; {self.hiding.describe()}" if self.hiding.enabled else ""
+        return f"{self.target}: {verb} {', '.join(parts)}; summary comment {self.sticky}{hiding}"
 
 
 def post_review(
@@ -112,7 +111,7 @@ def post_review(
     run = _Run(client, target, draft, login, dry_run=dry_run or client.dry_run)
     run.reading = replace(reading or ReadOptions(), own_login=login)
     run.rebuild = rebuild
-    run.quieting = Quieting(client, draft, login, enabled=hide_duplicates, dry_run=run.dry_run)
+    run.hiding = Hiding(client, draft, login, enabled=hide_duplicates, dry_run=run.dry_run)
     return run.post(resolve_fixed=resolve_fixed)
 
 
@@ -149,15 +148,15 @@ class _Run:
         self.pull = f"{target.path}/pulls/{target.number}"
         self.commit = draft.commit_id or target.head_sha
         self.warnings: list[str] = []
-        self.quieting = Quieting(client, draft, login, enabled=False, dry_run=dry_run)
+        self.hiding = Hiding(client, draft, login, enabled=False, dry_run=dry_run)
         self.sticky_id: int | None = None
         self.reading = ReadOptions(own_login=login)
         self.rebuild: Callable[[Fresh], ReviewDraft] | None = None
 
     def post(self, *, resolve_fixed: bool) -> PostResult:
         existing = self._read()
-        self._delete_reviews(existing.probes)  # left by a run interrupted mid-search
-        work = plan(self.draft, existing, resolve_fixed=resolve_fixed)
+        delete_reviews(self, existing.probes)  # left by a run interrupted mid-search
+        work = writes_for(self.draft, existing, resolve_fixed=resolve_fixed)
         sticky, sticky_url = self._sticky(existing.sticky)
         created, moved, reviews = self._post(work.to_post, existing)
         updated = self._edit(work.to_update)
@@ -165,9 +164,9 @@ class _Run:
         sha = self._head() if work.to_resolve else None
         fixed = [(comment, fixed_body(comment.body, fp, sha)) for comment, fp in work.to_resolve]
         resolved = self._edit(fixed)
-        if self.quieting.run():
+        if self.hiding.run():
             self._rewrite_sticky()
-        self.warnings += self.quieting.warnings
+        self.warnings += self.hiding.warnings
         dismissed = self._dismiss(existing.changes_requested)
         return PostResult(
             target=str(self.target),
@@ -185,7 +184,7 @@ class _Run:
             dry_run=self.dry_run,
             warnings=tuple(self.warnings),
             threads_resolved=threads,
-            quiet=self.quieting.result(),
+            hiding=self.hiding.result(),
         )
 
     def _read(self) -> Existing:
@@ -197,13 +196,14 @@ class _Run:
         collections = (raw_comments, raw_reviews, raw_issue_comments)
         fresh = read_fresh(collections, name=str(self.target), options=self.reading)
         if self.rebuild is not None:
-            self.draft = self.quieting.draft = self.rebuild(fresh)
+            self.draft = self.hiding.draft = self.rebuild(fresh)
         existing = index(self.login, reviews, comments, issue_comments)
         sticky = existing.sticky.body if existing.sticky else None
-        self.quieting.prepare(reviews, comments, issue_comments, sticky, fresh)
+        self.hiding.prepare(reviews, comments, issue_comments, sticky, fresh)
         return existing
 
-    def _reviews(self) -> list[RemoteReview]:
+    def reviews(self) -> list[RemoteReview]:
+        """Every review on the pull request, as GitHub lists it now."""
         return remote.reviews(self.client.paginate(f"{self.pull}/reviews"))
 
     @property
@@ -215,14 +215,14 @@ class _Run:
 
     def _sticky(self, existing: RemoteIssueComment | None) -> tuple[str, str | None]:
         """Write the sticky summary first: a read-only token is found out before anything."""
-        body = {"body": self.quieting.sticky_body(self.draft.summary)}
+        body = {"body": self.hiding.sticky_body(self.draft.summary)}
         try:
             if existing is not None:
                 self.sticky_id = existing.id
-                self._write("PATCH", f"{self.target.path}/issues/comments/{existing.id}", body)
+                self.write("PATCH", f"{self.target.path}/issues/comments/{existing.id}", body)
                 return "updated", existing.html_url
             path = f"{self.target.path}/issues/{self.target.number}/comments"
-            created = self._create(path, body, self._find_sticky)
+            created = self.create(path, body, self._find_sticky)
         except GitHubError as err:
             if err.status != 403:
                 raise
@@ -236,9 +236,9 @@ class _Run:
 
     def _rewrite_sticky(self) -> None:
         """The sticky again, with the record as it stands after hiding and restoring."""
-        body = {"body": self.quieting.sticky_body(self.draft.summary)}
+        body = {"body": self.hiding.sticky_body(self.draft.summary)}
         if self.sticky_id is not None:
-            self._write("PATCH", f"{self.target.path}/issues/comments/{self.sticky_id}", body)
+            self.write("PATCH", f"{self.target.path}/issues/comments/{self.sticky_id}", body)
 
     def _resolve_threads(self, comments: Sequence[RemoteComment]) -> int:
         """Resolve the open review threads our fixed findings' comments start."""
@@ -293,90 +293,29 @@ class _Run:
         except GitHubError as err:
             if err.status != 422 or not batch:
                 raise
-            refused = self._refused(batch, existing, err)
+            refused = refused_anchors(self, batch, existing, err)
         moved = {comment.fingerprint for comment in refused}
         accepted = [comment for comment in batch if comment.fingerprint not in moved]
         self._submit(review_body(base, key, refused), event, accepted, key)
         return len(accepted), len(refused)
 
     def _submit(self, body: str, event: str, batch: Sequence[DraftComment], key: str) -> None:
-        payload = self._payload(body, batch) | {"event": event}
-        self._create(f"{self.pull}/reviews", payload, lambda: self._find_review(key))
+        payload = self.payload(body, batch) | {"event": event}
+        self.create(f"{self.pull}/reviews", payload, lambda: self._find_review(key))
 
     def _find_review(self, key: str) -> RemoteReview | None:
         ours = self.login.casefold()
         return next(
             (
                 review
-                for review in self._reviews()
+                for review in self.reviews()
                 if review.author.casefold() == ours and (BATCH, key) in find_markers(review.body)
             ),
             None,
         )
 
-    def _refused(
-        self, batch: Sequence[DraftComment], existing: Existing, err: GitHubError
-    ) -> list[DraftComment]:
-        if existing.foreign_pending:
-            raise GitHubError(
-                f"{err}; a pending review by {self.login} on {self.target} prevents finding "
-                "which anchor GitHub refused: submit or delete it, then run again",
-                status=422,
-            ) from err
-        refused = self._bisect(list(batch), known_to_fail=True)
-        if not refused:
-            raise err
-        return refused
-
-    def _bisect(self, batch: list[DraftComment], *, known_to_fail: bool) -> list[DraftComment]:
-        """The comments GitHub refuses, found with pending reviews that notify nobody."""
-        if not known_to_fail and self._probe(batch):
-            return []
-        if len(batch) == 1:
-            return batch
-        middle = len(batch) // 2
-        left = self._bisect(batch[:middle], known_to_fail=False)
-        # The whole batch failed, so when its left half passes the right half must fail.
-        right = self._bisect(batch[middle:], known_to_fail=not left)
-        return left + right
-
-    def _probe(self, batch: Sequence[DraftComment]) -> bool:
-        try:
-            created = self._create(
-                f"{self.pull}/reviews", self._payload(PROBE_BODY, batch), self._clear_probes
-            )
-        except GitHubError as err:
-            if err.status == 422:
-                return False
-            raise
-        review_id = created.get("id") if isinstance(created, dict) else None
-        if not isinstance(review_id, int):
-            raise GitHubError("GitHub API created a pending review without an id")
-        self._delete_reviews([RemoteReview(review_id, self.login, "PENDING", PROBE_BODY)])
-        return True
-
-    def _clear_probes(self) -> None:
-        """After a failed probe, delete it if it was created anyway; never "applied"."""
-        ours = self.login.casefold()
-        self._delete_reviews(
-            [
-                review
-                for review in self._reviews()
-                if review.author.casefold() == ours
-                and review.state == "PENDING"
-                and any(kind == PROBE for kind, _ in find_markers(review.body))
-            ]
-        )
-
-    def _delete_reviews(self, reviews: Sequence[RemoteReview]) -> None:
-        for review in reviews:
-            try:
-                self._write("DELETE", f"{self.pull}/reviews/{review.id}")
-            except GitHubError as err:
-                if err.status != 404:  # already gone: what we wanted
-                    raise
-
-    def _payload(self, body: str, batch: Sequence[DraftComment]) -> dict[str, Any]:
+    def payload(self, body: str, batch: Sequence[DraftComment]) -> dict[str, Any]:
+        """A create-review request carrying `batch` under `body`, on the run's commit."""
         comments = [comment.payload() | {"body": fit_body(comment.body)} for comment in batch]
         payload: dict[str, Any] = {"body": body, "comments": comments}
         if self.commit:
@@ -385,7 +324,7 @@ class _Run:
 
     def _edit(self, edits: Sequence[tuple[RemoteComment, str]]) -> int:
         for comment, body in edits:
-            self._write("PATCH", f"{self.target.path}/pulls/comments/{comment.id}", {"body": body})
+            self.write("PATCH", f"{self.target.path}/pulls/comments/{comment.id}", {"body": body})
         return len(edits)
 
     def _head(self) -> str | None:
@@ -404,7 +343,7 @@ class _Run:
         for review in reviews:
             path = f"{self.pull}/reviews/{review.id}/dismissals"
             try:
-                self._write("PUT", path, {"message": message, "event": "DISMISS"})
+                self.write("PUT", path, {"message": message, "event": "DISMISS"})
                 dismissed += 1
             except GitHubError as err:
                 if err.status not in (403, 404, 422):
@@ -412,13 +351,13 @@ class _Run:
                 self.warnings.append(f"could not dismiss review {review.id}: {err}")
         return dismissed
 
-    def _create(
+    def create(
         self, path: str, payload: Mapping[str, Any], applied: Callable[[], object | None]
     ) -> Any:
         """POST `payload`; after a failure that may have been applied, ask `applied`."""
-        return create_once(self._write, self.client.wait_before_retry, path, payload, applied)
+        return create_once(self.write, self.client.wait_before_retry, path, payload, applied)
 
-    def _write(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> Any:
+    def write(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> Any:
         return self.client.write(method, path, body, dry_run=self.dry_run)
 
 

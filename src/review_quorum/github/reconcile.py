@@ -1,4 +1,4 @@
-"""Deciding what to post by comparing the draft with what our identity already posted.
+"""What a run writes (`writes_for`), from the draft and what our identity already posted.
 
 Pure functions, no I/O. Only comments authored by our login count: a marker planted by
 anyone else is ignored. A finding is already there when one of our live inline comments
@@ -36,7 +36,7 @@ class Existing:
 
 
 @dataclass(frozen=True, slots=True)
-class Plan:
+class Writes:
     """The writes a run makes: new comments, stale bodies, fixed findings."""
 
     to_post: tuple[DraftComment, ...]
@@ -92,7 +92,7 @@ def find_sticky(
     )
 
 
-def plan(draft: ReviewDraft, existing: Existing, *, resolve_fixed: bool) -> Plan:
+def writes_for(draft: ReviewDraft, existing: Existing, *, resolve_fixed: bool) -> Writes:
     """The comments to create, update and mark fixed for `draft`."""
     to_post = tuple(comment for comment in draft.comments if not existing.has(comment.fingerprint))
     to_update = tuple(
@@ -110,7 +110,7 @@ def plan(draft: ReviewDraft, existing: Existing, *, resolve_fixed: bool) -> Plan
         for remote in remotes
     ]
     to_resolve = tuple(item for item in gone if item[0].id not in existing.replied)
-    return Plan(
+    return Writes(
         to_post=to_post,
         skipped_existing=len(draft.comments) - len(to_post),
         to_update=to_update,

@@ -25,7 +25,7 @@ from typing import Any
 
 from review_quorum.errors import GitLabError
 from review_quorum.github.bodies import MOVED, fixed_body, without_markers
-from review_quorum.github.draft import DraftComment, Gate, ReviewDraft
+from review_quorum.github.draft import DraftComment, ReviewDraft
 from review_quorum.gitlab.client import TOKEN_HELP, GitLabClient
 from review_quorum.gitlab.positions import addressable, anchored_at, position_for
 from review_quorum.gitlab.reconcile import Ours, Thread, find_ours, find_thread
@@ -33,6 +33,7 @@ from review_quorum.gitlab.snapshot import DiffRefs, MergeRequestSnapshot, read_m
 from review_quorum.gitlab.target import MergeRequest
 from review_quorum.markup.escape import code
 from review_quorum.markup.markers import marker
+from review_quorum.plan import Gate
 from review_quorum.retrying import create_once
 
 STATUS_NAME = "review-quorum"
@@ -310,9 +311,9 @@ def _stale(thread: Thread, body: str) -> bool:
 
 
 def _describe(gate: Gate) -> str:
-    level = gate.level if gate.level != "none" else "any"
+    level = gate.level.value if gate.level is not None else "any"
     if gate.failed:
-        return f"{gate.count} finding(s) at {level} or above"
+        return f"{len(gate.blocking)} finding(s) at {level} or above"
     return f"no finding at {level} or above"
 
 

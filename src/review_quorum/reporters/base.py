@@ -21,8 +21,7 @@ from review_quorum.plan import ReviewPlan
 if TYPE_CHECKING:
     import httpx
 
-    from review_quorum.checked_plan import Fresh
-    from review_quorum.github.draft import ReviewDraft
+    from review_quorum.checked_plan import CheckedPlan, Fresh
     from review_quorum.ingest.base import ReadOptions
 
 
@@ -42,7 +41,7 @@ class Delivery:
     env: Mapping[str, str]
     http: httpx.Client | None = None
     reading: ReadOptions | None = None
-    rebuild: Callable[[Fresh], ReviewDraft] | None = None
+    rebuild: Callable[[Fresh], CheckedPlan] | None = None
 
 
 class Reporter(Protocol):

@@ -8,15 +8,14 @@ This is `quorum post` as it always was: the plan's bodies are rendered afresh in
 from __future__ import annotations
 
 from review_quorum.cli.post import post_from_args
-from review_quorum.github.draft import ReviewDraft
 from review_quorum.reporters.base import Delivery
 
 
 def report(delivery: Delivery) -> int:
-    draft = ReviewDraft.from_plan(delivery.plan, source=delivery.source)
     return post_from_args(
         delivery.args,
-        draft,
+        delivery.plan,
+        delivery.source,
         env=delivery.env,
         http=delivery.http,
         reading=delivery.reading,

@@ -1,4 +1,4 @@
-"""One run's hiding of duplicate bot comments: read, decide, claim, act, settle. `Quieting`.
+"""One run's hiding of duplicate bot comments: read, decide, claim, act, settle: `Hiding`.
 
 `prepare` reads what the decision needs: quorum's record in its sticky summary, and for
 every comment a finding names or the record holds, its author (REST `user.type` says
@@ -26,12 +26,12 @@ from review_quorum.github.duplicates import (
     HIDDEN,
     HIDING,
     RECORD_KINDS,
-    Comment,
-    Hiding,
+    HidingDecision,
+    PostedComment,
     Read,
-    duplicates,
+    decide_hiding,
+    find_duplicates,
     mismatches,
-    plan_hiding,
     read_record,
     record_markers,
 )
@@ -46,7 +46,7 @@ REFUSED_NOTE = (
 
 
 @dataclass(frozen=True, slots=True)
-class QuietResult:
+class HidingResult:
     """What hiding did this run, and how many comments quorum keeps hidden in all."""
 
     enabled: bool = False
@@ -69,7 +69,10 @@ class QuietResult:
         return text
 
 
-class Quieting:
+class Hiding:
+    """Hiding duplicates (`--hide-duplicates`) in one run of the poster: `prepare` after its
+    reads, `sticky_body` for the summary it writes, `run` once its own review is up."""
+
     def __init__(
         self, client: GitHubClient, draft: ReviewDraft, login: str, *, enabled: bool, dry_run: bool
     ) -> None:
@@ -79,7 +82,7 @@ class Quieting:
         self.enabled = enabled
         self.dry_run = dry_run
         self.record: dict[str, str] = {}
-        self.hiding = Hiding((), (), {})
+        self.decision = HidingDecision((), (), {})
         self.warnings: list[str] = []
         self.mismatched: list[str] = []
         self.suspended = False  # the plan does not match GitHub: hide and restore nothing
@@ -117,7 +120,9 @@ class Quieting:
             for finding in self.draft.findings
             for _, source in finding.comments
         }
-        wanted = duplicates(self.draft.findings, self.draft.inline_mode, read) | set(self.record)
+        wanted = find_duplicates(self.draft.findings, self.draft.inline_mode, read) | set(
+            self.record
+        )
         found = {
             key: known[key]
             for key in sorted(wanted)
@@ -131,10 +136,10 @@ class Quieting:
             for key, comment in found.items()
             if comment.node_id in states or self.client.offline
         }
-        self.hiding = plan_hiding(
+        self.decision = decide_hiding(
             self.draft.findings, self.draft.inline_mode, looked_up, self.record, self.login, read
         )
-        self.record = dict(self.hiding.record)
+        self.record = dict(self.decision.record)
 
     def sticky_body(self, summary: str) -> str:
         """The summary, a note on what is hidden, and the record, within GitHub's limit."""
@@ -147,41 +152,41 @@ class Quieting:
 
     def run(self) -> bool:
         """Hide and restore; True when the record changed and the sticky must say so."""
-        if not self.enabled or self.suspended or self.hiding.refused:
+        if not self.enabled or self.suspended or self.decision.refused:
             return False
-        hide = [comment.node_id for comment in self.hiding.hide]
-        restore = [comment.node_id for comment in self.hiding.restore]
+        hide = [comment.node_id for comment in self.decision.hide]
+        restore = [comment.node_id for comment in self.decision.restore]
         hidden = moderation.minimize(self.client, hide, dry_run=self.dry_run)
         restored = moderation.unminimize(self.client, restore, dry_run=self.dry_run)
-        self._warn("hide", hidden, self.hiding.hide)
-        self._warn("restore", restored, self.hiding.restore)
-        by_node = {c.node_id: c.key for c in (*self.hiding.hide, *self.hiding.restore)}
-        settled = self.hiding.settle(
+        self._warn("hide", hidden, self.decision.hide)
+        self._warn("restore", restored, self.decision.restore)
+        by_node = {c.node_id: c.key for c in (*self.decision.hide, *self.decision.restore)}
+        settled = self.decision.settle(
             (by_node[node] for node in hidden.done), (by_node[node] for node in restored.done)
         )
         refused = hidden.refused or restored.refused
         if refused and not hidden.done:
-            self.hiding = Hiding((), (), settled, self.hiding.spared, refused=True)
+            self.decision = HidingDecision((), (), settled, self.decision.spared, refused=True)
         self._done = (len(hidden.done), len(restored.done))
         changed = settled != self.record or refused
         self.record = settled
         return changed
 
-    def result(self) -> QuietResult:
-        return QuietResult(
+    def result(self) -> HidingResult:
+        return HidingResult(
             enabled=self.enabled,
             hidden=self._done[0],
             restored=self._done[1],
             total=sum(1 for state in self.record.values() if state in (HIDDEN, HIDING)),
-            spared=self.hiding.spared,
-            refused=self.hiding.refused,
+            spared=self.decision.spared,
+            refused=self.decision.refused,
             mismatched=self.draft.mismatched if self.suspended else len(self.mismatched),
         )
 
     def _note(self) -> str:
         if not self.enabled:
             return ""
-        if self.hiding.refused:
+        if self.decision.refused:
             return REFUSED_NOTE
         count = sum(1 for state in self.record.values() if state in (HIDDEN, HIDING))
         notes = []
@@ -203,7 +208,9 @@ class Quieting:
             )
         return "\n\n".join(notes)
 
-    def _warn(self, verb: str, outcome: moderation.Outcome, comments: Iterable[Comment]) -> None:
+    def _warn(
+        self, verb: str, outcome: moderation.Outcome, comments: Iterable[PostedComment]
+    ) -> None:
         keys = {comment.node_id: comment.key for comment in comments}
         for node, why in outcome.failed:
             self.warnings.append(f"could not {verb} comment {keys.get(node, node)}: {why}")
@@ -229,21 +236,24 @@ def _catalogue(
     reviews: Sequence[RemoteReview],
     comments: Sequence[RemoteComment],
     issue_comments: Sequence[RemoteIssueComment],
-) -> dict[str, Comment]:
+) -> dict[str, PostedComment]:
     replied = human_replied(comments)
     inline, issue, review = (
         kind.source_kind for kind in (CommentKind.INLINE, CommentKind.ISSUE, CommentKind.REVIEW)
     )  # the keys are `comment_links.comment_key`s
     known = {
-        f"{inline}:{c.id}": Comment(f"{inline}:{c.id}", c.node_id, c.author, c.bot, c.id in replied)
+        f"{inline}:{c.id}": PostedComment(
+            f"{inline}:{c.id}", c.node_id, c.author, c.bot, c.id in replied
+        )
         for c in comments
     }
     known |= {
-        f"{issue}:{c.id}": Comment(f"{issue}:{c.id}", c.node_id, c.author, c.bot)
+        f"{issue}:{c.id}": PostedComment(f"{issue}:{c.id}", c.node_id, c.author, c.bot)
         for c in issue_comments
     }
     known |= {
-        f"{review}:{r.id}": Comment(f"{review}:{r.id}", r.node_id, r.author, r.bot) for r in reviews
+        f"{review}:{r.id}": PostedComment(f"{review}:{r.id}", r.node_id, r.author, r.bot)
+        for r in reviews
     }
     return known
 
@@ -266,10 +276,10 @@ def _same_author(named: str, actual: str) -> bool:
     return not named or named.casefold() == actual.casefold()
 
 
-def _with_state(comment: Comment, state: moderation.State | None) -> Comment:
+def _with_state(comment: PostedComment, state: moderation.State | None) -> PostedComment:
     if state is None:
         return comment
-    return Comment(
+    return PostedComment(
         comment.key,
         comment.node_id,
         comment.author,
