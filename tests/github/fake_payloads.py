@@ -2,8 +2,9 @@
 
 `Payloads` builds users, reviews, review comments and issue comments with the fields the
 OpenAPI extract's response schemas require (ids, node ids, URLs, timestamps, author
-association), and the error bodies GitHub sends: `basic-error`, `validation-error-simple`
-(bare strings that name no comment) and `validation-error` (objects naming a field).
+association); `reaction_rollup` a comment's summary of its reactions; and the error bodies
+GitHub sends: `basic-error`, `validation-error-simple` (bare strings that name no comment)
+and `validation-error` (objects naming a field).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import orjson
 
 WEB = "https://github.com"
 DOCS = "https://docs.github.com/rest"
+REACTIONS = ("+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes")
 
 
 class Payloads:
@@ -137,6 +139,14 @@ class Payloads:
             "author_association": self._association(login),
             "performed_via_github_app": None,
         }
+
+
+def reaction_rollup(reactions: list[dict[str, Any]]) -> dict[str, Any]:
+    """The `reactions` summary GitHub puts on a comment: the count of each kind."""
+    counts = dict.fromkeys(REACTIONS, 0)
+    for reaction in reactions:
+        counts[reaction["content"]] += 1
+    return {"url": "https://api.github.com/reactions", "total_count": len(reactions), **counts}
 
 
 def json_response(status: int, data: Any, headers: Mapping[str, str] = {}) -> httpx.Response:
