@@ -19,8 +19,8 @@ for PostgreSQL, where the tables are emptied first):
 
 Prints the time of each step, and the database's size after each.
 
-    python bench/history.py                          # 10,000 pull requests, 1M comments
-    python bench/history.py --pulls 1000 --comments 100000
+    python bench/history_store.py                  # 10,000 pull requests, 1M comments
+    python bench/history_store.py --pulls 1000 --comments 100000
 """
 
 from __future__ import annotations
