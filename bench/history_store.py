@@ -54,8 +54,8 @@ from review_quorum.render.json_report import report_data
 API = "https://api.github.com"
 OWNER, REPO = "bench-org", "service"
 BOTS = ("coderabbit", "copilot", "sourcery", "gemini", "greptile", "cursor")
-TABLES = ("comment_findings", "comments", "sync_progress", "run_outcomes", "triage")
-TABLES += ("members", "findings", "runs")
+TABLES: tuple[str, ...] = ("comment_findings", "comments", "sync_progress", "run_outcomes")
+TABLES += ("triage", "members", "findings", "runs")
 RUNS_PER_PULL = 10
 MEMBERS_PER_RUN = 1_000
 

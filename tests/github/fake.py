@@ -211,7 +211,8 @@ class FakeGitHub(GitHubStandIn, Payloads):
             "REQUEST_CHANGES": "CHANGES_REQUESTED",
             "APPROVE": "APPROVED",
         }
-        review = self._review(login, text, states.get(event, "PENDING"), body.get("commit_id"))
+        state = states.get(event or "", "PENDING")
+        review = self._review(login, text, state, body.get("commit_id"))
         self.reviews.append(review)
         for comment in body.get("comments", []):
             self.review_comments.append(self._review_comment(login, review["id"], comment))

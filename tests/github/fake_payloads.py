@@ -89,13 +89,14 @@ class Payloads:
         url = f"{self.api_url}/repos/{self.owner}/{self.repo}/pulls/comments/{comment_id}"
         pull_url = f"{self.api_url}/repos/{self.owner}/{self.repo}/pulls/{self.number}"
         line = comment.get("line")
+        start = max((line or 1) - 3, 1)
         now = self._now()
         return {
             "url": url,
             "pull_request_review_id": review_id,
             "id": comment_id,
             "node_id": f"PRRC_{comment_id}",
-            "diff_hunk": f"@@ -{max(line - 3, 1)},3 +{max(line - 3, 1)},4 @@",
+            "diff_hunk": f"@@ -{start},3 +{start},4 @@",
             "path": comment["path"],
             "position": line,
             "original_position": line,

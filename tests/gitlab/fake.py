@@ -24,7 +24,7 @@ from urllib.parse import parse_qsl, quote, urlencode
 
 import httpx
 import orjson
-from unidiff import PatchSet
+from unidiff.patch import PatchSet
 
 from github.fake_payloads import json_response
 from github.fake_rest import FakeTime, Fault, Faults, Interrupted
@@ -91,7 +91,7 @@ class FakeGitLab(Faults):
         """A new version with head `sha`: diff notes that `move` maps follow their line."""
         self._ids += 1
         base = "b" * 40
-        version = {
+        version: dict[str, Any] = {
             "id": self._ids,
             "head_commit_sha": sha,
             "base_commit_sha": base,
@@ -104,9 +104,10 @@ class FakeGitLab(Faults):
         }
         self.versions.append(version)
         self.version_diffs[version["id"]] = dict(diffs)
-        for discussion in self.discussions if move else []:
-            for note in discussion["notes"]:
-                self._trace(note, version, move)
+        if move is not None:
+            for discussion in self.discussions:
+                for note in discussion["notes"]:
+                    self._trace(note, version, move)
         return version
 
     def add_note(
@@ -545,13 +546,14 @@ def _lines(diff: str) -> dict[tuple[int | None, int], int]:
     for hunk in PatchSet(f"--- a/f\n+++ b/f\n{diff}")[0]:
         following = hunk.source_start
         for line in hunk:
-            if line.is_added:
-                lines[(None, line.target_line_no)] = following
-            elif line.is_removed:
-                following = line.source_line_no + 1
-            elif line.target_line_no is not None:
-                lines[(line.source_line_no, line.target_line_no)] = line.source_line_no
-                following = line.source_line_no + 1
+            old, new = line.source_line_no, line.target_line_no
+            if line.is_added and new is not None:
+                lines[(None, new)] = following
+            elif line.is_removed and old is not None:
+                following = old + 1
+            elif old is not None and new is not None:
+                lines[(old, new)] = old
+                following = old + 1
     return lines
 
 
