@@ -36,6 +36,7 @@ same file, and its peak RSS within `PEAK_TARGET_MB`; each row ends with met or N
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import random
@@ -226,7 +227,7 @@ def measure_size(path: Path, size: int, args: argparse.Namespace) -> dict[str, f
     row: dict[str, float] = {"size": size}
     row["parse"] = best(args.repeat, lambda: run_child("parse", str(path)))["seconds"]
     for model in MODELS if args.engine else ():
-        engine = best(args.repeat, lambda model=model: run_child("engine", str(path), model))
+        engine = best(args.repeat, functools.partial(run_child, "engine", str(path), model))
         row[f"{model}_engine"], row["groups"] = engine["seconds"], engine["groups"]
     if args.cli:
         cli = best(args.repeat, lambda: run_cli(path, args.cli_model))

@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -64,7 +65,8 @@ def synthetic(size: int, folder: Path) -> list[str]:
     """A pull request with `size` findings over size/25 files, and its diff."""
     rng = random.Random(size)
     files = [f"src/module_{n}.py" for n in range(max(size // 25, 1))]
-    records, lines_by_file = [], {file: set() for file in files}
+    records: list[dict[str, Any]] = []
+    lines_by_file: dict[str, set[int]] = {file: set() for file in files}
     while len(records) < size:
         file, line = rng.choice(files), rng.randint(1, 3000)
         category = rng.choice(["security", "logic_error", "resource_leak", "performance"])

@@ -26,7 +26,7 @@ def pick(choice: Choice, with_odd: bool) -> st.SearchStrategy[Any]:
 
 
 def members(
-    with_odd: bool, required: tuple[str, ...] = (), **choices: Choice
+    with_odd: bool, required: tuple[str, ...] = (), /, **choices: Choice
 ) -> st.SearchStrategy[dict[str, Any]]:
     drawn = {name: pick(choice, with_odd) for name, choice in choices.items()}
     return st.fixed_dictionaries(
@@ -68,7 +68,7 @@ def locations(with_odd: bool) -> st.SearchStrategy[Any]:
     return st.one_of(location, *odd)
 
 
-RESULT = {
+RESULT: dict[str, Choice] = {
     "ruleId": (["r1", "r2", "e1"], ["r9", "r1/2", "", None], [5, ["r1"]]),
     "ruleIndex": ([0, 1], [7, -1, None], [True, 1.0, "0", BIG]),
     "rule": (
@@ -127,7 +127,7 @@ def results(with_odd: bool) -> st.SearchStrategy[Any]:
     return st.one_of(record, st.sampled_from(["result", 5, None])) if with_odd else record
 
 
-DESCRIPTOR = {
+DESCRIPTOR: dict[str, Choice] = {
     "name": (["Rule name"], [None], [3]),
     "shortDescription": ([{"text": "Short one. More."}], [{"text": ""}, None], ["short"]),
     "fullDescription": ([{"text": "Full description."}], [None], []),

@@ -11,6 +11,7 @@ import pytest
 
 from review_quorum import MODELS, NormalizedFinding, compute_consensus, score_findings
 from review_quorum._perf import paused_gc
+from review_quorum.scoring import Model
 from verified import verified
 
 T = TypeVar("T")
@@ -37,7 +38,7 @@ def collector_state_while_consumed(items: list[T], seen: list[bool]) -> Iterator
 
 
 @pytest.mark.parametrize("model", sorted(MODELS))
-def test_consensus_leaves_the_collector_on_while_it_runs(model: str) -> None:
+def test_consensus_leaves_the_collector_on_while_it_runs(model: Model) -> None:
     findings = [
         NormalizedFinding.create(
             bot=bot, finding_id="x", severity="high", category="security", title="t", file="a.py"

@@ -183,8 +183,8 @@ def test_output_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_single_line_jsonl_is_detected_as_native(
-    tmp_path,
-    capsys: pytest.CaptureFixture[str],  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     path = tmp_path / "one.jsonl"
     path.write_text('{"bot": "a", "severity": "low", "category": "x", "title": "one line"}\n')

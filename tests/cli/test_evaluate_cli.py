@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -79,9 +78,11 @@ def test_review_bots_dev_reference_figures(capsys: pytest.CaptureFixture[str]) -
     assert score_of(rows, "union") == (0.3571, 0.92, 0.5145)
 
 
-def test_securibench_reference_figures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_securibench_reference_figures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = shared_path("corpora", "securibench-micro-js")
-    sys.path.insert(0, str(REPO_ROOT / "bench"))
+    monkeypatch.syspath_prepend(REPO_ROOT / "bench")  # for this test only
     from judgement import bad_lines  # bench/judgement.py: BAD markers as line labels
 
     label_path = tmp_path / "bad.jsonl"

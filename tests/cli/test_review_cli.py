@@ -5,6 +5,7 @@ from __future__ import annotations
 import glob
 import json
 import shlex
+import sys
 from pathlib import Path
 
 import jsonschema
@@ -278,7 +279,7 @@ def test_long_inputs_show_a_bar_on_a_terminal_instead_of_log_lines(
     from review_quorum.cli import progress
 
     monkeypatch.setattr(progress, "PROGRESS_BYTES", 1)
-    monkeypatch.setattr(progress.sys.stderr, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     status, out, err = run(capsys, "--format", "json")
     assert status == 1
     assert "reading inputs" in err  # the bar's label, drawn with terminal codes

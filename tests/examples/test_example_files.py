@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from unidiff import PatchSet
+from unidiff.patch import PatchSet
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "pr-review"
 HEAD = EXAMPLE / "head"
@@ -41,7 +41,10 @@ def right_lines(patch: PatchSet) -> dict[str, set[int]]:
     """Per path, the head line numbers the diff shows (added or context lines)."""
     return {
         patched.path: {
-            line.target_line_no for hunk in patched for line in hunk if not line.is_removed
+            line.target_line_no
+            for hunk in patched
+            for line in hunk
+            if not line.is_removed and line.target_line_no is not None
         }
         for patched in patch
     }
@@ -50,7 +53,12 @@ def right_lines(patch: PatchSet) -> dict[str, set[int]]:
 @pytest.fixture(scope="module")
 def added_lines(patch: PatchSet) -> dict[str, set[int]]:
     return {
-        patched.path: {line.target_line_no for hunk in patched for line in hunk if line.is_added}
+        patched.path: {
+            line.target_line_no
+            for hunk in patched
+            for line in hunk
+            if line.is_added and line.target_line_no is not None
+        }
         for patched in patch
     }
 

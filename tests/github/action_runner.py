@@ -163,7 +163,7 @@ class CompositeRun:
         if self.metadata["runs"]["using"] != "composite":
             raise RunnerError("only composite actions are modelled")
         self.inputs = self._inputs(inputs)
-        self.steps: dict[str, Strict] = {}
+        self.steps: dict[str, dict[str, Any]] = {}  # lenient, as GitHub's `steps` context is
 
     def _inputs(self, given: Mapping[str, str]) -> dict[str, str]:
         declared: Mapping[str, Mapping[str, Any]] = self.metadata.get("inputs") or {}

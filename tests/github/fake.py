@@ -1,70 +1,35 @@
 """A stateful in-process fake of the GitHub REST endpoints review-quorum posts through.
 
 `FakeGitHub` keeps one pull request's reviews, review comments, issue comments, users and
-the diff's addressable lines per path, and answers an `httpx.MockTransport` with JSON shaped
-like GitHub's (checked against the OpenAPI extract's response schemas). Every request is
-validated against GitHub's OpenAPI extract first (`SpecViolation` on a malformed one), then
-against the rules GitHub enforces beyond the schema: line anchors inside the diff, bodies of
-at most 65,536 characters, one pending review per user, edits by the author only. Lists are
-paginated with `Link` headers. Faults can be injected per operation: a rate limit with
-Retry-After, a 422, a 5xx (optionally after applying the request, as when an answer is
-lost), or an interruption that stops the run half-way.
+the diff's addressable lines per path, and answers with JSON shaped like GitHub's (checked
+against the OpenAPI extract's response schemas). `GitHubStandIn` (`fake_rest`) validates
+every request against GitHub's OpenAPI extract first (`SpecViolation` on a malformed one),
+pages lists with `Link` headers and injects faults per operation (a rate limit with
+Retry-After, a 422, a 5xx, optionally after applying the request, as when an answer is
+lost, or an interruption that stops the run half-way); this module adds the rules GitHub
+enforces beyond the schema: line anchors inside the diff, bodies of at most 65,536
+characters, one pending review per user, edits by the author only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
 
 import httpx
-import orjson
 
 from github.fake_checks import CheckRuns
-from github.fake_graphql import NOT_ALLOWED, GraphQLEndpoint, check_request, github_schema
+from github.fake_graphql import Checked, GraphQLEndpoint
 from github.fake_payloads import Payloads, error, json_response, unprocessable, validation
-from github.github_openapi import GitHubSpec, Route, SpecViolation
-from review_quorum.github import GitHubClient, RetryPolicy
-from review_quorum.github.client import graphql_url_for
+from github.fake_rest import API, FakeTime, Fault, GitHubStandIn, Handler, Interrupted
+from github.github_openapi import GitHubSpec
 
-API = "https://api.github.com"
+__all__ = ["API", "HEAD", "FakeGitHub", "FakeTime", "Fault", "Interrupted"]
+
 HEAD = "a" * 40
-OUTDATED_NULLS = frozenset({"line", "position"})
 
 
-class Interrupted(Exception):
-    """The run stopped half-way (the process was killed) at an injected point."""
-
-
-@dataclass
-class Fault:
-    operation: str
-    status: int
-    body: dict[str, Any] = field(default_factory=dict)
-    headers: dict[str, str] = field(default_factory=dict)
-    times: int = 1
-    skip: int = 0
-    apply: bool = False
-    interrupt: bool = False
-
-
-class FakeTime:
-    """An injectable clock and sleep: sleeping advances the clock, nobody waits."""
-
-    def __init__(self, now: float = 1_767_225_600.0) -> None:
-        self.now = now
-        self.slept: list[float] = []
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += seconds
-
-
-class FakeGitHub(Payloads):
+class FakeGitHub(GitHubStandIn, Payloads):
     def __init__(
         self,
         spec: GitHubSpec,
@@ -77,29 +42,19 @@ class FakeGitHub(Payloads):
         api_url: str = API,
         graphql_url: str | None = None,
     ) -> None:
-        self.spec = spec
-        self.owner, self.repo, self.number = owner, repo, number
-        self.author, self.head_sha, self.api_url = author, head_sha, api_url.rstrip("/")
-        self.graphql_url = graphql_url or graphql_url_for(self.api_url)
+        super().__init__(spec, owner=owner, repo=repo, api_url=api_url, graphql_url=graphql_url)
+        self.number, self.author, self.head_sha = number, author, head_sha
         self.graphql = GraphQLEndpoint(self)
         self.checks = CheckRuns(self)
-        self.access: dict[str, str] = {}  # token -> "write" (default), "comment" or "read"
-        self.time = FakeTime()
-        self.tokens: dict[str, str] = {}
-        self.installation_tokens: set[str] = set()
         self.user_ids: dict[str, int] = {}
         self.right: dict[str, set[int]] = {}
         self.left: dict[str, set[int]] = {}
         self.reviews: list[dict[str, Any]] = []
         self.review_comments: list[dict[str, Any]] = []
         self.issue_comments: list[dict[str, Any]] = []
-        self.faults: list[Fault] = []
-        self.log: list[tuple[str, str, int]] = []
         # Reading a pull request: accounts GitHub marks as bots without a [bot] suffix
-        # (Copilot), a smaller page size than asked for (so that a few comments take several
-        # pages), when the head commit was committed, and the base commit.
+        # (Copilot), when the head commit was committed, and the base commit.
         self.bot_users: set[str] = set()
-        self.page_cap: int | None = None
         self.head_committed_at = "2025-12-31T23:00:00Z"
         self.base_sha = "b" * 40
         # The repository's other pull requests, least recently updated first: each one's
@@ -110,27 +65,11 @@ class FakeGitHub(Payloads):
 
     # --- setting the scene --------------------------------------------------------------
 
-    def add_token(
-        self, token: str, login: str, *, installation: bool = False, access: str = "write"
-    ) -> None:
-        self.tokens[token] = login
-        self.access[token] = access
-        if installation:
-            self.installation_tokens.add(token)
-
     def set_diff(
         self, right: Mapping[str, Iterable[int]], left: Mapping[str, Iterable[int]] = {}
     ) -> None:
         self.right = {path: set(lines) for path, lines in right.items()}
         self.left = {path: set(left.get(path, ())) for path in right}
-
-    def fail(self, operation: str, status: int, **options: Any) -> Fault:
-        fault = Fault(operation, status, **options)
-        self.faults.append(fault)
-        return fault
-
-    def interrupt(self, operation: str, *, skip: int = 0) -> None:
-        self.faults.append(Fault(operation, 0, skip=skip, interrupt=True))
 
     def add_other_pull(
         self, number: int, commenters: Iterable[str] = (), reviewers: Iterable[str] = ()
@@ -183,20 +122,6 @@ class FakeGitHub(Payloads):
             if line is not None:
                 comment["commit_id"] = sha
 
-    def client(self, token: str, time: FakeTime | None = None, **options: Any) -> GitHubClient:
-        time = self.time = time or FakeTime()
-        http = httpx.Client(transport=httpx.MockTransport(self.handle))
-        return GitHubClient(
-            http,
-            token=token,
-            api_url=self.api_url,
-            graphql_url=self.graphql_url,
-            sleep=time.sleep,
-            clock=time.clock,
-            retry=options.pop("retry", RetryPolicy()),
-            **options,
-        )
-
     # --- what tests look at -------------------------------------------------------------
 
     def comments_by(self, login: str) -> list[dict[str, Any]]:
@@ -212,99 +137,17 @@ class FakeGitHub(Payloads):
     def issue_comments_by(self, login: str) -> list[dict[str, Any]]:
         return [c for c in self.issue_comments if c["user"]["login"] == login]
 
-    def writes(self) -> list[tuple[str, str, int]]:
-        """Every request that changed (or tried to change) something, GraphQL mutations too."""
-        return [entry for entry in self.log if entry[0] not in ("GET", "QUERY")]
+    # --- what the transport asks ---------------------------------------------------------
 
-    # --- the transport ------------------------------------------------------------------
+    def _has_pull(self, number: int) -> bool:
+        return number == self.number
 
-    def handle(self, request: httpx.Request) -> httpx.Response:
-        url = str(request.url)
-        if url == self.graphql_url:
-            return self._graphql(request)
-        assert url.startswith(self.api_url + "/"), f"request outside the API: {url}"
-        path = url[len(self.api_url) :].split("?", 1)[0]
-        query = dict(parse_qsl(request.url.query.decode()))
-        body = orjson.loads(request.content) if request.content else None
-        response = self._answer(request, path, query, body)
-        self.log.append((request.method, path, response.status_code))
-        return response
+    def _run_graphql(self, checked: Checked, login: str, access: str) -> httpx.Response:
+        return self.graphql.handle(checked, login, access)
 
-    def _answer(
-        self, request: httpx.Request, path: str, query: dict[str, str], body: Any
-    ) -> httpx.Response:
-        token = request.headers.get("authorization", "").removeprefix("Bearer ")
-        login = self.tokens.get(token)
-        if login is None:
-            return error(401, "Bad credentials")
-        if request.method == "GET" and path == "/user":
-            if token in self.installation_tokens:
-                return error(403, "Resource not accessible by integration")
-            return json_response(200, self._user(login) | {"name": login})
-        matched = self.spec.match(request.method, path) or self.checks.match(request.method, path)
-        if matched is None:
-            raise SpecViolation(f"no GitHub operation for {request.method} {path}")
-        route, params = matched
-        self.spec.check_request(route, params, query, body)
-        if request.method != "GET" and self.access.get(token) == "read":
-            return error(403, NOT_ALLOWED)
-        if (params["owner"], params["repo"]) != (self.owner, self.repo):
-            return error(404, "Not Found")
-        if "pull_number" in params and int(params["pull_number"]) != self.number:
-            return error(404, "Not Found")
-        if "issue_number" in params and int(params["issue_number"]) != self.number:
-            return error(404, "Not Found")
-        fault = self._fault(route.operation_id)
-        if fault is not None and not fault.apply:
-            return json_response(fault.status, fault.body, fault.headers)
-        response = self._dispatch(route, login, params, query, body, path)
-        if response.status_code < 300:
-            data = orjson.loads(response.content or b"null")
-            # GitHub answers null line/position for outdated comments; its schema says integer.
-            self.spec.check_response(route, response.status_code, data, nullable=OUTDATED_NULLS)
-        if fault is not None:
-            return json_response(fault.status, fault.body, fault.headers)
-        return response
-
-    def _graphql(self, request: httpx.Request) -> httpx.Response:
-        if request.method != "POST":
-            raise SpecViolation(f"GraphQL takes POST, not {request.method}")
-        checked = check_request(github_schema(), orjson.loads(request.content or b"null"))
-        token = request.headers.get("authorization", "").removeprefix("Bearer ")
-        login = self.tokens.get(token)
-        if login is None:
-            response = error(401, "This endpoint requires you to be authenticated.")
-        elif (fault := self._fault("graphql")) is not None:
-            response = json_response(fault.status, fault.body, fault.headers)
-        else:
-            response = self.graphql.handle(checked, login, self.access.get(token, "write"))
-        kind = "MUTATION" if checked.is_mutation else "QUERY"
-        self.log.append((kind, checked.name, response.status_code))
-        return response
-
-    def _fault(self, operation: str) -> Fault | None:
-        for fault in self.faults:
-            if fault.operation != operation or fault.times <= 0:
-                continue
-            if fault.skip:
-                fault.skip -= 1
-                return None
-            fault.times -= 1
-            if fault.interrupt:
-                raise Interrupted(operation)
-            return fault
-        return None
-
-    def _dispatch(
-        self,
-        route: Route,
-        login: str,
-        params: dict[str, str],
-        query: dict[str, str],
-        body: Any,
-        path: str,
-    ) -> httpx.Response:
-        handlers: dict[str, Callable[..., httpx.Response]] = {
+    def _handlers(self) -> dict[str, Handler]:
+        return {
+            "users/get-authenticated": self._get_user,
             "pulls/get": self._get_pull,
             "pulls/list-reviews": self._list_reviews,
             "pulls/create-review": self._create_review,
@@ -317,12 +160,13 @@ class FakeGitHub(Payloads):
             "issues/update-comment": self._update_issue_comment,
             **self.checks.handlers(),
         }
-        handler = handlers.get(route.operation_id)
-        if handler is None:
-            raise SpecViolation(f"the fake does not implement {route.operation_id}")
-        return handler(login=login, params=params, query=query, body=body, path=path)
 
     # --- endpoints ----------------------------------------------------------------------
+
+    def _get_user(self, login: str, token: str, **_: Any) -> httpx.Response:
+        if token in self.installation_tokens:
+            return error(403, "Resource not accessible by integration")
+        return json_response(200, self._user(login) | {"name": login})
 
     def _get_pull(self, **_: Any) -> httpx.Response:
         pull = {
@@ -367,7 +211,8 @@ class FakeGitHub(Payloads):
             "REQUEST_CHANGES": "CHANGES_REQUESTED",
             "APPROVE": "APPROVED",
         }
-        review = self._review(login, text, states.get(event, "PENDING"), body.get("commit_id"))
+        state = states.get(event or "", "PENDING")
+        review = self._review(login, text, state, body.get("commit_id"))
         self.reviews.append(review)
         for comment in body.get("comments", []):
             self.review_comments.append(self._review_comment(login, review["id"], comment))
@@ -448,22 +293,6 @@ class FakeGitHub(Payloads):
         return json_response(200, item)
 
     # --- helpers -------------------------------------------------------------------------
-
-    def _page(
-        self, items: list[dict[str, Any]], query: dict[str, str], path: str
-    ) -> httpx.Response:
-        per_page, page = int(query.get("per_page", 30)), int(query.get("page", 1))
-        per_page = min(per_page, self.page_cap or per_page)
-        last = max((len(items) + per_page - 1) // per_page, 1)
-        chunk = items[(page - 1) * per_page : page * per_page]
-        wanted = [("prev", page - 1, page > 1), ("next", page + 1, page < last)]
-        wanted += [("last", last, page < last), ("first", 1, page > 1)]
-        links = [
-            f'<{self.api_url}{path}?{urlencode(query | {"page": str(number)})}>; rel="{rel}"'
-            for rel, number, present in wanted
-            if present
-        ]
-        return json_response(200, chunk, {"Link": ", ".join(links)} if links else {})
 
     def _find(self, items: list[dict[str, Any]], item_id: str) -> dict[str, Any] | None:
         return next((item for item in items if item["id"] == int(item_id)), None)

@@ -6,54 +6,22 @@ this module adds what GitHub enforces beyond the schema (an annotation's title o
 annotation, a head SHA the repository has, only GitHub Apps create check runs, an app
 updates only its own) and GitHub's semantics: an update replaces the output's title,
 summary and text, appends its annotations, and a conclusion completes the run. The list
-of a commit's check runs (checks/list-for-ref) is not in the extract; `LIST_FOR_REF` is
-its description as GitHub documents it, in our own words, so that its requests are checked
-the same way: path and query parameters, `per_page` at most 100.
+of a commit's check runs (checks/list-for-ref) is not in the extract; `beyond_extract`
+describes it, so that its requests are checked the same way.
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 import httpx
 
 from github.fake_payloads import WEB, error, json_response, unprocessable, validation
-from github.github_openapi import Route
 
 if TYPE_CHECKING:
     from github.fake import FakeGitHub
 
 MAX_ANNOTATION_BYTES = 64 * 1024
-
-
-def _parameter(name: str, where: str, schema: dict[str, Any]) -> dict[str, Any]:
-    return {"name": name, "in": where, "required": where == "path", "schema": schema}
-
-
-LIST_FOR_REF: dict[str, Any] = {
-    "method": "GET",
-    "path": "/repos/{owner}/{repo}/commits/{ref}/check-runs",
-    "parameters": [
-        _parameter("owner", "path", {"type": "string"}),
-        _parameter("repo", "path", {"type": "string"}),
-        _parameter("ref", "path", {"type": "string"}),
-        _parameter("check_name", "query", {"type": "string"}),
-        _parameter("status", "query", {"enum": ["queued", "in_progress", "completed"]}),
-        _parameter("filter", "query", {"enum": ["latest", "all"]}),
-        _parameter("per_page", "query", {"type": "integer"}),
-        _parameter("page", "query", {"type": "integer"}),
-        _parameter("app_id", "query", {"type": "integer"}),
-    ],
-    "requestBody": None,
-}
-LIST_FOR_REF_ROUTE = Route(
-    "checks/list-for-ref",
-    "GET",
-    LIST_FOR_REF["path"],
-    re.compile(r"/repos/(?P<owner>[^/]+)/(?P<repo>[^/]+)/commits/(?P<ref>[^/]+)/check-runs"),
-    LIST_FOR_REF,
-)
 
 
 class CheckRuns:
@@ -65,10 +33,6 @@ class CheckRuns:
         self.annotations: dict[int, list[dict[str, Any]]] = {}
         self.commits: set[str] = set()
         self.apps: dict[int, str] = {}  # the app that created each run
-
-    def match(self, method: str, path: str) -> tuple[Route, dict[str, str]] | None:
-        found = LIST_FOR_REF_ROUTE.pattern.fullmatch(path)
-        return (LIST_FOR_REF_ROUTE, found.groupdict()) if method == "GET" and found else None
 
     def handlers(self) -> dict[str, Any]:
         return {

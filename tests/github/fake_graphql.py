@@ -179,7 +179,7 @@ class GraphQLEndpoint:
         self.state.refused[node_id] = (kind, message or f"Could not change {node_id}")
 
 
-def _resolve(source: Any, info: GraphQLResolveInfo, **args: Any) -> Any:
+def _resolve(source: Any, info: GraphQLResolveInfo[Any], **args: Any) -> Any:
     """Dict fields by name; a callable field is called with the field's arguments."""
     name = info.field_name
     if not isinstance(source, dict):

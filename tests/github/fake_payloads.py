@@ -2,8 +2,9 @@
 
 `Payloads` builds users, reviews, review comments and issue comments with the fields the
 OpenAPI extract's response schemas require (ids, node ids, URLs, timestamps, author
-association), and the error bodies GitHub sends: `basic-error`, `validation-error-simple`
-(bare strings that name no comment) and `validation-error` (objects naming a field).
+association); `reaction_rollup` a comment's summary of its reactions; and the error bodies
+GitHub sends: `basic-error`, `validation-error-simple` (bare strings that name no comment)
+and `validation-error` (objects naming a field).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import orjson
 
 WEB = "https://github.com"
 DOCS = "https://docs.github.com/rest"
+REACTIONS = ("+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes")
 
 
 class Payloads:
@@ -87,13 +89,14 @@ class Payloads:
         url = f"{self.api_url}/repos/{self.owner}/{self.repo}/pulls/comments/{comment_id}"
         pull_url = f"{self.api_url}/repos/{self.owner}/{self.repo}/pulls/{self.number}"
         line = comment.get("line")
+        start = max((line or 1) - 3, 1)
         now = self._now()
         return {
             "url": url,
             "pull_request_review_id": review_id,
             "id": comment_id,
             "node_id": f"PRRC_{comment_id}",
-            "diff_hunk": f"@@ -{max(line - 3, 1)},3 +{max(line - 3, 1)},4 @@",
+            "diff_hunk": f"@@ -{start},3 +{start},4 @@",
             "path": comment["path"],
             "position": line,
             "original_position": line,
@@ -137,6 +140,14 @@ class Payloads:
             "author_association": self._association(login),
             "performed_via_github_app": None,
         }
+
+
+def reaction_rollup(reactions: list[dict[str, Any]]) -> dict[str, Any]:
+    """The `reactions` summary GitHub puts on a comment: the count of each kind."""
+    counts = dict.fromkeys(REACTIONS, 0)
+    for reaction in reactions:
+        counts[reaction["content"]] += 1
+    return {"url": "https://api.github.com/reactions", "total_count": len(reactions), **counts}
 
 
 def json_response(status: int, data: Any, headers: Mapping[str, str] = {}) -> httpx.Response:

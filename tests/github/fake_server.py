@@ -1,4 +1,4 @@
-"""The GitHub stand-in (`FakeGitHub`) served over real HTTP on 127.0.0.1, in a thread.
+"""A stand-in (`FakeGitHub`, `FakeGitLab`) served over real HTTP on 127.0.0.1, in a thread.
 
 Tests that run `quorum` as a separate process (the Action's steps) point `GITHUB_API_URL`
 at `serve(...)`'s URL. Each request is turned into an `httpx.Request` and answered by the
@@ -14,16 +14,27 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, HTTPServer
+from typing import Protocol, TypeVar
 
 import httpx
-
-from github.fake import FakeGitHub
 
 UNANSWERABLE = 599
 
 
+class StandIn(Protocol):
+    """What the server needs of a stand-in: its API root, and its answer to a request."""
+
+    @property
+    def api_url(self) -> str: ...
+
+    def handle(self, request: httpx.Request) -> httpx.Response: ...
+
+
+Fake = TypeVar("Fake", bound=StandIn)
+
+
 class _Server(HTTPServer):
-    fake: FakeGitHub
+    fake: StandIn
     errors: list[str]
 
 
@@ -58,16 +69,16 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def serve(build: Callable[[str], FakeGitHub]) -> Iterator[tuple[FakeGitHub, list[str]]]:
+def serve(build: Callable[[str], Fake]) -> Iterator[tuple[Fake, list[str]]]:
     """A fake built for the server's URL, served until the block ends; and its errors."""
     server = _Server(("127.0.0.1", 0), _Handler)
     try:  # `build` may fail or skip (no ../shared): the socket is closed all the same
-        server.fake = build(f"http://127.0.0.1:{server.server_address[1]}")
+        fake = server.fake = build(f"http://127.0.0.1:{server.server_address[1]}")
         server.errors = []
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
         try:
-            yield server.fake, server.errors
+            yield fake, server.errors
         finally:
             server.shutdown()
             thread.join()

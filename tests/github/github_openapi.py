@@ -35,7 +35,7 @@ class GitHubSpec:
     def __init__(self, document: dict[str, Any]) -> None:
         self.document = document
         self.routes = [
-            _route(operation_id, operation)
+            make_route(operation_id, operation)
             for operation_id, operation in document["operations"].items()
         ]
         # Schemas "captured in passing" (the check run) are in `extra_schemas`.
@@ -111,7 +111,8 @@ def nullable_to_jsonschema(schema: Any) -> Any:
     return converted
 
 
-def _route(operation_id: str, operation: dict[str, Any]) -> Route:
+def make_route(operation_id: str, operation: dict[str, Any]) -> Route:
+    """The route of an operation in the extract's shape (method, path template, parameters)."""
     template = operation["path"]
     pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(template))
     return Route(operation_id, operation["method"], template, re.compile(pattern), operation)

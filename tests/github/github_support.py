@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from unidiff import PatchSet
+from unidiff.patch import PatchSet
 
 from conftest import shared_path
 from github.fake import FakeGitHub

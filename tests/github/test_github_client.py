@@ -90,6 +90,29 @@ def test_pagination_follows_link_next_with_100_per_page() -> None:
     ]
 
 
+def test_items_keep_the_query_and_a_caller_that_stops_asks_for_no_further_page() -> None:
+    base = "https://api.github.com/repos/o/r/pulls?state=all&per_page=100"
+    handler, seen = answers(
+        httpx.Response(200, json=[1, 2], headers={"Link": f'<{base}&page=2>; rel="next"'}),
+        httpx.Response(200, json=[3], headers={"Link": f'<{base}&page=3>; rel="next"'}),
+    )
+    items = make(handler).items("/repos/o/r/pulls?state=all")
+    assert [next(items), next(items), next(items)] == [1, 2, 3]
+    assert [str(request.url) for request in seen] == [base, f"{base}&page=2"]
+
+
+def test_pages_of_objects_follow_link_next_too() -> None:
+    base = "https://api.github.com/repos/o/r/commits/abc"
+    handler, seen = answers(
+        httpx.Response(
+            200, json={"files": [1]}, headers={"Link": f'<{base}?per_page=100&page=2>; rel="next"'}
+        ),
+        httpx.Response(200, json={"files": [2]}),
+    )
+    assert list(make(handler).pages("/repos/o/r/commits/abc")) == [{"files": [1]}, {"files": [2]}]
+    assert len(seen) == 2
+
+
 @pytest.mark.parametrize(
     ("link", "message"),
     [

@@ -150,7 +150,7 @@ def test_the_primary_limit_is_waited_out_until_the_reset() -> None:
 
 
 def test_a_query_the_remaining_budget_cannot_pay_for_waits_for_the_reset() -> None:
-    spent = {"viewer": {"login": "me"}, "rateLimit": {"cost": 3, "remaining": 2}}
+    spent: dict[str, Any] = {"viewer": {"login": "me"}, "rateLimit": {"cost": 3, "remaining": 2}}
     spent["rateLimit"]["resetAt"] = "2026-01-01T00:10:00Z"  # NOW + 600 s
     handler, seen = answers(data(spent), data({"viewer": {"login": "me"}}))
     clock = Clock()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
@@ -28,6 +29,10 @@ def live(fake: FakeGitHub) -> Counter[str]:
     return counts
 
 
+def _moved(path: str, line: int, by: int) -> int | None:
+    return line + by
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(runs)
 def test_any_sequence_of_runs_keeps_one_live_comment_per_reported_finding(
@@ -38,7 +43,7 @@ def test_any_sequence_of_runs_keeps_one_live_comment_per_reported_finding(
     for reported, resolve_fixed, shift in sequence:
         if shift:
             moved = {"src/app.py": range(1, 50)}
-            fake.push(f"{shift:040x}", moved, lambda path, line, by=shift: line + by)
+            fake.push(f"{shift:040x}", moved, functools.partial(_moved, by=shift))
         plan = [comment(fingerprint, "src/app.py", line) for fingerprint, line in reported.items()]
         post_review(fake.client(TOKEN), TARGET, draft(plan), env={}, resolve_fixed=resolve_fixed)
         counts = live(fake)

@@ -95,7 +95,7 @@ def test_posting_twice_reports_what_each_run_did(
         "2 already there, 0 moved to the review body, 0 refreshed, 0 marked fixed; "
         "summary comment updated",
     ]
-    assert len(fake.comments_by(BOT)) == 2  # type: ignore[attr-defined]
+    assert len(fake.comments_by(BOT)) == 2
     assert TOKEN not in out + err
 
 
@@ -108,7 +108,7 @@ def test_a_dry_run_with_a_token_redacts_it(
     out, err = capsys.readouterr()
     assert out.count("Authorization: Bearer [REDACTED]\n") == 2
     assert TOKEN not in out + err
-    assert [method for method, _, _ in fake.log] == ["GET", "GET", "GET", "GET"]  # type: ignore[attr-defined]
+    assert [method for method, _, _ in fake.log] == ["GET", "GET", "GET", "GET"]
 
 
 def test_request_changes_on_a_level_the_plan_fails(
@@ -117,7 +117,7 @@ def test_request_changes_on_a_level_the_plan_fails(
     fake = posting_fake(monkeypatch)
     plan = write_plan(tmp_path, [("src/app.py", 12, "SQL injection")])
     assert main(["post", plan, *TARGET_ARGS, "--request-changes-on", "needs-verification"]) == 0
-    assert [r["state"] for r in fake.submitted_reviews_by(BOT)] == ["CHANGES_REQUESTED"]  # type: ignore[attr-defined]
+    assert [r["state"] for r in fake.submitted_reviews_by(BOT)] == ["CHANGES_REQUESTED"]
 
 
 @pytest.mark.parametrize(

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from github.fake import FakeGitHub
 from github.github_reading import TARGET, connect, members, review_json
 from github.github_support import new_fake
 from github.pull_scene import NOTES, OURS, PEOPLE, populate
@@ -16,11 +18,11 @@ from review_quorum.model import CommentSource
 PAGES = 4
 
 
-def bot_comments(fake: object) -> list[dict[str, object]]:
+def bot_comments(fake: FakeGitHub) -> list[dict[str, Any]]:
     """The scene's inline comments written by bots (people's and ours left out)."""
     return [
         c
-        for c in fake.review_comments  # type: ignore[attr-defined]
+        for c in fake.review_comments
         if c["user"]["login"] not in (*PEOPLE, OURS) and not c.get("in_reply_to_id")
     ]
 

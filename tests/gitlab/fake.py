@@ -9,10 +9,10 @@ the schema: a diff note's position names the SHAs of one version and a line of i
 ``line_range`` ends with their line codes), only a note's author edits its body, only
 resolvable discussions resolve, job tokens are refused. Lists are paged with ``x-next-page``
 (and ``Link``); answers are checked against the response schemas. Faults are injected per
-operation (by alias, such as ``discussions/create``) with `github.fake.Fault`: a 429 with
-Retry-After, a 5xx (optionally after applying the request), an interruption. `push`
-makes a new version and traces diff notes to their new lines, as GitLab does; a note
-whose line changed keeps its old position and becomes outdated.
+operation (by alias, such as ``discussions/create``) as for the GitHub stand-in
+(`github.fake_rest.Faults`): a 429 with Retry-After, a 5xx (optionally after applying the
+request), an interruption. `push` makes a new version and traces diff notes to their new
+lines, as GitLab does; a note whose line changed keeps its old position and becomes outdated.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from urllib.parse import parse_qsl, quote, urlencode
 
 import httpx
 import orjson
-from unidiff import PatchSet
+from unidiff.patch import PatchSet
 
-from github.fake import FakeGitHub, FakeTime, Fault, Interrupted
 from github.fake_payloads import json_response
+from github.fake_rest import FakeTime, Fault, Faults, Interrupted
 from github.github_openapi import SpecViolation
 from gitlab.gitlab_openapi import GitLabSpec
 
@@ -53,7 +53,9 @@ def diff_text(lines: Mapping[int, str], changed: set[int], length: int) -> str:
     return f"@@ -1,{old} +1,{length} @@\n" + "\n".join(body) + "\n"
 
 
-class FakeGitLab:
+class FakeGitLab(Faults):
+    """One merge request of one project; faults are injected as for the GitHub stand-in."""
+
     def __init__(self, spec: GitLabSpec, *, api_url: str = API, iid: int = 7) -> None:
         self.spec, self.api_url, self.iid = spec, api_url.rstrip("/"), iid
         self.tokens: dict[str, dict[str, Any]] = {}
@@ -89,7 +91,7 @@ class FakeGitLab:
         """A new version with head `sha`: diff notes that `move` maps follow their line."""
         self._ids += 1
         base = "b" * 40
-        version = {
+        version: dict[str, Any] = {
             "id": self._ids,
             "head_commit_sha": sha,
             "base_commit_sha": base,
@@ -102,9 +104,10 @@ class FakeGitLab:
         }
         self.versions.append(version)
         self.version_diffs[version["id"]] = dict(diffs)
-        for discussion in self.discussions if move else []:
-            for note in discussion["notes"]:
-                self._trace(note, version, move)
+        if move is not None:
+            for discussion in self.discussions:
+                for note in discussion["notes"]:
+                    self._trace(note, version, move)
         return version
 
     def add_note(
@@ -143,14 +146,6 @@ class FakeGitLab:
             "old_line": old_line,
         }
         return position
-
-    def fail(self, operation: str, status: int, **options: Any) -> Fault:
-        fault = Fault(operation, status, **options)
-        self.faults.append(fault)
-        return fault
-
-    def interrupt(self, operation: str, *, skip: int = 0) -> None:
-        self.faults.append(Fault(operation, 0, skip=skip, interrupt=True))
 
     # --- what tests look at -------------------------------------------------------------
 
@@ -202,16 +197,14 @@ class FakeGitLab:
             return _error(403, "403 Forbidden")
         fault = self._fault(self.spec.names.get(route.operation_id, route.operation_id))
         if fault is not None and not fault.apply:
-            return json_response(fault.status, fault.body, fault.headers)
+            return fault.response()
         response = self._dispatch(route.operation_id, user, params, query, body, path)
         if response.status_code < 300:
             data = orjson.loads(response.content or b"null")
             self.spec.check_response(route, response.status_code, data)
         if fault is not None:
-            return json_response(fault.status, fault.body, fault.headers)
+            return fault.response()
         return response
-
-    _fault = FakeGitHub._fault  # the same faults, injected the same way
 
     def _dispatch(
         self,
@@ -553,13 +546,14 @@ def _lines(diff: str) -> dict[tuple[int | None, int], int]:
     for hunk in PatchSet(f"--- a/f\n+++ b/f\n{diff}")[0]:
         following = hunk.source_start
         for line in hunk:
-            if line.is_added:
-                lines[(None, line.target_line_no)] = following
-            elif line.is_removed:
-                following = line.source_line_no + 1
-            elif line.target_line_no is not None:
-                lines[(line.source_line_no, line.target_line_no)] = line.source_line_no
-                following = line.source_line_no + 1
+            old, new = line.source_line_no, line.target_line_no
+            if line.is_added and new is not None:
+                lines[(None, new)] = following
+            elif line.is_removed and old is not None:
+                following = old + 1
+            elif old is not None and new is not None:
+                lines[(old, new)] = old
+                following = old + 1
     return lines
 
 

@@ -7,14 +7,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 import httpx
 import pytest
 
 from conftest import shared_path
 from github import fake_server
-from gitlab.fake import FakeGitLab, diff_text
+from gitlab.fake import API, FakeGitLab, diff_text
 from gitlab.gitlab_openapi import GitLabSpec
 from review_quorum.cli import github_input, post
 
@@ -44,7 +43,7 @@ def _spec() -> GitLabSpec:
 def new_fake(api_url: str | None = None) -> FakeGitLab:
     """A stand-in validating against ../shared's contract (skips without it), with one
     version and quorum's project access token."""
-    fake = FakeGitLab(_spec(), **({"api_url": api_url} if api_url else {}))
+    fake = FakeGitLab(_spec(), api_url=api_url or API)
     fake.add_user(TOKEN, QUORUM, bot=True)
     fake.push(HEAD, {PATH: diff_text({}, CHANGED, 40)})
     return fake
@@ -151,5 +150,5 @@ def seed_bot_discussions(fake: FakeGitLab) -> None:
     fake.add_note("dana", "added 2 commits", system=True)
 
 
-def discussion_pages(fake: FakeGitLab) -> list[dict[str, Any]]:
+def discussion_pages(fake: FakeGitLab) -> list[tuple[str, str, int]]:
     return [entry for entry in fake.log if entry[1].endswith("/discussions")]

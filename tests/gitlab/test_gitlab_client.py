@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 import pytest
@@ -15,7 +16,7 @@ API = "https://gitlab.example.com/api/v4"
 TOKEN = "glpat-secret-value-0123"
 
 
-def client(handler: Callable[[httpx.Request], httpx.Response], **options: object) -> GitLabClient:
+def client(handler: Callable[[httpx.Request], httpx.Response], **options: Any) -> GitLabClient:
     time = FakeTime()
     http = httpx.Client(transport=httpx.MockTransport(handler))
     return GitLabClient(

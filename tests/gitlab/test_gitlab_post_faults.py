@@ -4,6 +4,8 @@ status being updated elsewhere, and markers planted by someone else."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from gitlab.fake import FakeGitLab, diff_text
@@ -35,7 +37,7 @@ def test_the_dry_run_prints_the_requests_and_sends_none(
 
 
 def test_an_offline_dry_run_reads_nothing(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     findings = tmp_path / "findings.json"
     findings.write_text(

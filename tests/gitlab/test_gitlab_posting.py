@@ -6,6 +6,7 @@ threads resolved, the gate as a commit status, and the dry run's printed request
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,7 +32,7 @@ POST = [
 ]  # fmt: skip
 
 
-def ours(fake: FakeGitLab) -> list[dict]:
+def ours(fake: FakeGitLab) -> list[dict[str, Any]]:
     return [d for d in fake.threads_by(QUORUM) if not d["individual_note"]]
 
 
@@ -48,7 +49,7 @@ def lines(fake: FakeGitLab) -> list[int]:
     return sorted(d["notes"][0]["position"]["new_line"] for d in ours(fake))
 
 
-def stickies(fake: FakeGitLab) -> list[dict]:
+def stickies(fake: FakeGitLab) -> list[dict[str, Any]]:
     return [d for d in fake.threads_by(QUORUM) if d["individual_note"]]
 
 

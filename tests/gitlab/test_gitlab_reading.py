@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,13 +13,13 @@ from gitlab.gitlab_support import BOT_NOTES, MR, PATH, over_http, seed_bot_discu
 from review_quorum.cli import github_input, main
 
 
-def review(tmp_path: Path, *args: str) -> tuple[int, dict]:
+def review(tmp_path: Path, *args: str) -> tuple[int, dict[str, Any]]:
     output = tmp_path / "plan.json"
     status = main(["review", "--gitlab", *MR, *args, "--format", "json", "-o", str(output)])
     return status, json.loads(output.read_text()) if output.exists() else {}
 
 
-def placed(report: dict) -> list[tuple[str, str, int]]:
+def placed(report: dict[str, Any]) -> list[tuple[str, str, int]]:
     members = [m for finding in report["findings"] for m in finding["members"]]
     return sorted((m["bot"], m["evidence"]["file"], m["evidence"]["line"]) for m in members)
 

@@ -1,67 +1,26 @@
 """A stand-in for GitHub holding one repository's past pull requests, for `history sync`.
 
-Requests for the operations in ../shared/github/github-rest-subset.json are validated
-against it (`GitHubSpec`), answers included; the reads history needs beyond it (list pull
-requests, a pull request's commits, a commit with its files' patches, the reactions of a
-review or issue comment) are validated against `EXTRA_ROUTES`, written from GitHub's REST
-documentation: path parameter types, the query parameters each operation accepts (enums
-included) and `per_page` at most 100. GraphQL documents are validated against GitHub's
-schema and executed over the same state (`fake_graphql`). Lists are paged with `Link`
-headers; any operation can be made to fail (a rate limit) or to stop the run half-way.
+`FakeRepository` is a `GitHubStandIn` (`github.fake_rest`): requests are validated against
+../shared's REST extract or, for the reads history needs beyond it (list pull requests, a
+pull request's commits, a commit with its files' patches, the reactions of a review or
+issue comment), against `github.beyond_extract`; faults are injected and lists paged with
+`Link` headers the same way as for the GitHub stand-in. This module keeps the pull
+requests and answers the reads; GraphQL documents (validated against GitHub's schema) are
+executed over the same state. History sync must only read: a write fails the test.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
 
 import graphql
 import httpx
-import orjson
 
 from github import fake_graphql
-from github.fake import FakeTime, Fault, Interrupted
-from github.fake_payloads import Payloads, error, json_response
-from github.github_openapi import GitHubSpec, SpecViolation
-from review_quorum.github import GitHubClient, RetryPolicy
-from review_quorum.github.client import graphql_url_for
-
-API = "https://api.github.com"
-PAGING = {"per_page": "integer", "page": "integer"}
-REACTION = "+1|-1|laugh|confused|heart|hooray|rocket|eyes"
-# operation: (path pattern, {query parameter: "integer" | "string" | "a|b|c" enum})
-EXTRA_ROUTES: dict[str, tuple[str, dict[str, str]]] = {
-    "pulls/list": (
-        r"/repos/(?P<owner>[^/]+)/(?P<repo>[^/]+)/pulls",
-        {
-            "state": "open|closed|all",
-            "head": "string",
-            "base": "string",
-            "sort": "created|updated|popularity|long-running",
-            "direction": "asc|desc",
-            **PAGING,
-        },
-    ),
-    "pulls/list-commits": (
-        r"/repos/(?P<owner>[^/]+)/(?P<repo>[^/]+)/pulls/(?P<pull_number>\d+)/commits",
-        PAGING,
-    ),
-    "repos/get-commit": (
-        r"/repos/(?P<owner>[^/]+)/(?P<repo>[^/]+)/commits/(?P<ref>[^/]+)",
-        PAGING,
-    ),
-    "reactions/list-for-pull-request-review-comment": (
-        r"/repos/(?P<owner>[^/]+)/(?P<repo>[^/]+)/pulls/comments/(?P<comment_id>\d+)/reactions",
-        {"content": REACTION, **PAGING},
-    ),
-    "reactions/list-for-issue-comment": (
-        r"/repos/(?P<owner>[^/]+)/(?P<repo>[^/]+)/issues/comments/(?P<comment_id>\d+)/reactions",
-        {"content": REACTION, **PAGING},
-    ),
-}
+from github.fake_payloads import Payloads, error, json_response, reaction_rollup
+from github.fake_rest import GitHubStandIn, Handler
+from github.github_openapi import GitHubSpec
 
 
 @dataclass
@@ -130,7 +89,7 @@ class Pull(Payloads):
         spec = {"path": path, "line": line, "body": body, "start_line": start_line}
         comment = self._review_comment(login, review["id"], spec)
         comment["created_at"] = comment["updated_at"] = at
-        comment["reactions"] = _rollup([])
+        comment["reactions"] = reaction_rollup([])
         self.review_comments.append(comment)
         self.threads[comment["id"]] = {"isResolved": False, "resolvedBy": None}
         return comment
@@ -144,7 +103,7 @@ class Pull(Payloads):
     def conversation(self, login: str, body: str, *, at: str) -> dict[str, Any]:
         comment = self._issue_comment(login, body)
         comment["created_at"] = comment["updated_at"] = at
-        comment["reactions"] = _rollup([])
+        comment["reactions"] = reaction_rollup([])
         self.issue_comments.append(comment)
         return comment
 
@@ -159,7 +118,7 @@ class Pull(Payloads):
         listed = self.reactions.setdefault(to["id"], [])
         user = self._user(login)
         listed.append({"id": self._next_id(), "node_id": "R", "user": user, "content": content})
-        to["reactions"] = _rollup(listed)
+        to["reactions"] = reaction_rollup(listed)
 
     def resolve(self, comment: dict[str, Any], by: str) -> None:
         self.threads[comment["id"]] = {"isResolved": True, "resolvedBy": {"login": by}}
@@ -184,22 +143,11 @@ class Pull(Payloads):
         }
 
 
-def _rollup(reactions: list[dict[str, Any]]) -> dict[str, Any]:
-    counts = dict.fromkeys(REACTION.split("|"), 0)
-    for reaction in reactions:
-        counts[reaction["content"]] += 1
-    return {"url": "https://api.github.com/reactions", "total_count": len(reactions), **counts}
-
-
-class FakeRepository:
+class FakeRepository(GitHubStandIn):
     def __init__(self, spec: GitHubSpec, *, owner: str = "octo-org", repo: str = "widgets"):
-        self.spec, self.owner, self.repo, self.api_url = spec, owner, repo, API
-        self.graphql_url = graphql_url_for(API)
-        self.tokens: dict[str, str] = {}
+        super().__init__(spec, owner=owner, repo=repo)
         self.user_ids: dict[str, int] = {}
         self.pulls: dict[int, Pull] = {}
-        self.faults: list[Fault] = []
-        self.log: list[tuple[str, str, int]] = []
         self._ids = 10_000
 
     def next_id(self) -> int:
@@ -211,104 +159,39 @@ class FakeRepository:
         self.pulls[number] = pull
         return pull
 
-    def interrupt(self, operation: str, *, skip: int = 0) -> None:
-        self.faults.append(Fault(operation, 0, skip=skip, interrupt=True))
-
-    def fail(self, operation: str, status: int, **options: Any) -> None:
-        self.faults.append(Fault(operation, status, **options))
-
-    def client(self, token: str, time: FakeTime | None = None) -> GitHubClient:
-        time = time or FakeTime()
-        http = httpx.Client(transport=httpx.MockTransport(self.handle))
-        return GitHubClient(
-            http, token=token, api_url=API, sleep=time.sleep, clock=time.clock, retry=RetryPolicy()
-        )
-
     def operations(self) -> list[str]:
         return [path for _, path, _ in self.log]
 
-    # --- the transport ------------------------------------------------------------------
+    # --- what the transport asks ---------------------------------------------------------
 
     def handle(self, request: httpx.Request) -> httpx.Response:
-        url = str(request.url)
-        if request.headers.get("authorization", "").removeprefix("Bearer ") not in self.tokens:
-            return error(401, "Bad credentials")
-        if url == self.graphql_url:
-            response = self._graphql(request)
-            self.log.append(("POST", "/graphql", response.status_code))
-            return response
-        assert url.startswith(self.api_url + "/"), f"request outside the API: {url}"
-        assert request.method == "GET", f"history sync must only read, not {request.method}"
-        path = url[len(self.api_url) :].split("?", 1)[0]
-        query = dict(parse_qsl(request.url.query.decode()))
-        operation, params = self._route(path, query)
-        fault = self._fault(operation)
-        response = (
-            json_response(fault.status, fault.body, fault.headers)
-            if fault is not None
-            else self._dispatch(operation, params, query, path)
-        )
-        self.log.append(("GET", path, response.status_code))
-        return response
+        reading = request.method == "GET" or str(request.url) == self.graphql_url
+        assert reading, f"history sync must only read, not {request.method}"
+        return super().handle(request)
 
-    def _route(self, path: str, query: dict[str, str]) -> tuple[str, dict[str, str]]:
-        for operation, (pattern, accepted) in EXTRA_ROUTES.items():
-            found = re.fullmatch(pattern, path)
-            if found:
-                _check_query(operation, accepted, query)
-                return operation, found.groupdict()
-        matched = self.spec.match("GET", path)
-        if matched is None:
-            raise SpecViolation(f"no GitHub operation for GET {path}")
-        route, params = matched
-        self.spec.check_request(route, params, query, None)
-        return route.operation_id, params
+    def _has_pull(self, number: int) -> bool:
+        return number in self.pulls
 
-    def _fault(self, operation: str) -> Fault | None:
-        for fault in self.faults:
-            if fault.operation != operation or fault.times <= 0:
-                continue
-            if fault.skip:
-                fault.skip -= 1
-                return None
-            fault.times -= 1
-            if fault.interrupt:
-                raise Interrupted(operation)
-            return fault
-        return None
-
-    def _dispatch(
-        self, operation: str, params: dict[str, str], query: dict[str, str], path: str
-    ) -> httpx.Response:
-        if (params["owner"], params["repo"]) != (self.owner, self.repo):
-            return error(404, "Not Found")
-        if operation == "pulls/list":
-            return self._page(self._listing(query), query, path)
-        if operation == "repos/get-commit":
-            return self._commit(params["ref"], query)
-        if operation.startswith("reactions/"):
-            reactions = self._reactions(int(params["comment_id"]))
-            return (
-                error(404, "Not Found") if reactions is None else self._page(reactions, query, path)
+    def _handlers(self) -> dict[str, Handler]:
+        def listed(items: Any) -> Handler:
+            return lambda params, query, path, **_: self._page(
+                items(self._pull(params)), query, path
             )
-        pull = self.pulls.get(int(params.get("pull_number") or params["issue_number"]))
-        if pull is None:
-            return error(404, "Not Found")
-        answers: dict[str, Callable[[], Any]] = {
-            "pulls/get": pull.listing,
-            "pulls/list-commits": lambda: [_without_files(c) for c in pull.commits],
-            "pulls/list-review-comments": lambda: pull.review_comments,
-            "pulls/list-reviews": lambda: pull.reviews,
-            "issues/list-comments": lambda: pull.issue_comments,
+
+        return {
+            "pulls/list": lambda query, path, **_: self._page(self._listing(query), query, path),
+            "pulls/get": lambda params, **_: json_response(200, self._pull(params).listing()),
+            "pulls/list-commits": listed(lambda pull: [_without_files(c) for c in pull.commits]),
+            "pulls/list-review-comments": listed(lambda pull: pull.review_comments),
+            "pulls/list-reviews": listed(lambda pull: pull.reviews),
+            "issues/list-comments": listed(lambda pull: pull.issue_comments),
+            "repos/get-commit": self._commit,
+            "reactions/list-for-pull-request-review-comment": self._list_reactions,
+            "reactions/list-for-issue-comment": self._list_reactions,
         }
-        data = answers[operation]()
-        response = (
-            json_response(200, data) if isinstance(data, dict) else self._page(data, query, path)
-        )
-        for route in self.spec.routes:
-            if route.operation_id == operation:
-                self.spec.check_response(route, 200, orjson.loads(response.content))
-        return response
+
+    def _pull(self, params: dict[str, str]) -> Pull:
+        return self.pulls[int(params.get("pull_number") or params["issue_number"])]
 
     def _listing(self, query: dict[str, str]) -> list[dict[str, Any]]:
         state = query.get("state", "open")
@@ -317,44 +200,32 @@ class FakeRepository:
         pulls.sort(key=lambda p: getattr(p, key), reverse=query.get("direction", "desc") == "desc")
         return [pull.listing() for pull in pulls]
 
-    def _commit(self, ref: str, query: dict[str, str]) -> httpx.Response:
+    def _commit(
+        self, params: dict[str, str], query: dict[str, str], path: str, **_: Any
+    ) -> httpx.Response:
         for pull in self.pulls.values():
             for commit in pull.commits:
-                if commit["sha"] == ref:
-                    per_page, page = int(query.get("per_page", 30)), int(query.get("page", 1))
-                    files = commit["files"][(page - 1) * per_page : page * per_page]
-                    return json_response(200, {**_without_files(commit), "files": files})
+                if commit["sha"] == params["ref"]:
+                    files, headers = self._paged(commit["files"], query, path)
+                    return json_response(200, {**_without_files(commit), "files": files}, headers)
         return error(404, "No commit found for SHA")
 
-    def _reactions(self, comment_id: int) -> list[dict[str, Any]] | None:
+    def _list_reactions(
+        self, params: dict[str, str], query: dict[str, str], path: str, **_: Any
+    ) -> httpx.Response:
+        comment_id = int(params["comment_id"])
         for pull in self.pulls.values():
             ids = {c["id"] for c in pull.review_comments + pull.issue_comments}
             if comment_id in ids:
-                return pull.reactions.get(comment_id, [])
-        return None
-
-    def _page(self, items: list[Any], query: dict[str, str], path: str) -> httpx.Response:
-        per_page, page = int(query.get("per_page", 30)), int(query.get("page", 1))
-        last = max((len(items) + per_page - 1) // per_page, 1)
-        chunk = items[(page - 1) * per_page : page * per_page]
-        links = [
-            f'<{self.api_url}{path}?{urlencode(query | {"page": str(number)})}>; rel="{rel}"'
-            for rel, number, present in [
-                ("next", page + 1, page < last),
-                ("last", last, page < last),
-            ]
-            if present
-        ]
-        return json_response(200, chunk, {"Link": ", ".join(links)} if links else {})
+                return self._page(pull.reactions.get(comment_id, []), query, path)
+        return error(404, "Not Found")
 
     # --- GraphQL --------------------------------------------------------------------------
 
-    def _graphql(self, request: httpx.Request) -> httpx.Response:
-        fault = self._fault("graphql")
-        if fault is not None:
-            return json_response(fault.status, fault.body, fault.headers)
-        body = orjson.loads(request.content) if request.content else None
-        checked = fake_graphql.check_request(fake_graphql.github_schema(), body)
+    def _run_graphql(
+        self, checked: fake_graphql.Checked, login: str, access: str
+    ) -> httpx.Response:
+        assert not checked.is_mutation, f"history sync must only read, not {checked.name}"
         limit = {"cost": 1, "remaining": 4999, "resetAt": "2030-01-01T00:00:00Z"}
         root = {"repository": self._repository, "nodes": self._nodes, "rateLimit": limit}
         result = graphql.execute(
@@ -422,16 +293,3 @@ def _connection(nodes: list[Any], first: int, after: str | None) -> dict[str, An
 
 def _without_files(commit: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in commit.items() if key != "files"}
-
-
-def _check_query(operation: str, accepted: dict[str, str], query: dict[str, str]) -> None:
-    for name, value in query.items():
-        kind = accepted.get(name)
-        if kind is None:
-            raise SpecViolation(f"{operation}: unknown query parameter {name!r}")
-        if kind == "integer" and not value.isdigit():
-            raise SpecViolation(f"{operation}: {name} must be an integer, not {value!r}")
-        if "|" in kind and value not in kind.split("|"):
-            raise SpecViolation(f"{operation}: {name} must be one of {kind}, not {value!r}")
-    if int(query.get("per_page", "30")) > 100:
-        raise SpecViolation(f"{operation}: per_page is at most 100")

@@ -9,6 +9,7 @@ from review_quorum.history.honour import honour_triage, with_coverage
 from review_quorum.history.triage import Decision, commands, from_writers, our_comments
 from review_quorum.markup.markers import marker
 from review_quorum.model import ConsensusLevel
+from review_quorum.plan import ReviewPlan
 from review_quorum.render.review import render
 from review_quorum.scoring.confidence.posting import Disposition
 
@@ -16,7 +17,7 @@ LEVEL = ConsensusLevel.UNVERIFIED
 SETTINGS = Settings(bots_ran=2, inline_level=LEVEL, gate_level=LEVEL)
 
 
-def plan():  # type: ignore[no-untyped-def]
+def plan() -> ReviewPlan:
     findings = [
         finding("bandit", "app/db.py", 10, "SQL injection in query"),
         finding("semgrep", "app/db.py", 10, "SQL injection in query"),

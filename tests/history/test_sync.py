@@ -158,3 +158,22 @@ def test_many_pages_and_rate_limits_are_followed(db_target: str) -> None:
     assert time.slept == [31.0]
     listing = [path for path in fake.operations() if path.endswith("/pulls")]
     assert len(listing) == 2
+
+
+def test_pages_end_where_github_says_not_where_a_short_page_would(
+    db_target: str, tmp_path: Any
+) -> None:
+    """GitHub may give fewer items a page than asked for: every list is read to its last
+    `Link`, so a page of one item a time syncs what a full sync does."""
+    expected = full_sync_dump(str(tmp_path / "reference.db"))
+    fake = history_scene.build()
+    fake.page_cap = 1
+    database = open_history(db_target)
+    try:
+        report = sync(database, fake.client(TOKEN), "octo-org", "widgets")
+        assert dump(database) == expected
+    finally:
+        database.close()
+    assert (report.listed, report.read) == (5, 5)
+    listing = [path for path in fake.operations() if path.endswith("/pulls")]
+    assert len(listing) == 5

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import orjson
 import pytest
@@ -28,7 +29,7 @@ from review_quorum.ingest.titles import TITLE_LIMIT
 
 C, H, M, L, INFO = "critical", "high", "medium", "low", "info"
 Row = tuple[str, str, str | None, int | None, int | None, str]
-Expected = tuple[str | None, list[Row] | list[str]]
+Expected = tuple[str | None, Sequence[Row] | Sequence[str]]
 
 OTTO = "memory/persona/otto/conversations/2026-05-07-aaron-stainback-resume-combined-otto.md"
 
@@ -412,7 +413,7 @@ def test_sample(
         (f.severity.label, f.category, f.file, f.line, f.evidence.end_line, f.title) for f in found
     ]
     assert len(rows) == len(expected), rows
-    for row, want in zip(rows, expected, strict=True):
+    for row, want in zip(rows, cast("Sequence[Row]", expected), strict=True):
         assert not isinstance(want, str)
         severity, category, file, line, end_line, title = want
         assert row[:5] == (severity, category, sample["path"] if file is None else file,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from comment_fixtures import INLINE, ISSUE, REVIEW, drafts, parse
-from review_quorum.ingest.bots import BY_NAME, PARSERS, Comment, Parsed
+from review_quorum.ingest.bots import BY_NAME, PARSERS, Comment, CommentKind, Parsed
 from review_quorum.ingest.bots.authors import (
     HUMAN,
     KODUS_HINT,
@@ -76,7 +76,9 @@ def test_review_body_headings_and_finding_lines() -> None:
         ("claude.status.md", ISSUE, f"graphite-app {NO_FINDINGS}"),
     ],
 )
-def test_bodies_without_findings_say_what_they_were(name: str, kind: str, reason: str) -> None:
+def test_bodies_without_findings_say_what_they_were(
+    name: str, kind: CommentKind, reason: str
+) -> None:
     assert parse(BOT, name, REVIEW if kind == REVIEW else ISSUE) == Parsed(skipped=(reason,))
 
 

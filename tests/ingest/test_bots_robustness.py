@@ -9,6 +9,7 @@ That the parsers stay linear on a megabyte of adversarial markup is measured by
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -33,8 +34,8 @@ SETTINGS = settings(
 
 
 def _base() -> list[dict[str, Any]]:
-    files = ("github.pull-request-comments.json", "github.pull-request-reviews.json")
-    files += ("github.issue-comments.json",)
+    files: tuple[str, ...] = ("github.pull-request-comments.json",)
+    files += ("github.pull-request-reviews.json", "github.issue-comments.json")
     return [record for name in files for record in json.loads((COMMENTS / name).read_bytes())]
 
 
@@ -87,10 +88,11 @@ def _serialise(records: list[Any], depth: int) -> bytes:
 
 def _outcome(data: bytes) -> Batch | None:
     """Read `data` forced and detected; both may only fail with an InputError naming the file."""
-    for attempt in (
+    attempts: tuple[Callable[[], Batch], ...] = (
         lambda: READER.read(Source(NAME, data)),
         lambda: ingest.read(Source(NAME, data)),
-    ):
+    )
+    for attempt in attempts:
         try:
             batch = attempt()
         except InputError as err:

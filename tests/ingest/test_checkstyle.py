@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from conftest import FIXTURES
@@ -13,7 +15,7 @@ INGEST = FIXTURES / "ingest"
 ENTITY_REASON = "entities can expand without bound or read other files"
 
 
-def read_file(name: str, **options: str) -> Batch:
+def read_file(name: str, **options: Any) -> Batch:
     return checkstyle.READER.read(
         Source(name, (INGEST / name).read_bytes(), ReadOptions(**options))
     )

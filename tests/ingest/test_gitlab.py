@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import orjson
 import pytest
 
@@ -14,7 +16,7 @@ from review_quorum.ingest.base import Batch, ReadOptions, Source
 INGEST = FIXTURES / "ingest"
 
 
-def read_file(name: str, **options: str) -> Batch:
+def read_file(name: str, **options: Any) -> Batch:
     return gitlab.READER.read(Source(name, (INGEST / name).read_bytes(), ReadOptions(**options)))
 
 

@@ -7,7 +7,7 @@ import json
 from review_quorum.ingest.base import Source
 from review_quorum.ingest.native import READER
 
-BASE = {"bot": "b", "severity": "low", "category": "security", "title": "t"}
+BASE: dict[str, object] = {"bot": "b", "severity": "low", "category": "security", "title": "t"}
 
 
 def read(*records: dict[str, object]):  # type: ignore[no-untyped-def]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import orjson
 import pytest
 
@@ -15,7 +17,7 @@ INGEST = FIXTURES / "ingest"
 
 
 def read_file(
-    reader: rdjson.RdjsonReader | rdjson.RdjsonlReader, name: str, **options: str
+    reader: rdjson.RdjsonReader | rdjson.RdjsonlReader, name: str, **options: Any
 ) -> Batch:
     return reader.read(Source(name, (INGEST / name).read_bytes(), ReadOptions(**options)))
 

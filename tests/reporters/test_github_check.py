@@ -75,7 +75,7 @@ def the_run(fake: FakeGitHub) -> dict[str, Any]:
     return run
 
 
-def annotations(fake: FakeGitHub) -> list[dict[str, Any]]:
+def annotated(fake: FakeGitHub) -> list[dict[str, Any]]:
     return fake.checks.annotations[the_run(fake)["id"]]
 
 
@@ -93,7 +93,7 @@ def test_a_re_run_updates_the_same_check_run_and_adds_only_new_annotations(
     assert (run["status"], run["conclusion"], run["head_sha"]) == ("completed", "failure", "a" * 40)
     assert run["output"]["title"] == "Gate failed: 2 of 2 findings at or above confirmed"
     assert "SQL built from request input" in run["output"]["summary"]
-    assert [(a["path"], a["start_line"], a["annotation_level"]) for a in annotations(github)] == [
+    assert [(a["path"], a["start_line"], a["annotation_level"]) for a in annotated(github)] == [
         ("src/app.py", 12, "failure"),
         ("src/app.py", 30, "failure"),
     ]
@@ -103,7 +103,7 @@ def test_a_re_run_updates_the_same_check_run_and_adds_only_new_annotations(
     assert main(["post", more, *TARGET_ARGS]) == 0
     run_id = the_run(github)["id"]
     assert check_writes(github)[1:] == [("PATCH", f"/repos/octo-org/widgets/check-runs/{run_id}")]
-    assert [a["start_line"] for a in annotations(github)] == [12, 30, 44]
+    assert [a["start_line"] for a in annotated(github)] == [12, 30, 44]
     assert the_run(github)["output"]["annotations_count"] == 3
     err = capsys.readouterr().err.splitlines()
     where = "quorum: octo-org/widgets@aaaaaaaaaaaa: check run 'review-quorum'"
@@ -122,7 +122,7 @@ def test_more_than_50_annotations_are_sent_50_per_request(
     run_id = the_run(github)["id"]
     patch = ("PATCH", f"/repos/octo-org/widgets/check-runs/{run_id}")
     assert check_writes(github) == [("POST", "/repos/octo-org/widgets/check-runs"), patch, patch]
-    assert sorted(a["start_line"] for a in annotations(github)) == list(range(1, 121))
+    assert sorted(a["start_line"] for a in annotated(github)) == list(range(1, 121))
     assert len(recorded(the_run(github))) == 120
     assert main(["post", write_plan(tmp_path, places), *TARGET_ARGS]) == 0
     assert len(check_writes(github)) == 3  # an interrupted or repeated run adds none twice
@@ -169,7 +169,7 @@ def test_bot_text_is_neutralised_in_annotations_and_cannot_forge_the_record(
     forged = "<!-- review-quorum:annotated 0123456789abcdef01234567 -->"
     title = f"ping @octocat \u202eevil\u202c\n{forged}"
     assert main(["post", write_plan(tmp_path, [("src/app.py", 5, title)]), *TARGET_ARGS]) == 0
-    [annotation] = annotations(github)
+    [annotation] = annotated(github)
     assert "\u202e" not in annotation["message"] and "@octocat" not in annotation["message"]
     assert "@\u2060octocat" in annotation["message"]
     run = the_run(github)
@@ -279,7 +279,7 @@ def test_quorum_review_delivers_with_the_reporter_and_still_gates(
     (tmp_path / "findings.json").write_text(json.dumps(findings), encoding="utf-8")
     argv = ["review", "findings.json", "--diff", "pr.diff", "--bots", "2", "-o", "out.md"]
     assert main([*argv, *TARGET_ARGS]) == 1  # delivered, and the gate failed
-    assert [a["start_line"] for a in annotations(github)] == [9]
+    assert [a["start_line"] for a in annotated(github)] == [9]
     assert github.issue_comments == []
     assert main([*argv, "--repo", "octo-org/widgets", "--pr", "7"]) == 1  # no reporter, no post
     assert len(check_writes(github)) == 1

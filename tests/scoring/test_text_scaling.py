@@ -9,6 +9,8 @@ four times the findings must cost at most five times the work.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import TypeVar
 
 import pytest
 
@@ -35,12 +37,15 @@ def near_identical(count: int) -> list[NormalizedFinding]:
     ]
 
 
+T = TypeVar("T")
+
+
 def text_work(count: int, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
     """The number of groups, and of token look-ups plus vectors made, for `count` findings."""
     calls = [0]
 
-    def counted(method):  # type: ignore[no-untyped-def]
-        def wrapper(self, text):  # type: ignore[no-untyped-def]
+    def counted(method: Callable[[Corpus, str], T]) -> Callable[[Corpus, str], T]:
+        def wrapper(self: Corpus, text: str) -> T:
             calls[0] += 1
             return method(self, text)
 

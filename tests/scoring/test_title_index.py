@@ -32,11 +32,11 @@ def scan(entries: list[tuple[int, str]], title: str, before: int, threshold: flo
 def test_least_overlap_is_the_edge_of_the_jaccard_comparison(threshold: float) -> None:
     for size in range(1, 25):
         for other in range(1, 25):
-            left = frozenset(range(size))
+            left = frozenset(map(str, range(size)))
             passing = [
                 shared
                 for shared in range(min(size, other) + 1)
-                if jaccard(left, frozenset(range(size - shared, size + other - shared)))
+                if jaccard(left, frozenset(map(str, range(size - shared, size + other - shared))))
                 >= threshold
             ]
             assert least_overlap(size, other, threshold) == (passing[0] if passing else None)

@@ -2,9 +2,10 @@
 
 `GitHubClient` wraps an injected `httpx.Client`. It sends the token only to the configured
 API origin (https, or http on a loopback address), follows every `Link: rel="next"` with
-`per_page=100`, waits out rate limits (403 secondary limits, 429, an exhausted primary
-limit) and server errors honouring `Retry-After` and `x-ratelimit-reset`, backing off
-exponentially within a bounded total wait, and spaces writes a second apart as GitHub asks.
+`per_page=100` (lazily in `items` and `pages`, so that a caller may stop early), waits out
+rate limits (403 secondary limits, 429, an exhausted primary limit) and server errors
+honouring `Retry-After` and `x-ratelimit-reset`, backing off exponentially within a
+bounded total wait, and spaces writes a second apart as GitHub asks.
 A POST that fails with a server or transport error is not retried here: GitHub may have
 applied it, so the caller re-reads what exists before trying again. The token never
 appears in an error, a repr or dry-run output. In a dry run, writes are recorded in
@@ -23,7 +24,7 @@ from __future__ import annotations
 import email.utils
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import httpx
@@ -111,23 +112,39 @@ class GitHubClient(RetryingClient):
 
     def paginate(self, path: str) -> list[Any]:
         """Every item of the list at `path`, following `Link: rel="next"` to the end."""
+        return list(self.items(path))
+
+    def items(self, path: str) -> Iterator[Any]:
+        """The items of the list at `path`, page after page: a caller that stops early asks
+        for no further page."""
+        for response in self._responses(path):
+            page = _json(response)
+            if not isinstance(page, list):
+                url, kind = response.request.url, type(page).__name__
+                what = f"GitHub API GET {url} returned {kind}, not a list"
+                raise _error(response.request, what, response.status_code)
+            yield from page
+
+    def pages(self, path: str) -> Iterator[Any]:
+        """Each page at `path`, decoded: for an object that holds a list (a commit's files)."""
+        for response in self._responses(path):
+            yield _json(response)
+
+    def _responses(self, path: str) -> Iterator[httpx.Response]:
+        """The pages at `path` (which may carry a query), `per_page=100`, following
+        `Link: rel="next"` within the API origin and never to a page already read."""
         if self.offline:
-            return []
-        url: str | None = f"{self.api_url}{path}?per_page={PER_PAGE}"
-        items: list[Any] = []
+            return
+        separator = "&" if "?" in path else "?"
+        url: str | None = f"{self.api_url}{path}{separator}per_page={PER_PAGE}"
         seen: set[str] = set()
         while url is not None:
             if url in seen:
                 raise GitHubError(f"GitHub API pagination repeats {url}")
             seen.add(url)
             response = self._send(self._build("GET", url))
-            page = _json(response)
-            if not isinstance(page, list):
-                what = f"GitHub API GET {url} returned {type(page).__name__}, not a list"
-                raise _error(response.request, what, response.status_code)
-            items.extend(page)
+            yield response
             url = self._next_page(response)
-        return items
 
     def write(
         self,

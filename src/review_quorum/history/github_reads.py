@@ -1,18 +1,19 @@
 """Reading past pull requests from GitHub for `quorum history sync` (REST and GraphQL).
 
-REST: the repository's pull requests (``GET /repos/{o}/{r}/pulls``, newest first, paged
+REST: the repository's pull requests (``GET /repos/{o}/{r}/pulls``, newest first, read
 until `--since` or `--last` is satisfied), each one's comments (as `quorum review --github`
 reads them), its commits (``pulls/{n}/commits``), the files and patches of the commits made
 after the first bot comment (``commits/{sha}``), and the reactions of bot comments that have
 any (``pulls/comments/{id}/reactions``, ``issues/comments/{id}/reactions``). GraphQL: the
 review threads (resolved, and by whom) and whether each bot comment is minimized, and why.
 Quorum's own record of the comments it hid (markers in its sticky summary) says which
-minimizations were quorum's. Every page is read; rate limits are the client's business.
+minimizations were quorum's. Pages are the client's business (it follows `Link`), and so
+are rate limits.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from review_quorum.comment_kinds import CommentKind
@@ -69,7 +70,7 @@ def list_pulls(
     sort = "created" if since is None else "updated"
     path = f"/repos/{owner}/{repo}/pulls?state=all&sort={sort}&direction=desc"
     pulls: list[PullInfo] = []
-    for item in _items(client, path):
+    for item in client.items(path):
         info = PullInfo.from_rest(item)
         if since is not None and info.updated_at < since:
             break
@@ -119,19 +120,6 @@ def read_reading(
     )
 
 
-def _items(client: GitHubClient, path: str) -> Iterator[Any]:
-    """The items of a list, page by page, so that a caller may stop early."""
-    page = 1
-    while True:
-        items = client.get(f"{path}&per_page={PER_PAGE}&page={page}")
-        if not isinstance(items, list):
-            raise GitHubError(f"GitHub API GET {path} did not return a list")
-        yield from items
-        if len(items) < PER_PAGE:
-            return
-        page += 1
-
-
 def _commit(item: Mapping[str, Any]) -> Commit:
     details = item.get("commit") or {}
     committer = details.get("committer") or {}
@@ -144,16 +132,11 @@ def _commit(item: Mapping[str, Any]) -> Commit:
 
 def _with_files(client: GitHubClient, base: str, commit: Commit) -> Commit:
     files: list[FileChange] = []
-    page = 1
-    while True:
-        data = client.get(f"{base}/commits/{commit.sha}?per_page={PER_PAGE}&page={page}")
+    for data in client.pages(f"{base}/commits/{commit.sha}"):
         listed = data.get("files") if isinstance(data, dict) else None
         if not isinstance(listed, list):
             raise GitHubError(f"GitHub API gave no files for commit {commit.sha}")
         files.extend(_file(item) for item in listed)
-        if len(listed) < PER_PAGE:
-            break
-        page += 1
     return Commit(commit.sha, commit.committed_at, commit.parents, tuple(files))
 
 

@@ -280,20 +280,20 @@ def test_create_names_the_bad_field_and_the_allowed_values(
 
 
 def test_scoring_an_unvalidated_input_names_the_field() -> None:
-    item = finding()._replace(category="securty")
+    item = finding()._replace(category="securty")  # type: ignore[arg-type]
     with pytest.raises(FindingError, match=r"^src/app\.py:10: category: \"securty\" is not one of"):
         score_finding(item)
 
 
 def test_scoring_accepts_plain_strings_equal_to_members() -> None:
-    loose = finding()._replace(verdict="LIKELY", verifier_severity="low")
+    loose = finding()._replace(verdict="LIKELY", verifier_severity="low")  # type: ignore[arg-type]
     assert score_finding(loose) == score_finding(finding(verdict="LIKELY", verifier_severity="low"))
 
 
 @pytest.mark.parametrize("flag", ["true", None, 2])
 def test_scoring_rejects_flags_that_are_not_booleans(flag: object) -> None:
     with pytest.raises(FindingError, match="in_diff and in_changed_code must be booleans"):
-        score_finding(finding()._replace(in_diff=flag))
+        score_finding(finding()._replace(in_diff=flag))  # type: ignore[arg-type]
 
 
 def test_verifier_severity_from_the_shared_scale() -> None:

@@ -7,7 +7,7 @@ import re
 import subprocess
 import sys
 
-from tests.conftest import REPO_ROOT, shared_path
+from conftest import REPO_ROOT, shared_path
 
 SUMMARY = re.compile(
     r"default model, reliability >= needs-verification: P ([\d.]+) R [\d.]+ F1 ([\d.]+)"

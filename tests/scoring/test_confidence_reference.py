@@ -7,6 +7,8 @@ cap included.
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -59,7 +61,7 @@ def reference_place(item: FindingInput, score: int, threshold: int) -> tuple[str
 
 
 def reference(items: list[FindingInput], threshold: int, cap: int) -> list[tuple[int, str, bool]]:
-    rows = []
+    rows: list[list[Any]] = []
     for item in items:
         score, subtotal = reference_score(item)
         rows.append([score, subtotal, *reference_place(item, score, threshold)])

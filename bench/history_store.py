@@ -19,8 +19,8 @@ for PostgreSQL, where the tables are emptied first):
 
 Prints the time of each step, and the database's size after each.
 
-    python bench/history.py                          # 10,000 pull requests, 1M comments
-    python bench/history.py --pulls 1000 --comments 100000
+    python bench/history_store.py                  # 10,000 pull requests, 1M comments
+    python bench/history_store.py --pulls 1000 --comments 100000
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlencode
 
 import httpx
 import orjson
@@ -54,8 +54,8 @@ from review_quorum.render.json_report import report_data
 API = "https://api.github.com"
 OWNER, REPO = "bench-org", "service"
 BOTS = ("coderabbit", "copilot", "sourcery", "gemini", "greptile", "cursor")
-TABLES = ("comment_findings", "comments", "sync_progress", "run_outcomes", "triage")
-TABLES += ("members", "findings", "runs")
+TABLES: tuple[str, ...] = ("comment_findings", "comments", "sync_progress", "run_outcomes")
+TABLES += ("triage", "members", "findings", "runs")
 RUNS_PER_PULL = 10
 MEMBERS_PER_RUN = 1_000
 
@@ -163,13 +163,21 @@ class SyntheticGitHub:
             found = pattern.fullmatch(request.url.path)
             if found:
                 data = answer(*found.groups()) if found.groups() else answer(query)
+                if isinstance(data, httpx.Response):
+                    return data
                 return httpx.Response(200, content=orjson.dumps(data))
         raise AssertionError(f"no synthetic answer for {request.url.path}")
 
-    def _list(self, query: dict[str, str]) -> list[dict[str, Any]]:
+    def _list(self, query: dict[str, str]) -> httpx.Response:
+        """A page of the listing, newest first, with GitHub's `Link` to the next one."""
         page, size = int(query.get("page", 1)), int(query.get("per_page", 30))
         numbers = range(self.pulls - (page - 1) * size, max(self.pulls - page * size, 0), -1)
-        return [self._pull(number) for number in numbers]
+        headers = {}
+        if self.pulls > page * size:
+            following = urlencode(query | {"page": str(page + 1)})
+            headers["Link"] = f'<{API}/repos/{OWNER}/{REPO}/pulls?{following}>; rel="next"'
+        data = [self._pull(number) for number in numbers]
+        return httpx.Response(200, content=orjson.dumps(data), headers=headers)
 
     def _pull(self, number: int) -> dict[str, Any]:
         day = f"2025-{number % 12 + 1:02d}-{number % 27 + 1:02d}"

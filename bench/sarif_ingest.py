@@ -11,8 +11,8 @@ takes the typed msgspec path), and generic (the fallback path: orjson parse plus
 dict-walking reader, as when the typed decode refuses a file). Title caches start cold.
 The target: ingest runs at >= 50% of the speed of orjson.loads of the same bytes.
 
-    python bench/ingest.py                    # both workloads
-    python bench/ingest.py --synthetic-mb 20  # a smaller synthetic file
+    python bench/sarif_ingest.py                    # both workloads
+    python bench/sarif_ingest.py --synthetic-mb 20  # a smaller synthetic file
 """
 
 from __future__ import annotations

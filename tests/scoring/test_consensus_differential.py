@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from naive_consensus import naive_consensus
-from review_quorum import Evidence, NormalizedFinding, Severity, scoring
+from review_quorum import ConsensusFinding, Evidence, NormalizedFinding, Severity, scoring
 from review_quorum.scoring.agreement import compute_consensus  # the seed 001 engine
 
 WORDS = [
@@ -43,7 +43,9 @@ findings = st.builds(
 overlaps = st.sampled_from([0.5, 0.0, -0.1, 1.0, 1.2, 1 / 3, 0.34, 2 / 3]) | st.floats(0, 1)
 
 
-def run_both(items, bots_ran, window, overlap):  # type: ignore[no-untyped-def]
+def run_both(
+    items: list[NormalizedFinding], bots_ran: int | None, window: int, overlap: float
+) -> tuple[list[ConsensusFinding], list[ConsensusFinding]]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         fast = compute_consensus(
@@ -60,7 +62,9 @@ def run_both(items, bots_ran, window, overlap):  # type: ignore[no-untyped-def]
     window=st.integers(0, 6),
     overlap=overlaps,
 )
-def test_engine_equals_naive_definition(items, bots_ran, window, overlap):  # type: ignore[no-untyped-def]
+def test_engine_equals_naive_definition(
+    items: list[NormalizedFinding], bots_ran: int | None, window: int, overlap: float
+) -> None:
     fast, slow = run_both(items, bots_ran, window, overlap)
     assert fast == slow
 
