@@ -163,7 +163,11 @@ def run(capsys: pytest.CaptureFixture[str], command: list[str], data: bytes) -> 
 def check(capsys: pytest.CaptureFixture[str], command: list[str], text: str, encoding: str) -> None:
     """The outcome of `quorum` on `text` in `encoding` is allowed and agrees with UTF-8."""
     expected = run(capsys, command, READABLE["UTF-8"](text))
-    if encoding in READABLE:
+    if encoding == "UTF-16 LE with BOM" and text.startswith("\0"):
+        # FF FE 00 00 is UTF-32 LE's byte-order mark: such bytes are refused as UTF-32
+        status, output = run(capsys, command, READABLE["UTF-16 LE with BOM"](text))
+        assert (status, "UTF-32" in output) == (2, True)
+    elif encoding in READABLE:
         assert run(capsys, command, READABLE[encoding](text)) == expected
     elif encoding in REFUSED:
         encode, name = REFUSED[encoding]
@@ -172,6 +176,16 @@ def check(capsys: pytest.CaptureFixture[str], command: list[str], text: str, enc
         assert name in output
     else:  # a legacy encoding may happen to be valid UTF-8: only the outcome is checked
         run(capsys, command, LEGACY[encoding](text))
+
+
+def test_a_utf16_file_that_starts_with_nul_reads_as_utf32(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """UTF-16 LE's mark and a NUL are the bytes of UTF-32 LE's mark: refused as UTF-32,
+    naming the file and position (hypothesis found the case; no reader may guess)."""
+    status, output = run(capsys, CONSENSUS, READABLE["UTF-16 LE with BOM"]("\0{}"))
+    assert status == 2
+    assert "INPUT:line 1 column 1: the file is UTF-32" in output
 
 
 @pytest.fixture(autouse=True)
