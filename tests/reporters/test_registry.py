@@ -12,9 +12,9 @@ import pytest
 from github.github_support import saved_plan
 from review_quorum import config
 from review_quorum.cli import main
+from review_quorum.cli.reporters import REPORTERS
 from review_quorum.errors import ConfigError
 from review_quorum.render import review
-from review_quorum.reporters import REPORTERS
 from review_quorum.saved_plan import read_saved_plan
 
 TARGET_ARGS = ["--repo", "octo-org/widgets", "--pr", "7"]
@@ -38,7 +38,7 @@ def test_every_reporter_choice_is_a_registered_reporter(
 def test_each_reporter_is_a_reporters_module_function_of_one_delivery(name: str) -> None:
     reporter = REPORTERS[name]
     assert inspect.isfunction(reporter)
-    assert reporter.__module__ == f"review_quorum.reporters.{name.replace('-', '_')}"
+    assert reporter.__module__ == f"review_quorum.cli.reporters.{name.replace('-', '_')}"
     assert list(inspect.signature(reporter).parameters) == ["delivery"]
 
 

@@ -178,7 +178,7 @@ def deliver(
     `written` says the command already wrote the review locally (so `local` has no more to
     do); `reading` is how the poster reads the pull request's comments, and `rebuild` checks
     a saved plan against them (see `post_review`)."""
-    from review_quorum.reporters import REPORTERS, Delivery
+    from review_quorum.cli.reporters import REPORTERS, Delivery
 
     name = args.reporter or file_settings.get("reporter") or default
     if name == "local" and written:

@@ -8,7 +8,7 @@ This is `quorum post` as it always was: the plan's bodies are rendered afresh in
 from __future__ import annotations
 
 from review_quorum.cli.post import post_from_args
-from review_quorum.reporters.base import Delivery
+from review_quorum.cli.reporters.base import Delivery
 
 
 def report(delivery: Delivery) -> int:

@@ -10,8 +10,8 @@ the configuration accepts are `config.REPORTERS`, and a test keeps the two the s
 
 from __future__ import annotations
 
-from review_quorum.reporters import github_check, github_review, gitlab_mr, local
-from review_quorum.reporters.base import Delivery, Reporter
+from review_quorum.cli.reporters import github_check, github_review, gitlab_mr, local
+from review_quorum.cli.reporters.base import Delivery, Reporter
 
 REPORTERS: dict[str, Reporter] = {
     "local": local.report,

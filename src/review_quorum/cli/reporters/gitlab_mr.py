@@ -18,12 +18,12 @@ from contextlib import nullcontext
 from review_quorum.cli import github_input, progress
 from review_quorum.cli import post as post_command
 from review_quorum.cli.common import warn
+from review_quorum.cli.reporters.base import Delivery
 from review_quorum.errors import ConfigError
 from review_quorum.github.draft import ReviewDraft
 from review_quorum.gitlab.client import GitLabClient
 from review_quorum.gitlab.poster import STATUS_NAME, post_merge_request
 from review_quorum.gitlab.target import resolve_merge_request
-from review_quorum.reporters.base import Delivery
 
 
 def report(delivery: Delivery) -> int:

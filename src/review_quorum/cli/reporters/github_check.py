@@ -22,6 +22,7 @@ from contextlib import nullcontext
 from review_quorum.cli import post as post_command
 from review_quorum.cli import progress
 from review_quorum.cli.common import ExitCode, warn
+from review_quorum.cli.reporters.base import Delivery
 from review_quorum.errors import ConfigError
 from review_quorum.github.checks import CheckResult, post_check_run
 from review_quorum.github.client import GitHubClient, format_request
@@ -30,7 +31,6 @@ from review_quorum.ingest.base import ReadOptions
 from review_quorum.markup import escape
 from review_quorum.plan import ReviewPlan
 from review_quorum.render.check_run import check_output
-from review_quorum.reporters.base import Delivery
 
 DEFAULT_NAME = "review-quorum"
 

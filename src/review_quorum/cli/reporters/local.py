@@ -8,8 +8,8 @@ shows what would be delivered without a token or a network.
 from __future__ import annotations
 
 from review_quorum.cli.common import ExitCode, write_output
+from review_quorum.cli.reporters.base import Delivery
 from review_quorum.render import review
-from review_quorum.reporters.base import Delivery
 
 
 def report(delivery: Delivery) -> int:
