@@ -15,21 +15,10 @@ import contextlib
 import os
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from review_quorum._perf import paused_gc
-from review_quorum.cli import (
-    calibrate,
-    consensus,
-    evaluate,
-    history,
-    post,
-    review,
-    score,
-    stats,
-    threshold,
-)
 from review_quorum.cli.common import ExitCode, keep_until_exit
 from review_quorum.cli.output import STDOUT, silence_stdout
 from review_quorum.errors import QuorumError
@@ -43,20 +32,77 @@ class Command(Protocol):
     def run(self, args: argparse.Namespace) -> int: ...
 
 
-COMMANDS: dict[str, Command] = {
-    "consensus": consensus,
-    "review": review,
-    "post": post,
-    "score": score,
-    "threshold": threshold,
-    "history": history,
-    "stats": stats,
-    "evaluate": evaluate,
-    "calibrate": calibrate,
+def _consensus() -> Command:
+    from review_quorum.cli import consensus
+
+    return consensus
+
+
+def _review() -> Command:
+    from review_quorum.cli import review
+
+    return review
+
+
+def _post() -> Command:
+    from review_quorum.cli import post
+
+    return post
+
+
+def _score() -> Command:
+    from review_quorum.cli import score
+
+    return score
+
+
+def _threshold() -> Command:
+    from review_quorum.cli import threshold
+
+    return threshold
+
+
+def _history() -> Command:
+    from review_quorum.cli import history
+
+    return history
+
+
+def _stats() -> Command:
+    from review_quorum.cli import stats
+
+    return stats
+
+
+def _evaluate() -> Command:
+    from review_quorum.cli import evaluate
+
+    return evaluate
+
+
+def _calibrate() -> Command:
+    from review_quorum.cli import calibrate
+
+    return calibrate
+
+
+COMMANDS: dict[str, Callable[[], Command]] = {
+    "consensus": _consensus,
+    "review": _review,
+    "post": _post,
+    "score": _score,
+    "threshold": _threshold,
+    "history": _history,
+    "stats": _stats,
+    "evaluate": _evaluate,
+    "calibrate": _calibrate,
 }
+"""Each command's module, imported when the command runs (or help lists them all): a run
+of `quorum review` does not pay for the history, labels and statistics modules."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of `command` alone when it is one of COMMANDS."""
     parser = argparse.ArgumentParser(
         prog="quorum",
         description="Merge many review bots' findings into one consensus-scored review.",
@@ -70,9 +116,22 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(
         dest="command", metavar="COMMAND", required=True, help="run `quorum COMMAND --help`"
     )
-    for module in COMMANDS.values():
-        module.add_parser(subparsers)
+    chosen = [command] if command in COMMANDS else list(COMMANDS)
+    for name in chosen:
+        COMMANDS[name]().add_parser(subparsers)
     return parser
+
+
+def _command_named(argv: Sequence[str]) -> str | None:
+    """The command `argv` names: its first word that is not one of quorum's own options
+    (which take no value), or None when it names none (then every command is loaded, so
+    help and the error for an unknown command list them all)."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word if word in COMMANDS else None
+        if word == "--":
+            return None
+    return None
 
 
 class _Version(argparse.Action):
@@ -103,9 +162,10 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
     `exiting` is for the console script, which ends the process right after: what the
     command built is then frozen out of the collector's sight instead of scanned once.
     """
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else argv
+    parser = build_parser(_command_named(words))
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(words)
     except SystemExit as exit_:
         return ExitCode.OK if exit_.code == 0 else ExitCode.USAGE
     except OSError as err:  # `--version` printed to a closed pipe or a full disk
