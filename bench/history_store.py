@@ -32,6 +32,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -49,7 +50,7 @@ from review_quorum.history.recording import ensure_pull_request
 from review_quorum.history.report import render_text
 from review_quorum.history.stats import compute_stats
 from review_quorum.history.sync import sync
-from review_quorum.render.json_report import report_data
+from review_quorum.plan import ReviewPlan
 
 API = "https://api.github.com"
 OWNER, REPO = "bench-org", "service"
@@ -71,21 +72,19 @@ def timed(label: str, database: Database, count: int, unit: str) -> Iterator[Non
 
 
 def bench_record(database: Database, pulls: int) -> None:
-    reports = [_plan(seed) for seed in range(20)]  # planning is not what is measured
+    runs = [_run(_plan(seed), REPO) for seed in range(20)]  # planning is not what is measured
     with timed(f"record {pulls:,} runs", database, pulls, "runs"):
         for number in range(1, pulls + 1):
-            record = RunRecord.from_report(
-                reports[number % len(reports)],
-                owner=OWNER,
-                repo=REPO,
-                number=number,
-                head_sha=f"{number:040x}",
-                source="bench",
-            )
-            record_run(database, record)
+            run = runs[number % len(runs)]
+            record_run(database, replace(run, number=number, head_sha=f"{number:040x}"))
 
 
-def _plan(seed: int, clusters: int = 5) -> dict[str, Any]:
+def _run(plan: ReviewPlan, repo: str) -> RunRecord:
+    """A run of `plan` on `repo`, to record at other pull requests and heads (`replace`)."""
+    return RunRecord.from_plan(plan, owner=OWNER, repo=repo, number=1, head_sha="0" * 40)
+
+
+def _plan(seed: int, clusters: int = 5) -> ReviewPlan:
     findings = [
         NormalizedFinding.create(
             bot=BOTS[(seed + index) % len(BOTS)],
@@ -99,7 +98,7 @@ def _plan(seed: int, clusters: int = 5) -> dict[str, Any]:
         for index in range(clusters)
         for member in range(2)
     ]
-    return report_data(review(findings, settings=Settings(bots_ran=len(BOTS))))
+    return review(findings, settings=Settings(bots_ran=len(BOTS)))
 
 
 def bench_recorded(database: Database, findings: int) -> None:
@@ -109,20 +108,13 @@ def bench_recorded(database: Database, findings: int) -> None:
     runs at new heads, so every run after the first also labels the previous one's
     findings (half persist, half are gone with their lines changed).
     """
-    plans = [_plan(seed, clusters=MEMBERS_PER_RUN // 2) for seed in range(2)]
+    plans = [_run(_plan(seed, clusters=MEMBERS_PER_RUN // 2), "recorded") for seed in range(2)]
     runs = max(findings // MEMBERS_PER_RUN, 1)
     changed = Commit("new", "", files=(FileChange("src/module_0.py", "removed"),))
     with timed(f"record {runs * MEMBERS_PER_RUN:,} findings", database, runs, "runs"):
         for index in range(runs):
             number, step = 100_000 + index // RUNS_PER_PULL, index % RUNS_PER_PULL
-            record = RunRecord.from_report(
-                plans[step % 2],
-                owner=OWNER,
-                repo="recorded",
-                number=number,
-                head_sha=f"{index:040x}",
-                source="bench",
-            )
+            record = replace(plans[step % 2], number=number, head_sha=f"{index:040x}")
             record_run(database, record, lambda old, new: changed)
     labelled = int(database.value("SELECT COUNT(*) FROM run_outcomes"))
     print(f"  {runs:,} runs, {labelled:,} findings labelled by the run after them")

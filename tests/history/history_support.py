@@ -1,12 +1,10 @@
-"""Builders shared by the history tests: review plans as `quorum review --format json` writes."""
+"""Builders shared by the history tests: the review plans `quorum review` makes."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from review_quorum import CommentSource, NormalizedFinding, Settings, review
 from review_quorum.history import Database
-from review_quorum.render.json_report import report_data
+from review_quorum.plan import ReviewPlan
 
 HEAD = "c" * 40
 
@@ -36,8 +34,8 @@ def finding(
     )
 
 
-def plan_report(findings: list[NormalizedFinding], bots: int | None = None) -> dict[str, Any]:
-    return report_data(review(findings, settings=Settings(bots_ran=bots)))
+def plan_of(findings: list[NormalizedFinding], bots: int | None = None) -> ReviewPlan:
+    return review(findings, settings=Settings(bots_ran=bots))
 
 
 SQL_FINDINGS = [

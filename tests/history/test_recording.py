@@ -2,26 +2,26 @@
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-import pytest
+import orjson
 
-from history.history_support import HEAD, SQL_FINDINGS, counts, finding, plan_report
-from review_quorum.errors import InputError
+from history.history_support import HEAD, SQL_FINDINGS, counts, finding, plan_of
 from review_quorum.history import MIGRATIONS, RunRecord, open_history, record_run
+from review_quorum.plan import ReviewPlan
+from review_quorum.render.json_report import report_data
 
 
-def record(report: dict[str, object], *, number: int = 1, head: str = HEAD) -> RunRecord:
-    return RunRecord.from_report(
-        report, owner="octo-org", repo="widgets", number=number, head_sha=head, source="plan.json"
-    )
+def record(plan: ReviewPlan, *, number: int = 1, head: str = HEAD) -> RunRecord:
+    return RunRecord.from_plan(plan, owner="octo-org", repo="widgets", number=number, head_sha=head)
 
 
 def test_a_run_is_stored_with_its_findings_and_members(db_target: str) -> None:
     database = open_history(db_target)
     try:
-        recorded = record_run(database, record(plan_report(SQL_FINDINGS)))
+        recorded = record_run(database, record(plan_of(SQL_FINDINGS)))
         assert recorded.created
         assert counts(database) == {
             "repositories": 1,
@@ -47,17 +47,17 @@ def test_a_run_is_stored_with_its_findings_and_members(db_target: str) -> None:
 
 
 def test_recording_the_same_run_again_changes_nothing(db_target: str) -> None:
-    report = plan_report(SQL_FINDINGS)
+    plan = plan_of(SQL_FINDINGS)
     database = open_history(db_target)
     try:
-        first = record_run(database, record(report))
+        first = record_run(database, record(plan))
         before = database.rows("SELECT * FROM runs")
-        again = record_run(database, record(report))
+        again = record_run(database, record(plan))
         assert (again.run_id, again.created) == (first.run_id, False)
         assert database.rows("SELECT * FROM runs") == before
         assert counts(database)["members"] == 4
-        record_run(database, record(report, head="d" * 40))
-        record_run(database, record(plan_report(SQL_FINDINGS[:2])))
+        record_run(database, record(plan, head="d" * 40))
+        record_run(database, record(plan_of(SQL_FINDINGS[:2])))
         assert counts(database)["runs"] == 3
         assert counts(database)["pull_requests"] == 1
     finally:
@@ -65,7 +65,7 @@ def test_recording_the_same_run_again_changes_nothing(db_target: str) -> None:
 
 
 def test_a_describe_line_says_what_happened(db_target: str) -> None:
-    run = record(plan_report(SQL_FINDINGS))
+    run = record(plan_of(SQL_FINDINGS))
     database = open_history(db_target)
     try:
         assert record_run(database, run).describe(run) == (
@@ -79,29 +79,16 @@ def test_a_describe_line_says_what_happened(db_target: str) -> None:
         database.close()
 
 
-@pytest.mark.parametrize(
-    ("document", "pointer", "message"),
-    [
-        ([], "/", "Expected `object`, got `array`"),
-        ({"findings": {}}, "/findings", "Expected `array`, got `object`"),
-        ({"findings": [{"file": "a.py"}]}, "/findings/0", "missing required field `line`"),
-        (
-            {"findings": [dict(plan_report(SQL_FINDINGS)["findings"][0], members=[{"bot": 3}])]},
-            "/findings/0/members/0/bot",
-            "Expected `str`, got `int`",
-        ),
-    ],
-)
-def test_a_malformed_plan_names_where(document: object, pointer: str, message: str) -> None:
-    with pytest.raises(InputError, match=f"^plan.json:{pointer}: not a review plan: .*{message}"):
-        RunRecord.from_report(
-            document, owner="o", repo="r", number=1, head_sha=HEAD, source="plan.json"
-        )
+def test_a_run_is_identified_by_the_digest_of_its_json_report() -> None:
+    plan = plan_of(SQL_FINDINGS)
+    canonical = orjson.dumps(report_data(plan), option=orjson.OPT_SORT_KEYS)
+    assert record(plan).content_sha256 == hashlib.sha256(canonical).hexdigest()
+    assert record(plan_of(SQL_FINDINGS[:2])).content_sha256 != record(plan).content_sha256
 
 
 def test_two_runs_recording_at_once_are_both_kept_and_never_doubled(db_target: str) -> None:
     open_history(db_target).close()  # both writers find the schema there or migrate it
-    reports = [plan_report([finding("bandit", "a.py", n, f"Issue {n}")]) for n in range(1, 9)]
+    plans = [plan_of([finding("bandit", "a.py", n, f"Issue {n}")]) for n in range(1, 9)]
     start = threading.Barrier(2)
 
     def writer(offset: int) -> list[bool]:
@@ -109,10 +96,8 @@ def test_two_runs_recording_at_once_are_both_kept_and_never_doubled(db_target: s
         start.wait()
         try:
             # Each writer records its own pull requests and the same shared run.
-            mine = [
-                record_run(database, record(r, number=offset + i)) for i, r in enumerate(reports)
-            ]
-            shared = record_run(database, record(reports[0], number=99))
+            mine = [record_run(database, record(r, number=offset + i)) for i, r in enumerate(plans)]
+            shared = record_run(database, record(plans[0], number=99))
             return [item.created for item in mine] + [shared.created]
         finally:
             database.close()

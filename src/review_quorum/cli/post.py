@@ -123,7 +123,6 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from review_quorum.checked_plan import check_plan
     from review_quorum.github import resolve_target
-    from review_quorum.render.json_report import report_data
     from review_quorum.saved_plan import read_saved_plan
 
     source = "<stdin>" if args.plan == "-" else args.plan
@@ -159,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
         if args.dry_run:
             warn("--dry-run: the run is not recorded in the history")
         else:
-            recorder.record(report_data(plans[-1]), source)
+            recorder.record(plans[-1])
     return status
 
 

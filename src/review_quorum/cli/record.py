@@ -24,6 +24,7 @@ from review_quorum.errors import ConfigError
 
 if TYPE_CHECKING:
     from review_quorum.history import Database
+    from review_quorum.plan import ReviewPlan
     from review_quorum.scoring.profile import Profile
 
 DEFAULT_DB = ".quorum/history.db"
@@ -129,18 +130,17 @@ class Recorder:
         progress.note(f"reliability from the history: {count} source(s)")
         return over(learned, Profile.default())
 
-    def record(self, document: Any, source: str) -> None:
-        """Record the plan `document` and say on standard error what happened."""
+    def record(self, plan: ReviewPlan) -> None:
+        """Record `plan` and say on standard error what happened."""
         from review_quorum.history import RunRecord, open_history, record_run
         from review_quorum.history.successive import git_changes
 
-        record = RunRecord.from_report(
-            document,
+        record = RunRecord.from_plan(
+            plan,
             owner=self.owner,
             repo=self.repo,
             number=self.number,
             head_sha=self.head_sha,
-            source=source,
             origin="action" if os.environ.get("GITHUB_ACTIONS") == "true" else "db",
         )
         database = open_history(self.target)

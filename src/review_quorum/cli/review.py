@@ -53,7 +53,6 @@ from review_quorum.plan import (
 )
 from review_quorum.render import json_report, terminal
 from review_quorum.render.formats import RENDERERS
-from review_quorum.render.json_report import report_data
 from review_quorum.scope import DiffScope, FilterMode
 from review_quorum.scoring import DEFAULT_MODEL
 from review_quorum.scoring.confidence import describe_threshold
@@ -314,7 +313,7 @@ def run(args: argparse.Namespace) -> int:
             warn(f"{len(plan.skipped)} input record(s) skipped (listed in the JSON report)")
         if args.recorder is not None:
             with stages.stage("record", "recording the run in the history"):
-                args.recorder.record(report_data(plan), "quorum review")
+                args.recorder.record(plan)
     finally:
         stages.ticker.stop()
     if args.post or args.reporter not in (None, "local"):

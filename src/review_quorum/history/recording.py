@@ -1,10 +1,10 @@
 """Recording a review run: the plan `quorum review` made, stored once per identity.
 
 A run is identified by its repository, pull request, head commit and content: the SHA-256
-of the plan document (canonical JSON), which is a function of the inputs' content and the
-settings, so `quorum review --db` and a later `quorum post --db` of the same saved plan are
-one run. `RunRecord.from_report` reads the JSON report (`quorum review --format json`),
-checking its shape and naming the JSON pointer of anything malformed; `record_run` writes
+of the plan document (`report_data`, canonical JSON), which is a function of the inputs'
+content and the settings, so `quorum review --db` and a later `quorum post --db` of the
+same saved plan are one run. `RunRecord.from_plan` takes the typed `ReviewPlan` (a saved
+plan is read and checked by `saved_plan`, the one reader of plan JSON); `record_run` writes
 the run, its findings and every member (bot, rule, location, fingerprint, disposition and
 the GitHub ids of the comment it came from) in one transaction, or nothing when the run is
 already there: re-recording changes nothing. A new run also settles what became of the
@@ -14,72 +14,18 @@ previous run's findings (`successive`).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import msgspec
 import orjson
 
-from review_quorum.errors import InputError
 from review_quorum.history.database import Database
 from review_quorum.history.schema import utc_now
 from review_quorum.history.successive import Changes, link_previous_run
-
-
-class _Evidence(msgspec.Struct):
-    file: str = ""
-    line: int | None = None
-    end_line: int | None = None
-
-
-class _Source(msgspec.Struct):
-    kind: str
-    rest_id: int
-    node_id: str = ""
-    html_url: str = ""
-
-
-class _Member(msgspec.Struct):
-    bot: str
-    severity: str
-    category: str
-    title: str
-    finding_id: str = ""
-    evidence: _Evidence = msgspec.field(default_factory=_Evidence)
-    confidence: float = 1.0
-    rule_id: str = ""
-    source: _Source | None = None
-
-
-class _Finding(msgspec.Struct):
-    file: str
-    line: int | None
-    category: str
-    title: str
-    severity: str
-    level: str
-    consensus_score: float
-    detected_by: list[str]
-    members: list[_Member]
-    agreement_ratio: float = 0.0
-    end_line: int | None = None
-    fingerprint: str = ""
-    disposition: str = ""
-    reason: str = ""
-
-
-class _Gate(msgspec.Struct):
-    level: str = "none"
-    failed: bool = False
-
-
-class _Report(msgspec.Struct):
-    findings: list[_Finding] = msgspec.field(default_factory=list)
-    bots_ran: int = 0
-    input_findings: int = 0
-    skipped: list[Any] = msgspec.field(default_factory=list)
-    gate: _Gate = msgspec.field(default_factory=_Gate)
-    settings: dict[str, Any] = msgspec.field(default_factory=dict)
+from review_quorum.model import NormalizedFinding
+from review_quorum.plan import PlannedFinding, ReviewPlan
+from review_quorum.render.json_report import report_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,33 +37,28 @@ class RunRecord:
     number: int
     head_sha: str
     content_sha256: str
-    report: _Report
+    plan: ReviewPlan
     origin: str = "db"  # db (quorum review/post --db) | action (the GitHub Action)
 
     @classmethod
-    def from_report(
+    def from_plan(
         cls,
-        document: Any,
+        plan: ReviewPlan,
         *,
         owner: str,
         repo: str,
         number: int,
         head_sha: str,
-        source: str,
         origin: str = "db",
     ) -> RunRecord:
-        """A run from a JSON report; `InputError` naming the pointer when it is malformed."""
-        try:
-            report = msgspec.convert(document, _Report)
-        except msgspec.ValidationError as err:
-            raise InputError(source, _pointer(str(err)), f"not a review plan: {err}") from None
-        canonical = orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
+        """A run of `plan`, identified by the digest of its JSON report."""
+        canonical = orjson.dumps(report_data(plan), option=orjson.OPT_SORT_KEYS)
         digest = hashlib.sha256(canonical).hexdigest()
-        return cls(owner, repo, number, head_sha, digest, report, origin)
+        return cls(owner, repo, number, head_sha, digest, plan, origin)
 
     @property
     def findings(self) -> int:
-        return len(self.report.findings)
+        return len(self.plan.findings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +82,8 @@ def record_run(database: Database, record: RunRecord, changes: Changes | None = 
     """
     with database.transaction():
         pull_id = ensure_pull_request(database, record.owner, record.repo, record.number)
-        report = record.report
+        plan = record.plan
+        gate = plan.gate
         created = database.execute(
             "INSERT INTO runs (pull_request_id, head_sha, content_sha256, recorded_at, bots_ran,"
             " input_findings, skipped, gate_level, gate_failed, settings, origin)"
@@ -152,12 +94,12 @@ def record_run(database: Database, record: RunRecord, changes: Changes | None = 
                 record.head_sha,
                 record.content_sha256,
                 utc_now(),
-                report.bots_ran,
-                report.input_findings,
-                len(report.skipped),
-                report.gate.level,
-                int(report.gate.failed),
-                orjson.dumps(report.settings, option=orjson.OPT_SORT_KEYS).decode(),
+                plan.bots_ran,
+                plan.input_count,
+                len(plan.skipped),
+                gate.level.value if gate.level else "none",
+                int(gate.failed),
+                orjson.dumps(plan.settings.as_data(), option=orjson.OPT_SORT_KEYS).decode(),
                 record.origin,
             ),
         )
@@ -169,7 +111,7 @@ def record_run(database: Database, record: RunRecord, changes: Changes | None = 
             )
         )
         if created:
-            _write_findings(database, run_id, report.findings)
+            _write_findings(database, run_id, plan.findings)
             link_previous_run(database, run_id, changes)
     return Recorded(run_id, bool(created))
 
@@ -196,31 +138,12 @@ def ensure_pull_request(database: Database, owner: str, repo: str, number: int) 
     )
 
 
-def _write_findings(database: Database, run_id: int, findings: list[_Finding]) -> None:
+def _write_findings(database: Database, run_id: int, findings: Sequence[PlannedFinding]) -> None:
     database.execute_many(
         "INSERT INTO findings (run_id, position, fingerprint, file, line, end_line, category,"
         " title, severity, level, consensus_score, agreement_ratio, detected_by, disposition,"
         " reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (
-                run_id,
-                position,
-                item.fingerprint,
-                item.file,
-                item.line,
-                item.end_line,
-                item.category,
-                item.title,
-                item.severity,
-                item.level,
-                item.consensus_score,
-                item.agreement_ratio,
-                ",".join(item.detected_by),
-                item.disposition,
-                item.reason,
-            )
-            for position, item in enumerate(findings)
-        ],
+        [_finding_row(run_id, position, item) for position, item in enumerate(findings)],
     )
     rows = database.rows("SELECT position, id FROM findings WHERE run_id = ?", (run_id,))
     ids: dict[int, int] = dict(rows)
@@ -231,38 +154,50 @@ def _write_findings(database: Database, run_id: int, findings: list[_Finding]) -
         [
             _member_row(ids[position], index, member)
             for position, item in enumerate(findings)
-            for index, member in enumerate(item.members)
+            for index, member in enumerate(item.finding.members)
         ],
     )
 
 
-def _member_row(finding_id: int, position: int, member: _Member) -> tuple[Any, ...]:
+def _finding_row(run_id: int, position: int, item: PlannedFinding) -> tuple[Any, ...]:
+    finding = item.finding
+    return (
+        run_id,
+        position,
+        item.fingerprint,
+        finding.file,
+        finding.line,
+        finding.end_line,
+        finding.category,
+        finding.title,
+        finding.severity.label,
+        finding.level.value,
+        float(finding.consensus_score),
+        float(finding.agreement_ratio),
+        ",".join(finding.detected_by),
+        item.disposition.value,
+        item.reason,
+    )
+
+
+def _member_row(finding_id: int, position: int, member: NormalizedFinding) -> tuple[Any, ...]:
     source = member.source
+    evidence = member.evidence
     return (
         finding_id,
         position,
         member.bot,
         member.rule_id,
         member.finding_id,
-        member.evidence.file,
-        member.evidence.line,
-        member.evidence.end_line,
+        evidence.file,
+        evidence.line,
+        evidence.end_line,
         member.category,
         member.title,
-        member.severity,
-        member.confidence,
+        member.severity.label,
+        float(member.confidence),
         source.kind if source else None,
         source.rest_id if source else None,
         source.node_id if source else None,
         source.html_url if source else None,
     )
-
-
-def _pointer(message: str) -> str:
-    """msgspec's ``- at `$.findings[0].bot``` as the JSON pointer ``/findings/0/bot``."""
-    _, marker, path = message.rpartition("- at `$")
-    if not marker:
-        return "/"
-    path = path.rstrip("`")
-    parts = path.replace("[", ".").replace("]", "").split(".")
-    return "/" + "/".join(part for part in parts if part)
