@@ -51,6 +51,7 @@ from review_quorum.history.report import render_text
 from review_quorum.history.stats import compute_stats
 from review_quorum.history.sync import sync
 from review_quorum.plan import ReviewPlan
+from review_quorum.render.json_report import content_digest
 
 API = "https://api.github.com"
 OWNER, REPO = "bench-org", "service"
@@ -81,7 +82,14 @@ def bench_record(database: Database, pulls: int) -> None:
 
 def _run(plan: ReviewPlan, repo: str) -> RunRecord:
     """A run of `plan` on `repo`, to record at other pull requests and heads (`replace`)."""
-    return RunRecord.from_plan(plan, owner=OWNER, repo=repo, number=1, head_sha="0" * 40)
+    return RunRecord.from_plan(
+        plan,
+        content_sha256=content_digest(plan),
+        owner=OWNER,
+        repo=repo,
+        number=1,
+        head_sha="0" * 40,
+    )
 
 
 def _plan(seed: int, clusters: int = 5) -> ReviewPlan:

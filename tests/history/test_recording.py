@@ -11,11 +11,18 @@ import orjson
 from history.history_support import HEAD, SQL_FINDINGS, counts, finding, plan_of
 from review_quorum.history import MIGRATIONS, RunRecord, open_history, record_run
 from review_quorum.plan import ReviewPlan
-from review_quorum.render.json_report import report_data
+from review_quorum.render.json_report import content_digest, report_data
 
 
 def record(plan: ReviewPlan, *, number: int = 1, head: str = HEAD) -> RunRecord:
-    return RunRecord.from_plan(plan, owner="octo-org", repo="widgets", number=number, head_sha=head)
+    return RunRecord.from_plan(
+        plan,
+        content_sha256=content_digest(plan),
+        owner="octo-org",
+        repo="widgets",
+        number=number,
+        head_sha=head,
+    )
 
 
 def test_a_run_is_stored_with_its_findings_and_members(db_target: str) -> None:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from review_quorum import config
 from review_quorum.cli import progress
 from review_quorum.errors import ConfigError
+from review_quorum.render.json_report import content_digest
 
 if TYPE_CHECKING:
     from review_quorum.history import Database
@@ -137,6 +138,7 @@ class Recorder:
 
         record = RunRecord.from_plan(
             plan,
+            content_sha256=content_digest(plan),
             owner=self.owner,
             repo=self.repo,
             number=self.number,

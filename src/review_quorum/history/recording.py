@@ -1,19 +1,19 @@
 """Recording a review run: the plan `quorum review` made, stored once per identity.
 
 A run is identified by its repository, pull request, head commit and content: the SHA-256
-of the plan document (`report_data`, canonical JSON), which is a function of the inputs'
-content and the settings, so `quorum review --db` and a later `quorum post --db` of the
-same saved plan are one run. `RunRecord.from_plan` takes the typed `ReviewPlan` (a saved
-plan is read and checked by `saved_plan`, the one reader of plan JSON); `record_run` writes
-the run, its findings and every member (bot, rule, location, fingerprint, disposition and
-the GitHub ids of the comment it came from) in one transaction, or nothing when the run is
-already there: re-recording changes nothing. A new run also settles what became of the
-previous run's findings (`successive`).
+of the plan document (canonical JSON, `render.json_report.content_digest`, which the caller
+passes in: the history does not render), a function of the inputs' content and settings,
+so `quorum review --db` and a later `quorum post --db` of the same saved plan are one run.
+`RunRecord.from_plan` takes the typed `ReviewPlan` (a saved plan is read and checked by
+`saved_plan`, the one reader of plan JSON); `record_run` writes the run, its findings and
+every member (bot, rule, location, fingerprint, disposition and the GitHub ids of the
+comment it came from) in one transaction, or nothing when the run is already there:
+re-recording changes nothing. A new run also settles what became of the previous run's
+findings (`successive`).
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,7 +25,6 @@ from review_quorum.history.schema import utc_now
 from review_quorum.history.successive import Changes, link_previous_run
 from review_quorum.model import NormalizedFinding
 from review_quorum.plan import PlannedFinding, ReviewPlan
-from review_quorum.render.json_report import report_data
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,12 +48,12 @@ class RunRecord:
         repo: str,
         number: int,
         head_sha: str,
+        content_sha256: str,
         origin: str = "db",
     ) -> RunRecord:
-        """A run of `plan`, identified by the digest of its JSON report."""
-        canonical = orjson.dumps(report_data(plan), option=orjson.OPT_SORT_KEYS)
-        digest = hashlib.sha256(canonical).hexdigest()
-        return cls(owner, repo, number, head_sha, digest, plan, origin)
+        """A run of `plan`, identified by `content_sha256`, the digest of its JSON report
+        (`render.json_report.content_digest`: the history does not render)."""
+        return cls(owner, repo, number, head_sha, content_sha256, plan, origin)
 
     @property
     def findings(self) -> int:

@@ -9,8 +9,11 @@ exact GitHub review payload and the sticky summary, so a saved plan can be poste
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from typing import Any
+
+import orjson
 
 from review_quorum.model import ConsensusLevel
 from review_quorum.plan import AwaitedBots, PlannedFinding, ReviewPlan
@@ -134,3 +137,10 @@ def chunks(plan: ReviewPlan) -> Iterator[bytes | memoryview]:
 
 def render(plan: ReviewPlan) -> str:
     return b"".join(chunks(plan)).decode()
+
+
+def content_digest(plan: ReviewPlan) -> str:
+    """The SHA-256 of the plan's report as canonical JSON (sorted keys): a run's identity
+    in the history, the same for a plan and for that plan saved and read back."""
+    canonical = orjson.dumps(report_data(plan), option=orjson.OPT_SORT_KEYS)
+    return hashlib.sha256(canonical).hexdigest()
