@@ -32,6 +32,7 @@ from operator import attrgetter
 
 from review_quorum.model import NormalizedFinding
 from review_quorum.scoring.text import Corpus, TextIndex, Vector
+from review_quorum.scoring.text import tokens as text_tokens
 from review_quorum.scoring.witnesses import GENERIC, Source, source_of
 
 TEXT_SIMILARITY = 0.4
@@ -219,21 +220,31 @@ def _join_files_by_text(
     document frequencies weigh every token.
     """
     corpus = Corpus()
-    tokens = corpus.tokens
+    tokens = corpus.tokens  # cached: the texts without a line are tokenized again later
     documents: list[list[str]] = []  # every text's tokens, for document frequencies
     indexed = []
     for clusters, lineless in files:
         free = [finding_text(finding) for _, finding in lineless]
         probes = [tokens(text) for text in free]
         index = TextIndex(corpus, set(chain.from_iterable(probes)))
-        probed, reach = index.probed, index.reach
+        probed, texts, postings = index.probed, index.texts, index.postings
+        first_tokens = index.first_tokens
         for found in clusters:  # one pass: each lined cluster's tokens count and index
-            text = finding_text(found.members[0])
-            document = tokens(text)
+            first = found.members[0]
+            text = finding_text(first) if first.body else first.title
+            document = text_tokens(text)  # not cached by text: most are read only here
             documents.append(document)
             reached = probed.intersection(document)
-            if reached:
-                reach(found.number, text, reached)
+            if reached:  # index.reach inline: this runs for nearly every lined cluster
+                number = found.number
+                texts[number] = [text]
+                first_tokens[number] = document
+                for token in reached:
+                    posting = postings.get(token)
+                    if posting is None:
+                        postings[token] = [number]
+                    else:
+                        posting.append(number)
         documents.extend(probes)
         indexed.append((clusters, lineless, free, index))
     corpus.count(documents)
