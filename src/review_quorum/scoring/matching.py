@@ -27,12 +27,11 @@ makes canonical.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import chain
-from operator import attrgetter
+from itertools import chain, compress
+from operator import attrgetter, itemgetter
 
 from review_quorum.model import NormalizedFinding
-from review_quorum.scoring.text import Corpus, TextIndex, Vector
-from review_quorum.scoring.text import tokens as text_tokens
+from review_quorum.scoring.text import Corpus, TextIndex, Vector, tokens_of_each
 from review_quorum.scoring.witnesses import GENERIC, Source, source_of
 
 TEXT_SIMILARITY = 0.4
@@ -72,6 +71,13 @@ def finding_text(finding: NormalizedFinding) -> str:
     return f"{title}\n{body}"
 
 
+_title, _body, _members, _first = (
+    attrgetter("title"),
+    attrgetter("body"),
+    attrgetter("members"),
+    itemgetter(0),
+)
+
 Span = tuple[int, int, int, NormalizedFinding]  # line, end line, input position, finding
 
 
@@ -98,7 +104,7 @@ def cluster(
             spans = lined_of[evidence.file] = []
         spans.append((line, evidence.end_line or line, index, finding))  # indices never tie
     found: list[_Cluster] = []
-    texts: list[tuple[list[_Cluster], list[tuple[int, NormalizedFinding]]]] = []
+    by_text = _ByText()
     for file, spans in lined_of.items():
         swept = _sweep(spans, window)
         spans.clear()  # freed now, while in cache, rather than all at once at the end
@@ -106,10 +112,11 @@ def cluster(
         if lineless is None:
             found.extend(swept)
         else:
-            texts.append((swept, lineless))
-    texts.extend(([], lineless) for file, lineless in lineless_of.items() if file not in lined_of)
-    if texts:
-        found.extend(_join_files_by_text(texts))
+            by_text.gather(swept, lineless)  # while the file's clusters are in cache
+    for file, lineless in lineless_of.items():
+        if file not in lined_of:
+            by_text.gather([], lineless)
+    found.extend(by_text.join())
     found.sort(key=attrgetter("first"))
     alone: dict[str, tuple[str]] = {}  # clusters of one source share one tuple per bot
     bots_of = [
@@ -210,67 +217,75 @@ def _note_stated(found: _Cluster, finding: NormalizedFinding) -> None:
         found.stated = finding.category
 
 
-def _join_files_by_text(
-    files: list[tuple[list[_Cluster], list[tuple[int, NormalizedFinding]]]],
-) -> Iterator[_Cluster]:
+class _ByText:
     """Findings without a line into the clusters of their file, by text.
 
     Text takes part only where a file has findings without a line: those findings, and
     each lined cluster of their file through its first member, make the corpus whose
-    document frequencies weigh every token.
+    document frequencies weigh every token. `gather` takes each such file as soon as its
+    lined findings are swept, `join` then matches every file's findings without a line.
     """
-    corpus = Corpus()
-    tokens = corpus.tokens  # cached: the texts without a line are tokenized again later
-    documents: list[list[str]] = []  # every text's tokens, for document frequencies
-    indexed = []
-    for clusters, lineless in files:
+
+    def __init__(self) -> None:
+        self.corpus = Corpus()
+        self.files: list[
+            tuple[list[_Cluster], list[tuple[int, NormalizedFinding]], list[str], TextIndex]
+        ] = []
+
+    def gather(
+        self, clusters: list[_Cluster], lineless: list[tuple[int, NormalizedFinding]]
+    ) -> None:
+        """A file's lined clusters and its findings without a line: counted and indexed."""
+        corpus = self.corpus
         free = [finding_text(finding) for _, finding in lineless]
-        probes = [tokens(text) for text in free]
+        probes = list(map(corpus.tokens, free))  # cached: they are tokenized again later
         index = TextIndex(corpus, set(chain.from_iterable(probes)))
-        probed, texts, postings = index.probed, index.texts, index.postings
-        first_tokens = index.first_tokens
-        for found in clusters:  # one pass: each lined cluster's tokens count and index
-            first = found.members[0]
-            text = finding_text(first) if first.body else first.title
-            document = text_tokens(text)  # not cached by text: most are read only here
-            documents.append(document)
-            reached = probed.intersection(document)
-            if reached:  # index.reach inline: this runs for nearly every lined cluster
-                number = found.number
-                texts[number] = [text]
-                first_tokens[number] = document
-                for token in reached:
-                    posting = postings.get(token)
-                    if posting is None:
-                        postings[token] = [number]
-                    else:
-                        posting.append(number)
-        documents.extend(probes)
-        indexed.append((clusters, lineless, free, index))
-    corpus.count(documents)
-    del documents
-    indexed.reverse()  # popped from the end, so each file's index is freed while in cache
-    while indexed:
-        clusters, lineless, free, index = indexed.pop()
-        for (position, finding), text in zip(lineless, free, strict=True):
-            vector = corpus.vector(text)
-            target = _best_by_text(finding, vector, clusters, index)
-            source = source_of(finding)
-            if target is None:
-                target = _Cluster(len(clusters), 0, 0, position, source)
-                clusters.append(target)
-            elif source != target.source:
-                if target.others is None:
-                    target.others = {source: 0}  # its line: none, and the sweep is over
+        # Each lined cluster's first text, its tokens (not cached by text: most are read
+        # only here) and the probed tokens it holds, each list made in C (`found.number`
+        # is the cluster's position in `clusters`); then index.reach inline.
+        firsts = list(map(_first, map(_members, clusters)))
+        lined = list(map(finding_text if any(map(_body, firsts)) else _title, firsts))
+        lined_tokens = tokens_of_each(lined)
+        corpus.count(lined_tokens)
+        corpus.count(probes)
+        reached = list(map(index.probed.intersection, lined_tokens))
+        texts, postings, first_tokens = index.texts, index.postings, index.first_tokens
+        for number in compress(range(len(reached)), reached):
+            texts[number] = [lined[number]]
+            first_tokens[number] = lined_tokens[number]
+            for token in reached[number]:
+                posting = postings.get(token)
+                if posting is None:
+                    postings[token] = [number]
                 else:
-                    target.others.setdefault(source, 0)
-            target.members.append(finding)
-            if target.bots is not None:
-                target.bots.add(finding.bot)
-            if finding.category_certainty >= 1.0:
-                _note_stated(target, finding)
-            index.add(target.number, text, vector)
-        yield from clusters
+                    posting.append(number)
+        self.files.append((clusters, lineless, free, index))
+
+    def join(self) -> Iterator[_Cluster]:
+        """Every gathered file's clusters, its findings without a line joined in."""
+        corpus, files = self.corpus, self.files
+        files.reverse()  # popped from the end, so each file's index is freed while in cache
+        while files:
+            clusters, lineless, free, index = files.pop()
+            for (position, finding), text in zip(lineless, free, strict=True):
+                vector = corpus.vector(text)
+                target = _best_by_text(finding, vector, clusters, index)
+                source = source_of(finding)
+                if target is None:
+                    target = _Cluster(len(clusters), 0, 0, position, source)
+                    clusters.append(target)
+                elif source != target.source:
+                    if target.others is None:
+                        target.others = {source: 0}  # its line: none, and the sweep is over
+                    else:
+                        target.others.setdefault(source, 0)
+                target.members.append(finding)
+                if target.bots is not None:
+                    target.bots.add(finding.bot)
+                if finding.category_certainty >= 1.0:
+                    _note_stated(target, finding)
+                index.add(target.number, text, vector)
+            yield from clusters
 
 
 def _best_by_text(
