@@ -103,29 +103,45 @@ def cluster(
         if spans is None:
             spans = lined_of[evidence.file] = []
         spans.append((line, evidence.end_line or line, index, finding))  # indices never tie
-    found: list[_Cluster] = []
+    # Each file's clusters are done with as soon as they are complete, while in cache:
+    # their members and bots go to the input position of their first member.
+    members_at: list[list[NormalizedFinding] | None] = [None] * len(findings)
+    bots_at: list[tuple[str, ...] | None] = [None] * len(findings)
+    alone: dict[str, tuple[str]] = {}  # clusters of one source share one tuple per bot
     by_text = _ByText()
     for file, spans in lined_of.items():
         swept = _sweep(spans, window)
         spans.clear()  # freed now, while in cache, rather than all at once at the end
         lineless = lineless_of.get(file)
         if lineless is None:
-            found.extend(swept)
+            _place(swept, members_at, bots_at, alone)
         else:
             by_text.gather(swept, lineless)  # while the file's clusters are in cache
     for file, lineless in lineless_of.items():
         if file not in lined_of:
             by_text.gather([], lineless)
-    found.extend(by_text.join())
-    found.sort(key=attrgetter("first"))
-    alone: dict[str, tuple[str]] = {}  # clusters of one source share one tuple per bot
-    bots_of = [
-        (alone.get(item.source[0]) or alone.setdefault(item.source[0], (item.source[0],)))
-        if item.others is None
-        else tuple(sorted({item.source[0], *(bot for bot, _ in item.others)}))
-        for item in found
-    ]
-    return [item.members for item in found], bots_of
+    for clusters in by_text.join():
+        _place(clusters, members_at, bots_at, alone)
+    return list(filter(None, members_at)), list(filter(None, bots_at))  # type: ignore[arg-type]
+
+
+def _place(
+    clusters: list[_Cluster],
+    members_at: list[list[NormalizedFinding] | None],
+    bots_at: list[tuple[str, ...] | None],
+    alone: dict[str, tuple[str]],
+) -> None:
+    """Complete clusters: their members and distinct bots (sorted), at their first
+    member's input position."""
+    for item in clusters:
+        bot = item.source[0]
+        others = item.others
+        members_at[item.first] = item.members
+        bots_at[item.first] = (
+            (alone.get(bot) or alone.setdefault(bot, (bot,)))
+            if others is None
+            else tuple(sorted({bot, *(other for other, _ in others)}))
+        )
 
 
 def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
@@ -136,8 +152,14 @@ def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
     horizon = 0  # no open cluster ends (plus the window) before this line
     for start, end, index, finding in spans:
         if horizon < start and open_clusters:
-            open_clusters = [item for item in open_clusters if item.end + window >= start]
-            horizon = min((item.end for item in open_clusters), default=start) + window
+            if len(open_clusters) == 1:  # the usual case, without a list or a generator
+                reach = open_clusters[0].end + window
+                if reach < start:
+                    open_clusters, reach = [], start + window
+                horizon = reach
+            else:
+                open_clusters = [item for item in open_clusters if item.end + window >= start]
+                horizon = min((item.end for item in open_clusters), default=start) + window
         source = source_of(finding)
         stated = finding.category_certainty >= 1.0
         category, cwes = finding.category, finding.cwes
@@ -180,7 +202,10 @@ def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
                     target.others.setdefault(source, start)
         target.members.append(finding)
         if stated:
-            _note_stated(target, finding)
+            if cwes:
+                _note_stated(target, finding)
+            elif target.stated is None and category != GENERIC:  # _note_stated inline
+                target.stated = category
     return clusters
 
 
@@ -261,8 +286,8 @@ class _ByText:
                     posting.append(number)
         self.files.append((clusters, lineless, free, index))
 
-    def join(self) -> Iterator[_Cluster]:
-        """Every gathered file's clusters, its findings without a line joined in."""
+    def join(self) -> Iterator[list[_Cluster]]:
+        """Each gathered file's clusters, its findings without a line joined in."""
         corpus, files = self.corpus, self.files
         files.reverse()  # popped from the end, so each file's index is freed while in cache
         while files:
@@ -285,7 +310,7 @@ class _ByText:
                 if finding.category_certainty >= 1.0:
                     _note_stated(target, finding)
                 index.add(target.number, text, vector)
-            yield from clusters
+            yield clusters
 
 
 def _best_by_text(
