@@ -83,7 +83,7 @@ Span = tuple[int, int, int, NormalizedFinding]  # line, end line, input position
 
 def cluster(
     findings: Sequence[NormalizedFinding], window: int
-) -> tuple[list[list[NormalizedFinding]], list[tuple[str, ...]]]:
+) -> tuple[list[tuple[NormalizedFinding, ...]], list[tuple[str, ...]]]:
     """`findings` grouped into issues, and each issue's distinct bots, sorted.
 
     Each group is in sweep order, groups in the input order of their first members.
@@ -105,7 +105,7 @@ def cluster(
         spans.append((line, evidence.end_line or line, index, finding))  # indices never tie
     # Each file's clusters are done with as soon as they are complete, while in cache:
     # their members and bots go to the input position of their first member.
-    members_at: list[list[NormalizedFinding] | None] = [None] * len(findings)
+    members_at: list[tuple[NormalizedFinding, ...] | None] = [None] * len(findings)
     bots_at: list[tuple[str, ...] | None] = [None] * len(findings)
     alone: dict[str, tuple[str]] = {}  # clusters of one source share one tuple per bot
     by_text = _ByText()
@@ -127,16 +127,16 @@ def cluster(
 
 def _place(
     clusters: list[_Cluster],
-    members_at: list[list[NormalizedFinding] | None],
+    members_at: list[tuple[NormalizedFinding, ...] | None],
     bots_at: list[tuple[str, ...] | None],
     alone: dict[str, tuple[str]],
 ) -> None:
-    """Complete clusters: their members and distinct bots (sorted), at their first
-    member's input position."""
+    """Complete clusters: their members (a tuple, as a consensus finding holds them) and
+    distinct bots (sorted), at their first member's input position."""
     for item in clusters:
         bot = item.source[0]
         others = item.others
-        members_at[item.first] = item.members
+        members_at[item.first] = tuple(item.members)  # the list is freed here, in cache
         bots_at[item.first] = (
             (alone.get(bot) or alone.setdefault(bot, (bot,)))
             if others is None
