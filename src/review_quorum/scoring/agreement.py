@@ -172,18 +172,16 @@ def sort_for_output(consensus: list[ConsensusFinding]) -> None:
     once, not once per key, and integers compare fast.
     """
     scores = sorted(set(map(_score, consensus)), reverse=True)
-    score_rank = dict(zip(scores, range(len(scores))))  # -0.0 and 0.0: one key, as they tie
+    score_rank = {score: rank for rank, score in enumerate(scores)}  # -0.0, 0.0: one key
     files = sorted(set(map(_file, consensus)))
-    file_rank = dict(zip(files, range(len(files))))
-    severities, lines, last = len(Severity), MAX_LINE + 2, MAX_LINE + 1
+    file_rank = {file: rank for rank, file in enumerate(files)}
+    severities, width, lines, last = len(Severity), len(files), MAX_LINE + 2, MAX_LINE + 1
     top = max(Severity)
 
     def key(finding: ConsensusFinding) -> int:
         line = finding.line
         rank = score_rank[finding.consensus_score] * severities + top - finding.severity
-        return (rank * len(files) + file_rank[finding.file]) * lines + (
-            last if line is None else line
-        )
+        return (rank * width + file_rank[finding.file]) * lines + (last if line is None else line)
 
     consensus.sort(key=key)
 

@@ -122,7 +122,7 @@ def cluster(
             by_text.gather([], lineless)
     for clusters in by_text.join():
         _place(clusters, members_at, bots_at, alone)
-    return list(filter(None, members_at)), list(filter(None, bots_at))  # type: ignore[arg-type]
+    return list(filter(None, members_at)), list(filter(None, bots_at))
 
 
 def _place(
