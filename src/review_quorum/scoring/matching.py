@@ -209,13 +209,6 @@ def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
     return clusters
 
 
-def _category_allows(found: _Cluster, finding: NormalizedFinding) -> bool:
-    """Whether `finding` may join `found` as far as categories and CWEs go."""
-    if finding.category_certainty < 1.0:
-        return True
-    return not _walled(found, finding.bot, finding.category, finding.cwes)
-
-
 def _walled(found: _Cluster, bot: str, category: str, cwes: tuple[int, ...]) -> bool:
     """Whether a finding of `bot` whose tool stated `category` and `cwes` is a different
     issue from `found`. Where both state CWEs, the CWEs decide: one tool's rules with
@@ -318,18 +311,22 @@ def _best_by_text(
 ) -> _Cluster | None:
     best: _Cluster | None = None
     best_key: tuple[bool, float] | None = None
+    bot, category, cwes = finding.bot, finding.category, finding.cwes
+    stated = finding.category_certainty >= 1.0  # a guessed category never walls
+    similarity_to = index.similarity
     for number in index.candidates(vector):
         found = clusters[number]
-        if not _category_allows(found, finding):
+        if stated and _walled(found, bot, category, cwes):
             continue
-        similarity = index.similarity(number, vector)
+        similarity = similarity_to(number, vector)
+        if similarity < TEXT_SIMILARITY:  # below either threshold: the bots need not be known
+            continue
         bots = found.bots
         if bots is None:
             bots = found.bots = {member.bot for member in found.members}
-        needed = DUPLICATE_SIMILARITY if finding.bot in bots else TEXT_SIMILARITY
-        if similarity < needed:
+        if bot in bots and similarity < DUPLICATE_SIMILARITY:
             continue
-        key = (found.stated == finding.category, similarity)
+        key = (found.stated == category, similarity)
         if best_key is None or key > best_key:
             best, best_key = found, key
     return best
