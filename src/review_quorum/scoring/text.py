@@ -22,7 +22,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import partial
 from itertools import chain, repeat
-from operator import mul
+from operator import mul, truediv
 
 _TOKEN = re.compile(r"\w\w+")
 _SUFFIXES = ("ing", "ed", "es", "s")
@@ -134,16 +134,27 @@ class Corpus:
 
     def weigh(self, tokens: list[str]) -> Vector:
         """The unit TF-IDF vector of a text whose tokens are `tokens`."""
+        known = self._idfs.get  # every idf is at least 1, so a miss is the only falsy value
+        if len(set(tokens)) == len(tokens):  # each token once (most texts): weights in C
+            found = list(map(known, tokens))  # 1 * idf is the idf
+            weights: list[float] = (
+                [idf or self._idf(token) for token, idf in zip(tokens, found, strict=True)]
+                if None in found
+                else found  # type: ignore[assignment]  # no None among them
+            )
+            # fsum, not sum: correctly rounded, so the same on every Python (3.12 changed sum)
+            norm = math.sqrt(math.fsum(map(mul, weights, weights)))
+            return (
+                dict(zip(tokens, map(truediv, weights, repeat(norm)), strict=True)) if norm else {}
+            )
         counts: dict[str, int] = {}  # in order of first occurrence, as a Counter keeps them
         for token in tokens:
             counts[token] = counts.get(token, 0) + 1
-        known = self._idfs.get  # every idf is at least 1, so a miss is the only falsy value
-        weights = {
+        by_token = {
             token: count * (known(token) or self._idf(token)) for token, count in counts.items()
         }
-        # fsum, not sum: correctly rounded, so the same on every Python (3.12 changed sum)
-        norm = math.sqrt(math.fsum(map(mul, weights.values(), weights.values())))
-        return {token: weight / norm for token, weight in weights.items()} if norm else {}
+        norm = math.sqrt(math.fsum(map(mul, by_token.values(), by_token.values())))
+        return {token: weight / norm for token, weight in by_token.items()} if norm else {}
 
 
 class TextIndex:
