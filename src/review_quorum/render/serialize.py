@@ -74,10 +74,43 @@ def consensus_data(
     """
     members = finding.members
     detected_by = finding.detected_by
+    line = finding.line
+    if len(members) == 1:  # most findings: the member's data inline, its evidence read once
+        member = members[0]
+        evidence = member.evidence
+        end = evidence.end_line
+        source = member.source
+        related = member.related
+        member_data = [
+            {
+                "bot": member.bot,
+                "finding_id": member.finding_id,
+                "severity": _LABELS[member.severity],
+                "category": member.category,
+                "title": member.title,
+                "evidence": {
+                    "file": evidence.file,
+                    "line": evidence.line,
+                    "end_line": end,
+                    "snippet": evidence.snippet,
+                    "symbol": evidence.symbol,
+                },
+                "confidence": member.confidence,
+                "rule_id": member.rule_id,
+                "source": None if source is None else source_data(source),
+                "suggestion": member.suggestion,
+                "related": [_place(place) for place in related] if related else [],
+            }
+        ]
+        # ConsensusFinding.end_line of one member, without the property's call
+        end_line = None if line is None or end is None or end <= line else end
+    else:
+        member_data = list(map(finding_data, members))
+        end_line = finding.end_line
     data = {
         "file": finding.file,
-        "line": finding.line,
-        "end_line": finding.end_line,
+        "line": line,
+        "end_line": end_line,
         "category": finding.category,
         "title": finding.title,
         "severity": _LABELS[finding.severity],
@@ -88,7 +121,7 @@ def consensus_data(
         "max_confidence": finding.max_confidence,
         "consensus_score": finding.consensus_score,
         "level": finding.level._value_,  # the value without the enum property's cost
-        "members": list(map(finding_data, members)),
+        "members": member_data,
     }
     if finding.model != "agreement":
         data["model"] = finding.model

@@ -29,6 +29,7 @@ from review_quorum.model import (
     ConsensusFinding,
     ConsensusLevel,
     NormalizedFinding,
+    Severity,
     distinct_bots,
 )
 from review_quorum.scoring.title_index import TitleIndex
@@ -164,18 +165,28 @@ def resolve_bots_ran(findings: Sequence[NormalizedFinding], bots_ran: int | None
 def sort_for_output(consensus: list[ConsensusFinding]) -> None:
     """Sort in output order (SPEC 3.7): score desc, severity desc, file, line (none last).
 
-    Stable sorts from the last key to the first give the order of the tuple key
-    `(-score, -severity, file, line is None, line)`, with plain keys that compare fast.
+    One stable sort on one integer per finding that orders as the tuple key `(-score,
+    -severity, file, line is None, line)` does: the rank of its score among the distinct
+    scores (highest first), then its severity from the highest, the rank of its file
+    among the distinct files, and its line (none after every line). Each finding is read
+    once, not once per key, and integers compare fast.
     """
-    consensus.sort(key=_line_or_last)
-    consensus.sort(key=attrgetter("file"))
-    consensus.sort(key=attrgetter("severity"), reverse=True)  # reverse keeps ties in order
-    consensus.sort(key=attrgetter("consensus_score"), reverse=True)
+    scores = sorted(set(map(_score, consensus)), reverse=True)
+    score_rank = {score: rank for rank, score in enumerate(scores)}  # -0.0, 0.0: one key
+    files = sorted(set(map(_file, consensus)))
+    file_rank = {file: rank for rank, file in enumerate(files)}
+    severities, width, lines, last = len(Severity), len(files), MAX_LINE + 2, MAX_LINE + 1
+    top = max(Severity)
+
+    def key(finding: ConsensusFinding) -> int:
+        line = finding.line
+        rank = score_rank[finding.consensus_score] * severities + top - finding.severity
+        return (rank * width + file_rank[finding.file]) * lines + (last if line is None else line)
+
+    consensus.sort(key=key)
 
 
-def _line_or_last(finding: ConsensusFinding) -> int:
-    line = finding.line
-    return MAX_LINE + 1 if line is None else line
+_score, _file = attrgetter("consensus_score"), attrgetter("file")
 
 
 def _summarise(members: list[NormalizedFinding], bots_ran: int) -> ConsensusFinding:

@@ -27,11 +27,11 @@ makes canonical.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import chain
-from operator import attrgetter
+from itertools import chain, compress
+from operator import attrgetter, itemgetter
 
 from review_quorum.model import NormalizedFinding
-from review_quorum.scoring.text import Corpus, TextIndex, Vector
+from review_quorum.scoring.text import Corpus, TextIndex, Vector, tokens_of_each
 from review_quorum.scoring.witnesses import GENERIC, Source, source_of
 
 TEXT_SIMILARITY = 0.4
@@ -71,12 +71,19 @@ def finding_text(finding: NormalizedFinding) -> str:
     return f"{title}\n{body}"
 
 
+_title, _body, _members, _first = (
+    attrgetter("title"),
+    attrgetter("body"),
+    attrgetter("members"),
+    itemgetter(0),
+)
+
 Span = tuple[int, int, int, NormalizedFinding]  # line, end line, input position, finding
 
 
 def cluster(
     findings: Sequence[NormalizedFinding], window: int
-) -> tuple[list[list[NormalizedFinding]], list[tuple[str, ...]]]:
+) -> tuple[list[tuple[NormalizedFinding, ...]], list[tuple[str, ...]]]:
     """`findings` grouped into issues, and each issue's distinct bots, sorted.
 
     Each group is in sweep order, groups in the input order of their first members.
@@ -96,28 +103,45 @@ def cluster(
         if spans is None:
             spans = lined_of[evidence.file] = []
         spans.append((line, evidence.end_line or line, index, finding))  # indices never tie
-    found: list[_Cluster] = []
-    texts: list[tuple[list[_Cluster], list[tuple[int, NormalizedFinding]]]] = []
+    # Each file's clusters are done with as soon as they are complete, while in cache:
+    # their members and bots go to the input position of their first member.
+    members_at: list[tuple[NormalizedFinding, ...] | None] = [None] * len(findings)
+    bots_at: list[tuple[str, ...] | None] = [None] * len(findings)
+    alone: dict[str, tuple[str]] = {}  # clusters of one source share one tuple per bot
+    by_text = _ByText()
     for file, spans in lined_of.items():
         swept = _sweep(spans, window)
         spans.clear()  # freed now, while in cache, rather than all at once at the end
         lineless = lineless_of.get(file)
         if lineless is None:
-            found.extend(swept)
+            _place(swept, members_at, bots_at, alone)
         else:
-            texts.append((swept, lineless))
-    texts.extend(([], lineless) for file, lineless in lineless_of.items() if file not in lined_of)
-    if texts:
-        found.extend(_join_files_by_text(texts))
-    found.sort(key=attrgetter("first"))
-    alone: dict[str, tuple[str]] = {}  # clusters of one source share one tuple per bot
-    bots_of = [
-        (alone.get(item.source[0]) or alone.setdefault(item.source[0], (item.source[0],)))
-        if item.others is None
-        else tuple(sorted({item.source[0], *(bot for bot, _ in item.others)}))
-        for item in found
-    ]
-    return [item.members for item in found], bots_of
+            by_text.gather(swept, lineless)  # while the file's clusters are in cache
+    for file, lineless in lineless_of.items():
+        if file not in lined_of:
+            by_text.gather([], lineless)
+    for clusters in by_text.join():
+        _place(clusters, members_at, bots_at, alone)
+    return list(filter(None, members_at)), list(filter(None, bots_at))
+
+
+def _place(
+    clusters: list[_Cluster],
+    members_at: list[tuple[NormalizedFinding, ...] | None],
+    bots_at: list[tuple[str, ...] | None],
+    alone: dict[str, tuple[str]],
+) -> None:
+    """Complete clusters: their members (a tuple, as a consensus finding holds them) and
+    distinct bots (sorted), at their first member's input position."""
+    for item in clusters:
+        bot = item.source[0]
+        others = item.others
+        members_at[item.first] = tuple(item.members)  # the list is freed here, in cache
+        bots_at[item.first] = (
+            (alone.get(bot) or alone.setdefault(bot, (bot,)))
+            if others is None
+            else tuple(sorted({bot, *(other for other, _ in others)}))
+        )
 
 
 def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
@@ -128,8 +152,14 @@ def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
     horizon = 0  # no open cluster ends (plus the window) before this line
     for start, end, index, finding in spans:
         if horizon < start and open_clusters:
-            open_clusters = [item for item in open_clusters if item.end + window >= start]
-            horizon = min((item.end for item in open_clusters), default=start) + window
+            if len(open_clusters) == 1:  # the usual case, without a list or a generator
+                reach = open_clusters[0].end + window
+                if reach < start:
+                    open_clusters, reach = [], start + window
+                horizon = reach
+            else:
+                open_clusters = [item for item in open_clusters if item.end + window >= start]
+                horizon = min((item.end for item in open_clusters), default=start) + window
         source = source_of(finding)
         stated = finding.category_certainty >= 1.0
         category, cwes = finding.category, finding.cwes
@@ -172,15 +202,11 @@ def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
                     target.others.setdefault(source, start)
         target.members.append(finding)
         if stated:
-            _note_stated(target, finding)
+            if cwes:
+                _note_stated(target, finding)
+            elif target.stated is None and category != GENERIC:  # _note_stated inline
+                target.stated = category
     return clusters
-
-
-def _category_allows(found: _Cluster, finding: NormalizedFinding) -> bool:
-    """Whether `finding` may join `found` as far as categories and CWEs go."""
-    if finding.category_certainty < 1.0:
-        return True
-    return not _walled(found, finding.bot, finding.category, finding.cwes)
 
 
 def _walled(found: _Cluster, bot: str, category: str, cwes: tuple[int, ...]) -> bool:
@@ -209,57 +235,75 @@ def _note_stated(found: _Cluster, finding: NormalizedFinding) -> None:
         found.stated = finding.category
 
 
-def _join_files_by_text(
-    files: list[tuple[list[_Cluster], list[tuple[int, NormalizedFinding]]]],
-) -> Iterator[_Cluster]:
+class _ByText:
     """Findings without a line into the clusters of their file, by text.
 
     Text takes part only where a file has findings without a line: those findings, and
     each lined cluster of their file through its first member, make the corpus whose
-    document frequencies weigh every token.
+    document frequencies weigh every token. `gather` takes each such file as soon as its
+    lined findings are swept, `join` then matches every file's findings without a line.
     """
-    corpus = Corpus()
-    tokens = corpus.tokens
-    documents: list[list[str]] = []  # every text's tokens, for document frequencies
-    indexed = []
-    for clusters, lineless in files:
+
+    def __init__(self) -> None:
+        self.corpus = Corpus()
+        self.files: list[
+            tuple[list[_Cluster], list[tuple[int, NormalizedFinding]], list[str], TextIndex]
+        ] = []
+
+    def gather(
+        self, clusters: list[_Cluster], lineless: list[tuple[int, NormalizedFinding]]
+    ) -> None:
+        """A file's lined clusters and its findings without a line: counted and indexed."""
+        corpus = self.corpus
         free = [finding_text(finding) for _, finding in lineless]
-        probes = [tokens(text) for text in free]
+        probes = list(map(corpus.tokens, free))  # cached: they are tokenized again later
         index = TextIndex(corpus, set(chain.from_iterable(probes)))
-        probed, reach = index.probed, index.reach
-        for found in clusters:  # one pass: each lined cluster's tokens count and index
-            text = finding_text(found.members[0])
-            document = tokens(text)
-            documents.append(document)
-            reached = probed.intersection(document)
-            if reached:
-                reach(found.number, text, reached)
-        documents.extend(probes)
-        indexed.append((clusters, lineless, free, index))
-    corpus.count(documents)
-    del documents
-    indexed.reverse()  # popped from the end, so each file's index is freed while in cache
-    while indexed:
-        clusters, lineless, free, index = indexed.pop()
-        for (position, finding), text in zip(lineless, free, strict=True):
-            vector = corpus.vector(text)
-            target = _best_by_text(finding, vector, clusters, index)
-            source = source_of(finding)
-            if target is None:
-                target = _Cluster(len(clusters), 0, 0, position, source)
-                clusters.append(target)
-            elif source != target.source:
-                if target.others is None:
-                    target.others = {source: 0}  # its line: none, and the sweep is over
+        # Each lined cluster's first text, its tokens (not cached by text: most are read
+        # only here) and the probed tokens it holds, each list made in C (`found.number`
+        # is the cluster's position in `clusters`); then index.reach inline.
+        firsts = list(map(_first, map(_members, clusters)))
+        lined = list(map(finding_text if any(map(_body, firsts)) else _title, firsts))
+        lined_tokens = tokens_of_each(lined)
+        corpus.count(lined_tokens)
+        corpus.count(probes)
+        reached = list(map(index.probed.intersection, lined_tokens))
+        texts, postings, first_tokens = index.texts, index.postings, index.first_tokens
+        for number in compress(range(len(reached)), reached):
+            texts[number] = [lined[number]]
+            first_tokens[number] = lined_tokens[number]
+            for token in reached[number]:
+                posting = postings.get(token)
+                if posting is None:
+                    postings[token] = [number]
                 else:
-                    target.others.setdefault(source, 0)
-            target.members.append(finding)
-            if target.bots is not None:
-                target.bots.add(finding.bot)
-            if finding.category_certainty >= 1.0:
-                _note_stated(target, finding)
-            index.add(target.number, text, vector)
-        yield from clusters
+                    posting.append(number)
+        self.files.append((clusters, lineless, free, index))
+
+    def join(self) -> Iterator[list[_Cluster]]:
+        """Each gathered file's clusters, its findings without a line joined in."""
+        corpus, files = self.corpus, self.files
+        files.reverse()  # popped from the end, so each file's index is freed while in cache
+        while files:
+            clusters, lineless, free, index = files.pop()
+            for (position, finding), text in zip(lineless, free, strict=True):
+                vector = corpus.vector(text)
+                target = _best_by_text(finding, vector, clusters, index)
+                source = source_of(finding)
+                if target is None:
+                    target = _Cluster(len(clusters), 0, 0, position, source)
+                    clusters.append(target)
+                elif source != target.source:
+                    if target.others is None:
+                        target.others = {source: 0}  # its line: none, and the sweep is over
+                    else:
+                        target.others.setdefault(source, 0)
+                target.members.append(finding)
+                if target.bots is not None:
+                    target.bots.add(finding.bot)
+                if finding.category_certainty >= 1.0:
+                    _note_stated(target, finding)
+                index.add(target.number, text, vector)
+            yield clusters
 
 
 def _best_by_text(
@@ -267,18 +311,22 @@ def _best_by_text(
 ) -> _Cluster | None:
     best: _Cluster | None = None
     best_key: tuple[bool, float] | None = None
+    bot, category, cwes = finding.bot, finding.category, finding.cwes
+    stated = finding.category_certainty >= 1.0  # a guessed category never walls
+    similarity_to = index.similarity
     for number in index.candidates(vector):
         found = clusters[number]
-        if not _category_allows(found, finding):
+        if stated and _walled(found, bot, category, cwes):
             continue
-        similarity = index.similarity(number, vector)
+        similarity = similarity_to(number, vector)
+        if similarity < TEXT_SIMILARITY:  # below either threshold: the bots need not be known
+            continue
         bots = found.bots
         if bots is None:
             bots = found.bots = {member.bot for member in found.members}
-        needed = DUPLICATE_SIMILARITY if finding.bot in bots else TEXT_SIMILARITY
-        if similarity < needed:
+        if bot in bots and similarity < DUPLICATE_SIMILARITY:
             continue
-        key = (found.stated == finding.category, similarity)
+        key = (found.stated == category, similarity)
         if best_key is None or key > best_key:
             best, best_key = found, key
     return best

@@ -91,7 +91,7 @@ def compute_reliability(
     shares = _shares(estimates, family)
     alone, several = _Alone(shares, ran), _Several(shares, ran)
     consensus = [
-        alone(members[0], bots) if len(members) == 1 else several(members, bots)
+        alone(members, bots) if len(members) == 1 else several(members, bots)
         for members, bots in zip(clusters, bots_of, strict=True)
     ]
     sort_for_output(consensus)
@@ -227,8 +227,11 @@ class _Alone:
         self.ratio = min(1 / bots_ran, 1.0)
         self.scores: dict[witnesses.Source, _Score] = {}
 
-    def __call__(self, member: NormalizedFinding, bots: tuple[str, ...]) -> ConsensusFinding:
-        """The cluster of `member` alone; `bots` is `(member.bot,)`, shared per bot."""
+    def __call__(
+        self, members: tuple[NormalizedFinding], bots: tuple[str, ...]
+    ) -> ConsensusFinding:
+        """The cluster of its one member alone; `bots` is `(member.bot,)`, shared per bot."""
+        member = members[0]
         source = witnesses.source_of(member)
         score = self.scores.get(source)
         if score is None:
@@ -247,7 +250,7 @@ class _Alone:
             0.0 if confidence < 0.0 else 1.0 if confidence > 1.0 else confidence,
             probability,
             level,
-            (member,),
+            members,
             "reliability",
             contributions,
         )

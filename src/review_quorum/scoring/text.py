@@ -20,8 +20,9 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from functools import partial
 from itertools import chain, repeat
-from operator import mul
+from operator import mul, truediv
 
 _TOKEN = re.compile(r"\w\w+")
 _SUFFIXES = ("ing", "ed", "es", "s")
@@ -49,21 +50,30 @@ Vector = dict[str, float]
 
 def tokens(text: str) -> list[str]:
     """The word and identifier tokens of `text`, lowercased, stopwords dropped, stemmed."""
-    words = _TOKEN.findall(text.lower())
-    stems = _STEMS
-    try:  # each word's stem looked up in C; a quarter faster than a loop over the words
-        found = list(map(stems.__getitem__, words))
-    except KeyError:
-        for word in words:
-            if word not in stems:
-                stems[word] = _stem(word)
-        found = list(map(stems.__getitem__, words))
-    return list(filter(None, found))  # stopwords stem to ""
+    lowered = text.lower()
+    words = lowered.split() if _plain(lowered) else _TOKEN.findall(lowered)
+    # each word's stem looked up in C; a quarter faster than a loop over the words
+    return list(filter(None, map(_STEM_OF, words)))  # stopwords, single letters stem to ""
+
+
+def tokens_of_each(texts: list[str]) -> list[list[str]]:
+    """`tokens` of each of `texts`, worked out in C from end to end (no Python call per
+    text): a file's lined clusters, tens of thousands of files, are all tokenized."""
+    lowered = list(map(str.lower, texts))
+    split = str.split if _plain("".join(lowered)) else _TOKEN.findall
+    return list(map(list, map(_NONEMPTY, map(_STEMS_OF, map(split, lowered)))))
+
+
+def _plain(lowered: str) -> bool:
+    """Whether `lowered` holds words and spaces only (most titles): the words between the
+    spaces are then its `\\w+` runs, split in C, a third faster than the pattern (a
+    one-letter run stems to "")."""
+    return lowered.replace(" ", "").replace("_", "").isalnum()  # isalnum: `\w` but "_"
 
 
 def _stem(token: str) -> str:
-    """`token` without a plural or tense suffix; empty for a stopword."""
-    if token in STOPWORDS:
+    """`token` without a plural or tense suffix; empty for a stopword or a single letter."""
+    if token in STOPWORDS or len(token) < 2:
         return ""
     for suffix in _SUFFIXES:
         if len(token) > len(suffix) + 3 and token.endswith(suffix):
@@ -71,14 +81,26 @@ def _stem(token: str) -> str:
     return token
 
 
-_STEMS: dict[str, str] = {}
+class _Stems(dict[str, str]):
+    """Each word's stem, worked out the first time the word is looked up."""
+
+    def __missing__(self, word: str) -> str:
+        stem = self[word] = _stem(word)
+        return stem
+
+
+_STEMS = _Stems()
+_STEM_OF = _STEMS.__getitem__
+_STEMS_OF = partial(map, _STEM_OF)
+_NONEMPTY = partial(filter, None)
 
 
 class Corpus:
     """Document frequencies over the texts that take part in text matching.
 
-    Texts are tokenized (`tokens`, once per distinct text) as they are gathered; `count`
-    then takes the token set of every document at once.
+    Texts are tokenized (`tokens`, once per distinct text, or `tokens_of_each`) as they
+    are gathered, and `count` takes the token sets of each batch of documents, all of
+    them before the first vector is made.
     """
 
     def __init__(self) -> None:
@@ -88,9 +110,9 @@ class Corpus:
         self._idfs: dict[str, float] = {}
 
     def count(self, documents: Sequence[list[str]]) -> None:
-        """Count the documents (each its tokens) whose frequencies weigh the tokens."""
-        self.size = len(documents)
-        self.frequency = Counter(chain.from_iterable(map(set, documents)))
+        """Count more documents (each its tokens) whose frequencies weigh the tokens."""
+        self.size += len(documents)
+        self.frequency.update(chain.from_iterable(map(set, documents)))
         self._idfs.clear()
 
     def _idf(self, token: str) -> float:
@@ -108,16 +130,31 @@ class Corpus:
 
     def vector(self, text: str) -> Vector:
         """The unit TF-IDF vector of `text` (idf = ln((1 + n) / (1 + df)) + 1)."""
-        counts: dict[str, int] = {}  # in order of first occurrence, as a Counter keeps them
-        for token in self.tokens(text):
-            counts[token] = counts.get(token, 0) + 1
+        return self.weigh(self.tokens(text))
+
+    def weigh(self, tokens: list[str]) -> Vector:
+        """The unit TF-IDF vector of a text whose tokens are `tokens`."""
         known = self._idfs.get  # every idf is at least 1, so a miss is the only falsy value
-        weights = {
+        if len(set(tokens)) == len(tokens):  # each token once (most texts): weights in C
+            found = list(map(known, tokens))  # 1 * idf is the idf
+            weights: list[float] = (
+                [idf or self._idf(token) for token, idf in zip(tokens, found, strict=True)]
+                if None in found
+                else found  # type: ignore[assignment]  # no None among them
+            )
+            # fsum, not sum: correctly rounded, so the same on every Python (3.12 changed sum)
+            norm = math.sqrt(math.fsum(map(mul, weights, weights)))
+            return (
+                dict(zip(tokens, map(truediv, weights, repeat(norm)), strict=True)) if norm else {}
+            )
+        counts: dict[str, int] = {}  # in order of first occurrence, as a Counter keeps them
+        for token in tokens:
+            counts[token] = counts.get(token, 0) + 1
+        by_token = {
             token: count * (known(token) or self._idf(token)) for token, count in counts.items()
         }
-        # fsum, not sum: correctly rounded, so the same on every Python (3.12 changed sum)
-        norm = math.sqrt(math.fsum(map(mul, weights.values(), weights.values())))
-        return {token: weight / norm for token, weight in weights.items()} if norm else {}
+        norm = math.sqrt(math.fsum(map(mul, by_token.values(), by_token.values())))
+        return {token: weight / norm for token, weight in by_token.items()} if norm else {}
 
 
 class TextIndex:
@@ -138,6 +175,9 @@ class TextIndex:
         self.probed = probed
         self.postings: dict[str, list[int]] = {}
         self.texts: dict[int, list[str]] = {}
+        # The tokens of a cluster's first text where the caller had them (lined clusters):
+        # kept here, in a small dict per file, rather than in the corpus's cache of texts.
+        self.first_tokens: dict[int, list[str]] = {}
         self._sums: dict[int, Vector] = {}
         self._posted: dict[int, set[str]] = {}  # of clusters with more than one member
 
@@ -157,7 +197,10 @@ class TextIndex:
             return
         posted = self._posted.get(cluster)
         if posted is None:
-            posted = self._posted[cluster] = self.probed.intersection(tokens(texts[0]))
+            first = self.first_tokens.get(cluster)
+            posted = self._posted[cluster] = self.probed.intersection(
+                tokens(texts[0]) if first is None else first
+            )
         new = self.probed.intersection(tokens(text)) - posted
         self._post(cluster, new)
         posted |= new
@@ -193,7 +236,11 @@ class TextIndex:
         texts = self.texts[cluster]
         if total is None:
             # most clusters have one member: the sum is its vector (0.0 + w is w)
-            total = self._sums[cluster] = self.corpus.vector(texts[0])
+            first = self.first_tokens.get(cluster)
+            corpus = self.corpus
+            total = self._sums[cluster] = (
+                corpus.vector(texts[0]) if first is None else corpus.weigh(first)
+            )
             for text in texts[1:]:
                 _accumulate(total, self.corpus.vector(text))
         dot = math.fsum(map(mul, vector.values(), map(total.get, vector, repeat(0.0))))
