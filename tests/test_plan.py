@@ -5,7 +5,6 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from review_quorum.confidence import Assessment, Disposition
 from review_quorum.model import ConsensusLevel, Evidence, NormalizedFinding, Severity
 from review_quorum.plan import (
     Settings,
@@ -13,6 +12,7 @@ from review_quorum.plan import (
     review,
 )
 from review_quorum.scope import DiffScope, FilterMode
+from review_quorum.scoring.confidence import Assessment, Disposition
 from review_quorum.scoring.confidence.attach import AttachedVerdict, AttachedVerdictInput
 from review_quorum.scoring.confidence.verdicts import (
     ContextCompleteness,

@@ -73,3 +73,13 @@ def test_the_library_path_the_readme_shows() -> None:
     assert [item.finding.detected_by for item in plan.inline] == [("bandit", "semgrep")]
     assert plan.gate.failed
     assert len(plan.skipped) == 1
+
+
+def test_the_historical_module_names_still_import_the_same_objects() -> None:
+    """`review_quorum.consensus` and `review_quorum.confidence` (docs/scoring.md) are
+    compatibility names: what they export is what `scoring` holds."""
+    from review_quorum import confidence, consensus, scoring
+    from review_quorum.scoring import confidence as scorer
+
+    assert consensus.compute_consensus is scoring.compute_consensus
+    assert all(getattr(confidence, name) is getattr(scorer, name) for name in scorer.__all__)

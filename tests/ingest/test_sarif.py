@@ -9,12 +9,12 @@ import pytest
 
 from conftest import FIXTURES, shared_path
 from finding_rows import rows
-from review_quorum.consensus import compute_consensus
 from review_quorum.errors import InputError
 from review_quorum.ingest import read, sarif
 from review_quorum.ingest.base import Batch, ReadOptions, Source
 from review_quorum.ingest.categories import build_category_map
 from review_quorum.ingest.titles import sentence
+from review_quorum.scoring import compute_consensus
 
 INGEST = FIXTURES / "ingest"
 SHOP_ROOT = "/tmp/fixproj"  # where the tools ran (tests/fixtures/ingest/README.md)

@@ -6,7 +6,6 @@ import dataclasses
 
 import pytest
 
-from review_quorum.confidence import Assessment, FindingInput, score_findings
 from review_quorum.markup.markers import SUMMARY, find_markers, marker
 from review_quorum.model import ConsensusLevel
 from review_quorum.render import review_body as review_body_module
@@ -22,6 +21,7 @@ from review_quorum.render.review_body import (
     render_review_body,
     utf16_size,
 )
+from review_quorum.scoring.confidence import Assessment, FindingInput, score_findings
 from verified import verified
 
 VERIFIED = BodyItem(

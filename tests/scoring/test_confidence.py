@@ -6,7 +6,8 @@ import itertools
 
 import pytest
 
-from review_quorum.confidence import (
+from review_quorum.errors import FindingError
+from review_quorum.scoring.confidence import (
     BASE_POINTS,
     CONCORDANCE_POINTS,
     CONTEXT_POINTS,
@@ -24,7 +25,6 @@ from review_quorum.confidence import (
     score_finding,
     severity_distance,
 )
-from review_quorum.errors import FindingError
 from verified import verified
 
 C, L, D = Verdict.CONFIRMED, Verdict.LIKELY, Verdict.DISMISSED

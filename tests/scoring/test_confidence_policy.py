@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from review_quorum.confidence import (
+from review_quorum.scoring.confidence import (
     Assessment,
     Disposition,
     FindingInput,

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import FIXTURES
-from review_quorum.confidence import (
+from review_quorum.errors import InputError, RecordProblem, RecordsError
+from review_quorum.scoring.confidence import (
     Category,
     ContextCompleteness,
     EvidenceStrength,
@@ -20,7 +21,6 @@ from review_quorum.confidence import (
     Verdict,
     VerifierSeverity,
 )
-from review_quorum.errors import InputError, RecordProblem, RecordsError
 from review_quorum.scoring.confidence.join import Unmatched, join_verdicts
 from review_quorum.scoring.confidence.verdicts import (
     OPTIONAL_TEXT,

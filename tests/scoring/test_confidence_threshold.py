@@ -6,7 +6,8 @@ import math
 
 import pytest
 
-from review_quorum.confidence import (
+from review_quorum.errors import QuorumWarning
+from review_quorum.scoring.confidence import (
     DEFAULT_COMMENT_CAP,
     DEFAULT_POST_THRESHOLD,
     MODERATE_FLOOR,
@@ -18,7 +19,6 @@ from review_quorum.confidence import (
     resolve_post_threshold,
     score_findings,
 )
-from review_quorum.consensus import QuorumWarning
 
 RECOGNIZED = [
     ("strong", 80, Band.STRONG),

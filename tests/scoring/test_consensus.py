@@ -13,8 +13,10 @@ from review_quorum import (
     bucket_for_score,
     must_address,
 )
-from review_quorum.consensus import title_tokens
-from review_quorum.scoring.agreement import compute_consensus  # the seed 001 engine
+from review_quorum.scoring.agreement import (
+    compute_consensus,  # the seed 001 engine
+    title_tokens,
+)
 
 
 def finding(
