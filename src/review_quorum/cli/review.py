@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -214,6 +213,8 @@ def load_diff(args: argparse.Namespace) -> DiffScope | None:
     if args.git:
         if ".." not in args.git:
             raise InputError("--git", "", f"expected BASE..HEAD, not {args.git!r}")
+        import subprocess  # only for --git: it costs every other run's start-up
+
         command = ["git", "diff", "--no-color", "--no-ext-diff", args.git]
         try:
             done = subprocess.run(command, capture_output=True, check=False)

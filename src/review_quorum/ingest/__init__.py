@@ -18,14 +18,20 @@ from review_quorum.ingest.base import Batch, Reader, ReadOptions, Source
 
 
 class _OnFirstUse:
-    """The reader `load` returns, loaded (and its module imported) on first use."""
+    """The reader `load` returns, loaded (and its module imported) on first use.
 
-    __slots__ = ("_load", "_reader", "name")
+    `starts`, when given, is how every input the reader claims begins (after the
+    byte-order mark and leading space, as `Source.head` gives it): detection of anything
+    else answers no without importing the module (XML parsing costs start-up otherwise).
+    """
 
-    def __init__(self, name: str, load: Callable[[], Reader]) -> None:
+    __slots__ = ("_load", "_reader", "_starts", "name")
+
+    def __init__(self, name: str, load: Callable[[], Reader], starts: str = "") -> None:
         self.name = name
         self._load = load
         self._reader: Reader | None = None
+        self._starts = starts
 
     def _loaded(self) -> Reader:
         if self._reader is None:
@@ -33,6 +39,8 @@ class _OnFirstUse:
         return self._reader
 
     def detect(self, source: Source) -> bool:
+        if self._starts and not source.head().startswith(self._starts):
+            return False
         return self._loaded().detect(source)
 
     def read(self, source: Source) -> Batch:
@@ -94,7 +102,7 @@ READERS: dict[str, Reader] = {
     "rdjson": _OnFirstUse("rdjson", _rdjson),
     "rdjsonl": _OnFirstUse("rdjsonl", _rdjsonl),
     "gitlab": _OnFirstUse("gitlab", _gitlab),
-    "checkstyle": _OnFirstUse("checkstyle", _checkstyle),
+    "checkstyle": _OnFirstUse("checkstyle", _checkstyle, starts="<"),  # its detect needs "<"
     "github-comments": _OnFirstUse("github-comments", _github_comments),
     "native": _OnFirstUse("native", _native),
     "freetext": _OnFirstUse("freetext", _freetext),
