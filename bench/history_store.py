@@ -32,13 +32,13 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import httpx
 import orjson
+from msgspec.structs import replace
 
 from review_quorum import NormalizedFinding, Settings, review
 from review_quorum.github import GitHubClient

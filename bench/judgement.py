@@ -38,8 +38,9 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
+
+from msgspec.structs import replace
 
 from review_quorum import Profile, compute_consensus, labels
 from review_quorum.evaluate import Options, Row, kept_by_policy, score

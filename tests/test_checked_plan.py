@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from review_quorum.checked_plan import MISMATCH, Fresh, check_plan
 from review_quorum.errors import Skipped

@@ -4,10 +4,10 @@ clear error (file and JSON pointer) for every way its structure can be off."""
 from __future__ import annotations
 
 import copy
-import dataclasses
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import orjson
 import pytest
 from hypothesis import given, settings
@@ -72,7 +72,7 @@ def test_a_plan_read_from_github_keeps_its_commit_and_awaited_bots() -> None:
     plan = review(
         findings, diff=DiffScope.parse("--- a/x.py\n+++ b/x.py\n@@ -1,0 +1,9 @@\n" + "+x\n" * 9)
     )
-    plan = dataclasses.replace(
+    plan = msgspec.structs.replace(
         plan, commit_id="c" * 40, awaited=AwaitedBots(("a", "b", "c"), ("c",), (), 12.5)
     )
     document = as_saved(report_data(plan))

@@ -19,9 +19,10 @@ plan's word, as an analyser's output always is.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 
+import msgspec
 import orjson
+from msgspec.structs import replace
 
 from review_quorum.comment_links import comment_key, link_targets
 from review_quorum.errors import Skipped
@@ -35,8 +36,7 @@ SOURCE = "GitHub"
 MISMATCH = "the plan's finding does not match this comment as GitHub shows it now: left out"
 
 
-@dataclass(frozen=True, slots=True)
-class Fresh:
+class Fresh(msgspec.Struct, frozen=True):
     """The pull request's comments as read now: the findings of reading them together
     (what a rebuilt plan holds), and every finding a reading of them gives, each
     collection also read alone, as saved files of them are (`identities`)."""
@@ -48,8 +48,7 @@ class Fresh:
         return {identity(finding) for finding in (*self.findings, *self.alone)}
 
 
-@dataclass(frozen=True, slots=True)
-class CheckedPlan:
+class CheckedPlan(msgspec.Struct, frozen=True):
     """The plan to post, and the plan's members that GitHub's comments do not bear out."""
 
     plan: ReviewPlan

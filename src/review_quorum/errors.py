@@ -27,7 +27,8 @@ thousands of digits, an array nested a thousand levels deep).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 
 class QuorumWarning(UserWarning):
@@ -86,8 +87,7 @@ class GitLabError(ServiceError):
     """The GitLab API refused or failed a request."""
 
 
-@dataclass(frozen=True, slots=True)
-class RecordProblem:
+class RecordProblem(msgspec.Struct, frozen=True):
     """One bad field: the file, a JSON pointer to the record or field, and what is wrong."""
 
     source: str
@@ -114,8 +114,7 @@ class RecordsError(InputError):
         super().__init__(sources, "", summary + lines)
 
 
-@dataclass(frozen=True, slots=True)
-class Skipped:
+class Skipped(msgspec.Struct, frozen=True):
     """One input record that could not be used, with where it was and why.
 
     `position` is a JSON pointer (``/runs/0/results/7``) or ``line N`` for line-based

@@ -11,7 +11,8 @@ bots are worth keeping, and which policy to gate on, reads off the table.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from review_quorum.labels import Labels, Metrics, Run
 from review_quorum.model import ConsensusLevel, NormalizedFinding
@@ -25,8 +26,7 @@ AGREEING_BOTS = (2, 3)
 DISPOSITIONS = (Disposition.INLINE, Disposition.SUMMARY)
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
+class Row(msgspec.Struct, frozen=True):
     """One line of the table: a source or a policy, and its metrics."""
 
     kind: str  # "source" or "policy"
@@ -34,8 +34,7 @@ class Row:
     metrics: Metrics
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
+class Options(msgspec.Struct, frozen=True):
     """The consensus settings every policy runs with."""
 
     profile: Profile | None = None

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from typing import Any, Literal
+
+import msgspec
+from msgspec.structs import replace
 
 from review_quorum.comment_links import link_targets
 from review_quorum.errors import Skipped
@@ -53,8 +55,7 @@ InlineMode = Literal["post", "link"]
 INLINE_MODES: tuple[InlineMode, ...] = ("post", "link")  # `--inline-mode`, `inline-mode`
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
+class Settings(msgspec.Struct, frozen=True):
     """Every knob of a review, with the defaults the README documents."""
 
     bots_ran: int | None = None
@@ -88,8 +89,7 @@ class Settings:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class PlannedFinding:
+class PlannedFinding(msgspec.Struct, frozen=True):
     """One consensus finding with its place in the review and the reason for it."""
 
     finding: ConsensusFinding
@@ -109,8 +109,7 @@ class PlannedFinding:
         return self.verdict is None or self.verdict.verdict is not Verdict.DISMISSED
 
 
-@dataclass(frozen=True, slots=True)
-class Gate:
+class Gate(msgspec.Struct, frozen=True):
     level: ConsensusLevel | None
     blocking: tuple[PlannedFinding, ...]
 
@@ -119,8 +118,7 @@ class Gate:
         return bool(self.blocking)
 
 
-@dataclass(frozen=True, slots=True)
-class AwaitedBots:
+class AwaitedBots(msgspec.Struct, frozen=True):
     """The bots a review waited for (`--wait-for`): which said they skipped, which never came.
 
     `missing` bots had neither reported nor skipped when the review was made, after
@@ -139,8 +137,7 @@ class AwaitedBots:
         return tuple(name for name in self.names if name not in absent)
 
 
-@dataclass(frozen=True, slots=True)
-class ReviewPlan:
+class ReviewPlan(msgspec.Struct, frozen=True):
     """Everything the renderers and the poster need, decided once."""
 
     assessment: Assessment
@@ -151,7 +148,7 @@ class ReviewPlan:
     settings: Settings
     gate: Gate
     input_count: int = 0
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any] = msgspec.field(default_factory=dict)
     awaited: AwaitedBots | None = None
     commit_id: str | None = None  # the head commit the review is about, when read from GitHub
     notes: tuple[str, ...] = ()  # summary lines from the history (coverage, acknowledged)

@@ -15,18 +15,17 @@ from __future__ import annotations
 import abc
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import httpx
+import msgspec
 
 from review_quorum.errors import ConfigError, ServiceError
 
 IDEMPOTENT = frozenset({"GET", "PUT", "PATCH", "DELETE"})
 
 
-@dataclass(frozen=True, slots=True)
-class RetryPolicy:
+class RetryPolicy(msgspec.Struct, frozen=True):
     """How long and how often to retry; `budget` bounds the total wait of one run."""
 
     attempts: int = 6

@@ -21,8 +21,8 @@ import bisect
 import enum
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
+import msgspec
 from unidiff.errors import UnidiffParseError
 from unidiff.patch import PatchedFile, PatchSet
 
@@ -36,21 +36,19 @@ class FilterMode(enum.Enum):
     NOFILTER = "nofilter"
 
 
-@dataclass(frozen=True, slots=True)
-class FileChange:
+class FileChange(msgspec.Struct, frozen=True):
     """The RIGHT side of one changed file: its added lines and all addressable lines."""
 
     path: str
     added: frozenset[int]
     addressable: frozenset[int]
-    sorted_added: tuple[int, ...] = field(repr=False)
+    sorted_added: tuple[int, ...]
     deleted: bool = False
     binary: bool = False
     old_path: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(msgspec.Struct, frozen=True):
     """Whether a finding is in scope, whether it can anchor inline, and why not."""
 
     in_scope: bool
@@ -58,8 +56,7 @@ class Verdict:
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class DiffScope:
+class DiffScope(msgspec.Struct, frozen=True):
     """The files a pull request changes, by repository-relative path."""
 
     files: Mapping[str, FileChange]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
+import msgspec
 import pytest
 
 from review_quorum.checked_plan import identity
@@ -42,7 +42,7 @@ def agreed(line: int, title: str, **extra: Any) -> list[NormalizedFinding]:
 def test_a_plan_becomes_a_draft() -> None:
     findings = [*agreed(4, "SQL injection"), *agreed(7, "XSS", end_line=9)]
     findings.append(finding("pylint", 12, "Unused name", severity="low", category="style"))
-    plan = dataclasses.replace(review(findings, diff=DIFF), commit_id="c" * 40)
+    plan = msgspec.structs.replace(review(findings, diff=DIFF), commit_id="c" * 40)
     draft = ReviewDraft.from_plan(plan, source="plan.json")
     sql, xss, unused = plan.findings
     assert draft.comments == (
@@ -77,7 +77,7 @@ def test_findings_the_plan_still_reports_are_not_gone() -> None:
     )
     inline, dropped = plan.findings
     assert dropped.disposition is Disposition.DROPPED  # line 30 is not in the diff
-    audited = dataclasses.replace(inline, disposition=Disposition.AUDIT, fingerprint="audited")
+    audited = msgspec.structs.replace(inline, disposition=Disposition.AUDIT, fingerprint="audited")
     plan = assemble([inline, audited, dropped], plan.settings, bots_ran=3)
     draft = ReviewDraft.from_plan(plan)
     assert draft.reported == {inline.fingerprint, "audited"}
@@ -107,7 +107,7 @@ def test_each_finding_names_the_bot_comments_its_members_came_from() -> None:
 def with_changed(plan: ReviewPlan, index: int, **changes: Any) -> ReviewPlan:
     """`plan` with one finding changed as a saved plan may say (`saved_plan` keeps these)."""
     items = list(plan.findings)
-    items[index] = dataclasses.replace(items[index], **changes)
+    items[index] = msgspec.structs.replace(items[index], **changes)
     return assemble(items, plan.settings, bots_ran=plan.bots_ran)
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
+from msgspec.structs import replace
 
 from github.fake import FakeGitHub, FakeTime, Interrupted
 from github.github_support import BOT, TARGET, TOKEN, comment, draft, new_fake

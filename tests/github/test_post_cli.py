@@ -6,10 +6,10 @@ import argparse
 import importlib.metadata
 import json
 import re
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 
 from github.github_support import BOT, TOKEN, posting_fake, saved_plan
 from review_quorum.cli import main, post

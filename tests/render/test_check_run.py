@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from review_quorum.markup import escape
@@ -53,4 +51,3 @@ def test_findings_past_the_cap_are_counted_not_annotated(monkeypatch: pytest.Mon
 def test_plain_keeps_line_breaks_and_cuts_with_an_ellipsis() -> None:
     assert escape.plain("one\r\ntwo\rthree", limit=100) == "one\ntwo\nthree"
     assert escape.plain("abcdef", limit=4) == "abc…"
-    assert dataclasses.is_dataclass(check_run.Annotation)

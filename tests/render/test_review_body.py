@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
-
+import msgspec
 import pytest
 
 from review_quorum.markup.markers import SUMMARY, find_markers, marker
@@ -406,7 +405,7 @@ def whole_body(body: ReviewBody, limit: int) -> str:
 def test_only_the_lines_that_can_fit_are_rendered_with_the_same_result() -> None:
     levels = [None, ConsensusLevel.CONFIRMED, ConsensusLevel.UNVERIFIED, None]
     summary = [
-        dataclasses.replace(item, level=levels[index % 4])
+        msgspec.structs.replace(item, level=levels[index % 4])
         for index, item in enumerate(many(60, "summary finding"))
     ]
     body = ReviewBody(

@@ -8,12 +8,12 @@ diff, so that some lie outside it, and posted with `quorum post --reporter githu
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from github.fake import FakeGitHub
@@ -58,7 +58,7 @@ def write_plan(
     findings = agreed_findings(places)
     settings = Settings(gate_level=Settings().gate_level if gate else None)
     plan = review(findings, settings=settings, diff=DiffScope.parse(DIFF))
-    plan = dataclasses.replace(plan, commit_id=commit)
+    plan = msgspec.structs.replace(plan, commit_id=commit)
     path = tmp_path / "plan.json"
     path.write_text(json.dumps(report_data(plan)), encoding="utf-8")
     return str(path)

@@ -20,8 +20,9 @@ import os
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from review_quorum.cli import progress
 from review_quorum.cli.common import warn
@@ -40,8 +41,7 @@ if TYPE_CHECKING:
 DEFAULT_WAIT_TIMEOUT = 600.0
 
 
-@dataclass(slots=True)
-class Timing:
+class Timing(msgspec.Struct):
     """How `--wait-for` tells time and waits (replaced by tests)."""
 
     clock: Callable[[], float] = time.time
@@ -52,8 +52,7 @@ class Timing:
 TIMING = Timing()
 
 
-@dataclass(frozen=True, slots=True)
-class PullInput:
+class PullInput(msgspec.Struct, frozen=True):
     """What reading the pull request gave: its findings, the head commit, the wait."""
 
     batch: Batch

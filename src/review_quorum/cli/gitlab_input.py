@@ -12,9 +12,10 @@ skipped: a diff note on the head version, or a note written after the newest ver
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 from collections.abc import Mapping
+
+import msgspec
 
 from review_quorum.cli import github_input, progress
 from review_quorum.cli.github_input import PullInput, wait
@@ -78,7 +79,7 @@ def read_gitlab(
             # our own notes are the token's account's: only those, marked, are ours
             user = client.current_user()
             if user is not None:
-                options = dataclasses.replace(options, own_login=user.username)
+                options = msgspec.structs.replace(options, own_login=user.username)
 
         def read() -> Conversation:
             snapshot = read_merge_request(client, target)

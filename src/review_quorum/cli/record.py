@@ -15,8 +15,9 @@ import argparse
 import os
 import subprocess
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from review_quorum import config
 from review_quorum.cli import progress
@@ -74,8 +75,7 @@ def open_reading(value: str | None, settings: Mapping[str, Any]) -> Database:
     return open_history(value or default_db(settings), create=False)
 
 
-@dataclass(frozen=True, slots=True)
-class Recorder:
+class Recorder(msgspec.Struct, frozen=True):
     """Where and as what to record a run; resolved before the run so errors come first."""
 
     target: str

@@ -8,7 +8,6 @@ the run is recorded in the history store (`cli.record`).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import sys
 import time
@@ -16,6 +15,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from review_quorum import config
 from review_quorum.cli import history_review, progress
@@ -296,7 +297,7 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
             batch.findings, settings=settings, diff=diff, verdicts=verdicts, skipped=batch.skipped
         )
     if pulled is not None:
-        plan = dataclasses.replace(plan, awaited=pulled.awaited, commit_id=pulled.head_sha)
+        plan = msgspec.structs.replace(plan, awaited=pulled.awaited, commit_id=pulled.head_sha)
     plan = history_review.apply(plan, args.recorder, pulled, covered)
     return plan, file_settings
 

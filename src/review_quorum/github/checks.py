@@ -15,9 +15,10 @@ up again before the create is retried.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
+
+import msgspec
 
 from review_quorum.errors import GitHubError
 from review_quorum.github.client import GitHubClient
@@ -31,8 +32,7 @@ ANNOTATED = "annotated"
 UNCREATED = "NEW"
 
 
-@dataclass(frozen=True, slots=True)
-class CheckResult:
+class CheckResult(msgspec.Struct, frozen=True):
     """What one run did to the check run."""
 
     repository: str

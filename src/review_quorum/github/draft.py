@@ -17,8 +17,9 @@ JSON, and no body is ever taken from a file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from review_quorum.checked_plan import identity
 from review_quorum.errors import Skipped, shown
@@ -32,8 +33,7 @@ from review_quorum.scoring.confidence import Disposition
 REPORTED = (Disposition.INLINE, Disposition.SUMMARY)
 
 
-@dataclass(frozen=True, slots=True)
-class DraftComment:
+class DraftComment(msgspec.Struct, frozen=True):
     """One inline comment to post; `fingerprint` identifies its finding across pushes."""
 
     path: str
@@ -63,8 +63,7 @@ class DraftComment:
         return f"{self.path}:{lines}"
 
 
-@dataclass(frozen=True, slots=True)
-class DraftFinding:
+class DraftFinding(msgspec.Struct, frozen=True):
     """One finding of the plan: where it goes and the bot comments it was read from.
 
     `identities` holds every field of each of those members, serialised as
@@ -102,8 +101,7 @@ class DraftFinding:
         return frozenset(bot for bot, _ in self.comments)
 
 
-@dataclass(frozen=True, slots=True)
-class ReviewDraft:
+class ReviewDraft(msgspec.Struct, frozen=True):
     """One review (body plus inline comments) and the sticky summary comment."""
 
     body: str
@@ -112,7 +110,7 @@ class ReviewDraft:
     event: str = "COMMENT"
     commit_id: str | None = None
     gate: Gate | None = None
-    skipped: tuple[Skipped, ...] = field(default=())
+    skipped: tuple[Skipped, ...] = ()
     reported: frozenset[str] = frozenset()
     findings: tuple[DraftFinding, ...] = ()
     inline_mode: InlineMode = "post"

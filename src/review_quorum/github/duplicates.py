@@ -23,7 +23,8 @@ restored, but only while it is still minimized as a duplicate.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from review_quorum.comment_links import comment_key
 from review_quorum.github.draft import DraftFinding
@@ -36,8 +37,7 @@ RECORD_KINDS = (HIDDEN, HIDING, UNHIDDEN)
 DUPLICATE = "duplicate"  # GitHub's minimizedReason for the DUPLICATE classifier
 
 
-@dataclass(frozen=True, slots=True)
-class PostedComment:
+class PostedComment(msgspec.Struct, frozen=True):
     """What GitHub says about one comment: author, replies, and whether it is minimized."""
 
     key: str
@@ -49,8 +49,7 @@ class PostedComment:
     can_minimize: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class HidingDecision:
+class HidingDecision(msgspec.Struct, frozen=True):
     """One run's changes: what to hide and restore, and the record to claim first."""
 
     hide: tuple[PostedComment, ...]

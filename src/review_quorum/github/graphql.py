@@ -13,11 +13,11 @@ it waits *before* one the budget cannot pay for. Connections are walked with cur
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import httpx
+import msgspec
 import orjson
 
 from review_quorum.errors import GitHubError
@@ -28,8 +28,7 @@ FORBIDDEN = "FORBIDDEN"
 RATE_LIMIT_FIELDS = "rateLimit { cost remaining resetAt }"
 
 
-@dataclass(frozen=True, slots=True)
-class GraphQLProblem:
+class GraphQLProblem(msgspec.Struct, frozen=True):
     """One entry of a response's ``errors``: what failed, of which kind, and where."""
 
     message: str
@@ -42,8 +41,7 @@ class GraphQLProblem:
         return f"{where}: {self.message}{kind}" if where else f"{self.message}{kind}"
 
 
-@dataclass(frozen=True, slots=True)
-class GraphQLResult:
+class GraphQLResult(msgspec.Struct, frozen=True):
     """The usable ``data`` of an answer, and the problems reported beside it."""
 
     data: Mapping[str, Any]
@@ -58,8 +56,7 @@ class GraphQLResult:
         return any(problem.type in RATE_LIMIT_TYPES for problem in self.problems)
 
 
-@dataclass(frozen=True, slots=True)
-class Budget:
+class Budget(msgspec.Struct, frozen=True):
     """What the last query cost and what is left of the hourly budget until `reset_at`."""
 
     cost: int

@@ -14,7 +14,8 @@ the settled record. With hiding off, the record is carried forward unchanged.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from review_quorum.checked_plan import Fresh, identity
 from review_quorum.comment_kinds import CommentKind
@@ -45,8 +46,7 @@ REFUSED_NOTE = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class HidingResult:
+class HidingResult(msgspec.Struct, frozen=True):
     """What hiding did this run, and how many comments quorum keeps hidden in all."""
 
     enabled: bool = False

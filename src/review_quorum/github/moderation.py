@@ -12,8 +12,9 @@ run's mutations of that kind: a token that may not do one may do none of them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from review_quorum.errors import GitHubError
 from review_quorum.github.client import GitHubClient
@@ -64,22 +65,19 @@ MUTATIONS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(msgspec.Struct, frozen=True):
     """A comment's minimized state (GitHub's lower-case reason) and whether we may change it."""
 
     minimized: str | None
     can_minimize: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Thread:
+class Thread(msgspec.Struct, frozen=True):
     id: str
     resolved: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
+class Outcome(msgspec.Struct, frozen=True):
     """What a run of mutations did: subjects changed, subjects failed (with why), refusal."""
 
     done: tuple[str, ...] = ()

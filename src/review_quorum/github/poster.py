@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
 from typing import Any
+
+import msgspec
+from msgspec.structs import replace
 
 from review_quorum.checked_plan import Fresh
 from review_quorum.errors import GitHubError
@@ -52,8 +54,7 @@ from review_quorum.markup.markers import find_markers
 from review_quorum.retrying import create_once
 
 
-@dataclass(frozen=True, slots=True)
-class PostResult:
+class PostResult(msgspec.Struct, frozen=True):
     """What one run did (or, in a dry run, would do)."""
 
     target: str

@@ -10,7 +10,8 @@ another author answered it (`in_reply_to_id`); such threads are never edited aga
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from review_quorum.github.bodies import BATCH, FIXED, MOVED, PROBE
 from review_quorum.github.draft import DraftComment, ReviewDraft
@@ -19,8 +20,7 @@ from review_quorum.github.remote import RemoteComment, RemoteIssueComment, Remot
 from review_quorum.markup.markers import FINDING, SUMMARY, find_markers
 
 
-@dataclass(frozen=True, slots=True)
-class Existing:
+class Existing(msgspec.Struct, frozen=True):
     """What our identity has already posted on the pull request."""
 
     live: dict[str, list[RemoteComment]]
@@ -35,8 +35,7 @@ class Existing:
         return fingerprint in self.live or fingerprint in self.listed
 
 
-@dataclass(frozen=True, slots=True)
-class Writes:
+class Writes(msgspec.Struct, frozen=True):
     """The writes a run makes: new comments, stale bodies, fixed findings."""
 
     to_post: tuple[DraftComment, ...]

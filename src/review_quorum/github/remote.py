@@ -12,16 +12,16 @@ shape raises `GitHubError` naming the list and the index, rather than a KeyError
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any, TypeVar
+
+import msgspec
 
 from review_quorum.errors import GitHubError
 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
-class RemoteReview:
+class RemoteReview(msgspec.Struct, frozen=True):
     id: int
     author: str
     state: str
@@ -30,8 +30,7 @@ class RemoteReview:
     bot: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class RemoteComment:
+class RemoteComment(msgspec.Struct, frozen=True):
     """A pull request review comment; `line` is None once GitHub considers it outdated."""
 
     id: int
@@ -45,8 +44,7 @@ class RemoteComment:
     bot: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class RemoteIssueComment:
+class RemoteIssueComment(msgspec.Struct, frozen=True):
     id: int
     author: str
     body: str

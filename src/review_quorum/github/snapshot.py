@@ -14,9 +14,10 @@ recent pull requests, for `--wait-for` to skip a bot that is not installed there
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+import msgspec
 
 from review_quorum.checked_plan import Fresh
 from review_quorum.comment_kinds import CommentKind
@@ -29,8 +30,7 @@ from review_quorum.ingest.comments import PullComment, read_comments
 CommitDate = Callable[[GitHubClient, PullRequest], datetime | None]
 
 
-@dataclass(frozen=True, slots=True)
-class PullSnapshot:
+class PullSnapshot(msgspec.Struct, frozen=True):
     """One reading of a pull request: its head commit and its three comment collections."""
 
     target: PullRequest

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import orjson
 
 from review_quorum.errors import ConfigError, InputError
@@ -24,8 +24,7 @@ _SHA = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 ACTIONS_BOT = "github-actions[bot]"
 
 
-@dataclass(frozen=True, slots=True)
-class PullRequest:
+class PullRequest(msgspec.Struct, frozen=True):
     """One pull request; `head_sha` is the commit under review when known."""
 
     owner: str

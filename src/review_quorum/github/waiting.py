@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Generic, Protocol, TypeVar
+
+import msgspec
 
 from review_quorum.github.snapshot import parse_timestamp
 from review_quorum.ingest.bots import BY_NAME, PARSERS
@@ -86,8 +87,7 @@ class Report(enum.Enum):
     PENDING = "pending"
 
 
-@dataclass(frozen=True, slots=True)
-class Waited(Generic[Reading]):
+class Waited(msgspec.Struct, Generic[Reading], frozen=True):
     """The last reading, each named bot's report on it, and how long the wait took."""
 
     snapshot: Reading

@@ -20,11 +20,11 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
 import httpx
+import msgspec
 import orjson
 
 from review_quorum.errors import ConfigError, GitLabError
@@ -48,8 +48,7 @@ JOB_TOKEN_REFUSED = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class User:
+class User(msgspec.Struct, frozen=True):
     """The account a token acts as (GET /user)."""
 
     id: int

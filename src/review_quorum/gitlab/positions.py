@@ -14,8 +14,9 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from review_quorum.github.draft import DraftComment
 from review_quorum.gitlab.snapshot import DiffRefs
@@ -23,16 +24,14 @@ from review_quorum.gitlab.snapshot import DiffRefs
 _HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
+class Line(msgspec.Struct, frozen=True):
     """A new-file line of the diff: its old line (None when added) and its old position."""
 
     old_line: int | None
     old_position: int
 
 
-@dataclass(frozen=True, slots=True)
-class FileLines:
+class FileLines(msgspec.Struct, frozen=True):
     old_path: str
     lines: Mapping[int, Line]
 

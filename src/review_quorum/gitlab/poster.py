@@ -20,8 +20,9 @@ replied to are never edited or deleted.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from review_quorum.errors import GitLabError
 from review_quorum.github.bodies import MOVED, fixed_body, without_markers
@@ -39,8 +40,7 @@ from review_quorum.retrying import create_once
 STATUS_NAME = "review-quorum"
 
 
-@dataclass(frozen=True, slots=True)
-class GitLabPostResult:
+class GitLabPostResult(msgspec.Struct, frozen=True):
     """What one run did (or, in a dry run, would do)."""
 
     target: str
@@ -75,14 +75,13 @@ class GitLabPostResult:
         )
 
 
-@dataclass
-class _Work:
-    create: list[tuple[DraftComment, dict[str, Any]]] = field(default_factory=list)
-    moved: list[DraftComment] = field(default_factory=list)
+class _Work(msgspec.Struct):
+    create: list[tuple[DraftComment, dict[str, Any]]] = msgspec.field(default_factory=list)
+    moved: list[DraftComment] = msgspec.field(default_factory=list)
     skipped: int = 0
-    update: list[tuple[Thread, str]] = field(default_factory=list)
-    replace: list[Thread] = field(default_factory=list)
-    fixed: list[tuple[Thread, str]] = field(default_factory=list)
+    update: list[tuple[Thread, str]] = msgspec.field(default_factory=list)
+    replace: list[Thread] = msgspec.field(default_factory=list)
+    fixed: list[tuple[Thread, str]] = msgspec.field(default_factory=list)
     kept_replied: int = 0
 
 

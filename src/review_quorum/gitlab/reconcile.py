@@ -10,15 +10,15 @@ it (GitLab's system notes do not count), and then it is never edited or deleted 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from review_quorum.github.bodies import FIXED
 from review_quorum.markup.markers import FINDING, SUMMARY, find_markers
 
 
-@dataclass(frozen=True, slots=True)
-class Thread:
+class Thread(msgspec.Struct, frozen=True):
     """One of our finding threads: its discussion, its first note, and where it sits."""
 
     discussion: str
@@ -29,12 +29,11 @@ class Thread:
     replied: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Ours:
+class Ours(msgspec.Struct, frozen=True):
     """Our sticky summary note (its id) and our live finding threads by fingerprint."""
 
     sticky: int | None = None
-    live: dict[str, list[Thread]] = field(default_factory=dict)
+    live: dict[str, list[Thread]] = msgspec.field(default_factory=dict)
 
 
 def find_ours(username: str, discussions: Sequence[Mapping[str, Any]]) -> Ours:

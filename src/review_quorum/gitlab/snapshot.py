@@ -10,9 +10,10 @@ version's file diffs are read as well, which tell the poster what lines can carr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+import msgspec
 
 from review_quorum.errors import GitLabError
 from review_quorum.github.snapshot import parse_timestamp
@@ -20,8 +21,7 @@ from review_quorum.gitlab.client import GitLabClient
 from review_quorum.gitlab.target import MergeRequest
 
 
-@dataclass(frozen=True, slots=True)
-class DiffRefs:
+class DiffRefs(msgspec.Struct, frozen=True):
     """The three commits a diff note's position names."""
 
     base_sha: str
@@ -29,8 +29,7 @@ class DiffRefs:
     head_sha: str
 
 
-@dataclass(frozen=True, slots=True)
-class MergeRequestSnapshot:
+class MergeRequestSnapshot(msgspec.Struct, frozen=True):
     """One reading of a merge request."""
 
     target: MergeRequest

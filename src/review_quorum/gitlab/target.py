@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from urllib.parse import quote
+
+import msgspec
 
 from review_quorum.errors import ConfigError
 
 _PROJECT = re.compile(r"[0-9]+|[A-Za-z0-9_.][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_.][A-Za-z0-9_.-]*)+")
 
 
-@dataclass(frozen=True, slots=True)
-class MergeRequest:
+class MergeRequest(msgspec.Struct, frozen=True):
     """One merge request of one project."""
 
     project: str

@@ -14,7 +14,8 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
@@ -25,8 +26,7 @@ class Change(enum.Enum):
     UNKNOWN = "unknown"
 
 
-@dataclass(frozen=True, slots=True)
-class FileChange:
+class FileChange(msgspec.Struct, frozen=True):
     """One file of a commit, as GitHub's "get a commit" lists it."""
 
     path: str
@@ -35,8 +35,7 @@ class FileChange:
     previous_path: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Commit:
+class Commit(msgspec.Struct, frozen=True):
     """One commit of a pull request; `files` is None when it was not read."""
 
     sha: str
@@ -45,15 +44,13 @@ class Commit:
     files: tuple[FileChange, ...] | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(msgspec.Struct, frozen=True):
     path: str
     start: int
     end: int
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(msgspec.Struct, frozen=True):
     """Whether the lines changed (and in which commit); where they are now when unchanged."""
 
     change: Change

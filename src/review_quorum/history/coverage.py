@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from review_quorum.github.snapshot import PullSnapshot, parse_timestamp
 from review_quorum.github.waiting import SKIP_NOTICES, SKIP_WORDS, UNDER_WAY_NOTICE, bot_name
@@ -35,8 +36,7 @@ class State(enum.Enum):
     ABSENT = "did not review"
 
 
-@dataclass(frozen=True, slots=True)
-class BotCoverage:
+class BotCoverage(msgspec.Struct, frozen=True):
     bot: str
     state: State
     why: str = ""  # the notice, for a declined bot

@@ -10,7 +10,8 @@ commit. Both return a new plan; everything else in it is unchanged.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+
+from msgspec.structs import replace
 
 from review_quorum.history.coverage import BotCoverage, notes
 from review_quorum.history.triage import Decision

@@ -18,8 +18,9 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 
 class Outcome(enum.Enum):
@@ -28,8 +29,7 @@ class Outcome(enum.Enum):
     UNKNOWN = "unknown"
 
 
-@dataclass(frozen=True, slots=True)
-class Condition:
+class Condition(msgspec.Struct, frozen=True):
     """One fact about a comment: what it means, and its SQL over comments c, findings f, pulls p."""
 
     meaning: str
@@ -74,8 +74,7 @@ CONDITIONS: dict[str, Condition] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Clause:
+class Clause(msgspec.Struct, frozen=True):
     when: tuple[str, ...]
     then: Outcome
 
@@ -91,8 +90,7 @@ class Clause:
         return " AND ".join(parts)
 
 
-@dataclass(frozen=True, slots=True)
-class OutcomeRule:
+class OutcomeRule(msgspec.Struct, frozen=True):
     """Ordered clauses; the first whose conditions all hold gives the outcome."""
 
     clauses: tuple[Clause, ...]

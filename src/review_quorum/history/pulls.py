@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from review_quorum.comment_kinds import CommentKind
 from review_quorum.history.changes import Change, Commit, Span, follow
@@ -27,8 +28,7 @@ from review_quorum.scoring import compute_consensus
 INLINE = CommentKind.INLINE.source_kind  # the kind of a BotComment whose key starts so
 
 
-@dataclass(frozen=True, slots=True)
-class PullInfo:
+class PullInfo(msgspec.Struct, frozen=True):
     """A pull request as the list of pull requests describes it."""
 
     number: int
@@ -57,27 +57,24 @@ class PullInfo:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Thread:
+class Thread(msgspec.Struct, frozen=True):
     resolved: bool
     resolved_by: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class PullReading:
+class PullReading(msgspec.Struct, frozen=True):
     """Everything read from GitHub about one pull request."""
 
     info: PullInfo
     records: tuple[Mapping[str, Any], ...]
     commits: tuple[Commit, ...] = ()
-    reactions: Mapping[str, Sequence[Mapping[str, Any]]] = field(default_factory=dict)
-    threads: Mapping[int, Thread] = field(default_factory=dict)
-    minimized: Mapping[str, str] = field(default_factory=dict)
+    reactions: Mapping[str, Sequence[Mapping[str, Any]]] = msgspec.field(default_factory=dict)
+    threads: Mapping[int, Thread] = msgspec.field(default_factory=dict)
+    minimized: Mapping[str, str] = msgspec.field(default_factory=dict)
     quorum_hidden: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
-class BotComment:
+class BotComment(msgspec.Struct, frozen=True):
     """One bot comment and the findings read from it."""
 
     key: str  # kind:rest_id
@@ -94,8 +91,7 @@ class BotComment:
         return int(self.key.partition(":")[2])
 
 
-@dataclass(frozen=True, slots=True)
-class LabelledFinding:
+class LabelledFinding(msgspec.Struct, frozen=True):
     finding: NormalizedFinding
     lines_changed: int | None
     changed_by: str
@@ -103,8 +99,7 @@ class LabelledFinding:
     cluster_bots: int
 
 
-@dataclass(frozen=True, slots=True)
-class LabelledComment:
+class LabelledComment(msgspec.Struct, frozen=True):
     comment: BotComment
     thread_resolved: int | None
     resolved_by: str
@@ -116,8 +111,7 @@ class LabelledComment:
     findings: tuple[LabelledFinding, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class PullHistory:
+class PullHistory(msgspec.Struct, frozen=True):
     info: PullInfo
     comments: tuple[LabelledComment, ...]
 

@@ -15,9 +15,9 @@ findings (`successive`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 import orjson
 
 from review_quorum.history.database import Database
@@ -27,8 +27,7 @@ from review_quorum.model import NormalizedFinding
 from review_quorum.plan import PlannedFinding, ReviewPlan
 
 
-@dataclass(frozen=True, slots=True)
-class RunRecord:
+class RunRecord(msgspec.Struct, frozen=True):
     """One review run ready to store: where it ran and everything it decided."""
 
     owner: str
@@ -60,8 +59,7 @@ class RunRecord:
         return len(self.plan.findings)
 
 
-@dataclass(frozen=True, slots=True)
-class Recorded:
+class Recorded(msgspec.Struct, frozen=True):
     """What `record_run` did: the run's id, and whether it was new."""
 
     run_id: int

@@ -12,14 +12,14 @@ auto-numbered primary key. Flags are stored as 0/1 integers and times as ISO 860
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import UTC, datetime
+
+import msgspec
 
 from review_quorum.history.database import Database, HistoryError
 
 
-@dataclass(frozen=True, slots=True)
-class Migration:
+class Migration(msgspec.Struct, frozen=True):
     version: int
     description: str
     statements: tuple[str, ...]

@@ -8,8 +8,9 @@ each row says which clause decided it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from review_quorum.history.database import Database
 from review_quorum.history.outcomes import Outcome, OutcomeRule
@@ -30,8 +31,7 @@ JOINED_COLUMNS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Filters:
+class Filters(msgspec.Struct, frozen=True):
     """Which part of the history to look at; None means any."""
 
     repository: str | None = None  # OWNER/NAME
@@ -58,8 +58,7 @@ class Filters:
         return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
 
 
-@dataclass(frozen=True, slots=True)
-class FindingOutcome:
+class FindingOutcome(msgspec.Struct, frozen=True):
     repository: str
     number: int
     bot: str

@@ -19,8 +19,9 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from review_quorum.history.database import Database
 from review_quorum.history.facts import materialized, sightings_sql
@@ -45,8 +46,7 @@ def wilson(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-@dataclass(slots=True)
-class Tally:
+class Tally(msgspec.Struct):
     """Counts for one bot, one rule of a bot, or one month of a bot."""
 
     comments: int = 0
@@ -57,8 +57,8 @@ class Tally:
     unknown: int = 0
     went_away: int = 0
     runs: int = 0
-    dispositions: dict[str, int] = field(default_factory=dict)
-    origins: dict[str, int] = field(default_factory=dict)
+    dispositions: dict[str, int] = msgspec.field(default_factory=dict)
+    origins: dict[str, int] = msgspec.field(default_factory=dict)
 
     @property
     def decided(self) -> int:
@@ -108,8 +108,7 @@ class Tally:
             self.dispositions[disposition] = self.dispositions.get(disposition, 0) + count
 
 
-@dataclass(frozen=True, slots=True)
-class Agreement:
+class Agreement(msgspec.Struct, frozen=True):
     """Two bots and the duplicate clusters they share."""
 
     bot: str
@@ -118,12 +117,11 @@ class Agreement:
     jaccard: float
 
 
-@dataclass(slots=True)
-class Stats:
-    bots: dict[str, Tally] = field(default_factory=dict)
-    rules: dict[tuple[str, str], Tally] = field(default_factory=dict)
-    months: dict[tuple[str, str], Tally] = field(default_factory=dict)
-    agreements: list[Agreement] = field(default_factory=list)
+class Stats(msgspec.Struct):
+    bots: dict[str, Tally] = msgspec.field(default_factory=dict)
+    rules: dict[tuple[str, str], Tally] = msgspec.field(default_factory=dict)
+    months: dict[tuple[str, str], Tally] = msgspec.field(default_factory=dict)
+    agreements: list[Agreement] = msgspec.field(default_factory=list)
     pull_requests: int = 0
 
     @property

@@ -18,7 +18,8 @@ import re
 import subprocess
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from review_quorum.history.changes import Change, Commit, FileChange, Span, follow
 from review_quorum.history.database import Database
@@ -29,8 +30,7 @@ LINE_SLACK = 3
 PERSISTED, ADDRESSED, WENT_AWAY, GONE = "persisted", "addressed", "went_away", "gone"
 
 
-@dataclass(frozen=True, slots=True)
-class Sighting:
+class Sighting(msgspec.Struct, frozen=True):
     """One member of a recorded run, as stored."""
 
     member_id: int

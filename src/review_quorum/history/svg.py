@@ -8,8 +8,9 @@ a missing rate (nothing decided) draws no bar and says so.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from html import escape
+
+import msgspec
 
 ROW = 26
 LABEL = 170
@@ -18,16 +19,14 @@ PALETTE = ("#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#ad1457", "#4
 GOOD, BAD, NEUTRAL, WARN = "#2e7d32", "#c62828", "#9e9e9e", "#c62828"
 
 
-@dataclass(frozen=True, slots=True)
-class Bar:
+class Bar(msgspec.Struct, frozen=True):
     label: str
     rate: float | None
     flagged: bool = False
     note: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Segment:
+class Segment(msgspec.Struct, frozen=True):
     name: str
     value: int
     color: str

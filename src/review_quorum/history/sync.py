@@ -13,8 +13,9 @@ on every sync, since its outcomes are still being decided.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from review_quorum.github.client import GitHubClient
 from review_quorum.history.database import Database
@@ -26,8 +27,7 @@ from review_quorum.ingest.base import ReadOptions
 Progress = Callable[[int, int, PullInfo], None]
 
 
-@dataclass(frozen=True, slots=True)
-class SyncReport:
+class SyncReport(msgspec.Struct, frozen=True):
     listed: int
     read: int
     up_to_date: int

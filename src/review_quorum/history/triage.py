@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
+
+import msgspec
 
 from review_quorum.comment_kinds import CommentKind
 from review_quorum.errors import GitHubError
@@ -42,8 +43,7 @@ _REACTIONS = {"+1": "thumbs-up", "-1": "thumbs-down"}
 Permission = Callable[[str], str]
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(msgspec.Struct, frozen=True):
     fingerprint: str
     action: str
     actor: str

@@ -14,9 +14,9 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Protocol
 
+import msgspec
 import orjson
 
 from review_quorum.errors import InputError, Skipped
@@ -29,8 +29,7 @@ _JSON_DELIMITER = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|([\[\]{},])')
 _SPACE = re.compile(rb"[ \t\r\n]*")
 
 
-@dataclass(frozen=True, slots=True)
-class ReadOptions:
+class ReadOptions(msgspec.Struct, frozen=True):
     """Settings a user gives for reading: the bot a file is attributed to, the repo root,
     category overrides (`categories.build_category_map`), whether GitHub comments by
     people are read as findings too (by default they are skipped), which bot each
@@ -42,7 +41,7 @@ class ReadOptions:
     root: str | None = None
     categories: CategoryMap | None = None
     include_humans: bool = False
-    bot_logins: Mapping[str, str] = field(default_factory=dict)
+    bot_logins: Mapping[str, str] = msgspec.field(default_factory=dict)
     own_login: str | None = None
 
 
@@ -123,12 +122,11 @@ class Source:
             return None
 
 
-@dataclass(slots=True)
-class Batch:
+class Batch(msgspec.Struct):
     """What reading produced: findings in input order, and the records that were skipped."""
 
-    findings: list[NormalizedFinding] = field(default_factory=list)
-    skipped: list[Skipped] = field(default_factory=list)
+    findings: list[NormalizedFinding] = msgspec.field(default_factory=list)
+    skipped: list[Skipped] = msgspec.field(default_factory=list)
 
     def extend(self, other: Batch) -> None:
         self.findings.extend(other.findings)

@@ -17,7 +17,8 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+
+import msgspec
 
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.category_tables import (
@@ -62,13 +63,12 @@ def cwe_ids(texts: Iterable[object]) -> tuple[int, ...]:
     return tuple(found)
 
 
-@dataclass(frozen=True, slots=True)
-class CategoryMap:
+class CategoryMap(msgspec.Struct, frozen=True):
     """User overrides: exact rule ids, rule-id globs (in the order given), and CWE ids."""
 
-    rules: Mapping[str, str] = field(default_factory=dict)
+    rules: Mapping[str, str] = msgspec.field(default_factory=dict)
     globs: tuple[tuple[str, str], ...] = ()
-    cwes: Mapping[int, str] = field(default_factory=dict)
+    cwes: Mapping[int, str] = msgspec.field(default_factory=dict)
 
     def for_rule(self, rule_id: str, cwes: tuple[int, ...]) -> str | None:
         category = self.rules.get(rule_id)

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+import msgspec
 
 from review_quorum.comment_kinds import CommentKind
 from review_quorum.errors import FindingError, Skipped, shown
@@ -31,8 +32,7 @@ REPLY = "reply in a review thread, not a new finding"
 _LINE_FIELDS = ("line", "start_line", "original_line", "original_start_line")
 
 
-@dataclass(frozen=True, slots=True)
-class PullComment:
+class PullComment(msgspec.Struct, frozen=True):
     """One comment record, the REST collection it came from (None: judged by its fields),
     and where it sits for Skipped records (a JSON pointer; by default ``/<index>``)."""
 
@@ -51,8 +51,7 @@ def read_comments(
     return reading.finish()
 
 
-@dataclass(frozen=True, slots=True)
-class _Read:
+class _Read(msgspec.Struct, frozen=True):
     """One finding as read, with what the post-pass needs to dedupe and resolve it."""
 
     order: int

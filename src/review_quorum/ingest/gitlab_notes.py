@@ -23,9 +23,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
+
+import msgspec
+from msgspec.structs import replace
 
 from review_quorum.comment_kinds import CommentKind
 from review_quorum.errors import Skipped
@@ -37,8 +39,7 @@ BOT_ACCOUNT = re.compile(r"(?:project|group)_[0-9]+_bot_[0-9A-Za-z]+")
 SYSTEM_NOTE = "GitLab system note (activity log), not a comment"
 
 
-@dataclass(frozen=True, slots=True)
-class Conversation:
+class Conversation(msgspec.Struct, frozen=True):
     """A merge request's notes in the shape of a pull request's comments."""
 
     head_sha: str

@@ -12,9 +12,10 @@ without a byte-order mark, or UTF-16 with one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
+
+import msgspec
 
 from review_quorum.errors import InputError
 from review_quorum.ingest.base import Source
@@ -30,8 +31,7 @@ def read_label_file(path: Path) -> Source:
     return Source(str(path), data)
 
 
-@dataclass(frozen=True, slots=True)
-class Run:
+class Run(msgspec.Struct, frozen=True):
     """The findings of one consensus (one pull request), and how many bots ran on it."""
 
     name: str
@@ -42,8 +42,7 @@ class Run:
 Kept = Sequence[tuple[Run, Sequence[NormalizedFinding]]]
 
 
-@dataclass(frozen=True, slots=True)
-class Metrics:
+class Metrics(msgspec.Struct, frozen=True):
     """How well a policy did: precision, recall and F1, plus TPR and FPR for test cases."""
 
     kept: int

@@ -19,9 +19,9 @@ import fnmatch
 import heapq
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
+import msgspec
 import orjson
 
 from review_quorum.errors import InputError
@@ -37,17 +37,16 @@ Hit = tuple[str, int, int]
 """Real lines a finding covers: file, first and last line."""
 
 
-@dataclass
-class LineLabels:
+class LineLabels(msgspec.Struct):
     """Real (and known clean) lines per file, with their categories."""
 
     name: str
     own_findings = False
-    real: dict[str, list[Segment]] = field(default_factory=dict)  # disjoint, sorted by line
+    real: dict[str, list[Segment]] = msgspec.field(default_factory=dict)  # disjoint, sorted by line
     ignore_rules: tuple[str, ...] = ()
     tolerance: int = TOLERANCE
     any_category: bool = False
-    _starts: dict[str, list[int]] = field(default_factory=dict, repr=False)
+    _starts: dict[str, list[int]] = msgspec.field(default_factory=dict)
 
     def add_ranges(self, ranges: Iterable[tuple[str, int, int, str]]) -> None:
         """Hold the real `ranges` (file, start, end, category); a later one overrides the

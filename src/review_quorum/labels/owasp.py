@@ -12,29 +12,28 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+
+import msgspec
 
 from review_quorum.errors import InputError
 from review_quorum.labels.base import Kept, Metrics, Run, read_label_file
 from review_quorum.model import NormalizedFinding
 
 
-@dataclass(frozen=True, slots=True)
-class TestCase:
+class TestCase(msgspec.Struct, frozen=True):
     name: str
     category: str
     real: bool
     cwe: int
 
 
-@dataclass
-class OwaspLabels:
+class OwaspLabels(msgspec.Struct):
     """Test cases by name."""
 
     name: str
     own_findings = False
-    cases: dict[str, TestCase] = field(default_factory=dict)
+    cases: dict[str, TestCase] = msgspec.field(default_factory=dict)
 
     def runs(self, findings: Sequence[NormalizedFinding], bots_ran: int | None) -> list[Run]:
         return [Run("all", tuple(findings), bots_ran)]

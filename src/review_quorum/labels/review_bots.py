@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import orjson
 
 from review_quorum.errors import InputError
@@ -26,23 +26,21 @@ from review_quorum.model import Evidence, NormalizedFinding, Severity
 DEFAULT_JUDGE = "anthropic_claude-opus-4-5-20251101"
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(msgspec.Struct, frozen=True):
     label: str
     golden: tuple[str, ...]
 
 
-@dataclass
-class ReviewBotsLabels:
+class ReviewBotsLabels(msgspec.Struct):
     """The units of one judge, the core golden ids, and who reviewed each pull request."""
 
     name: str
     judge: str
     own_findings = True
-    units: dict[tuple[str, str, str], Unit] = field(default_factory=dict)
-    texts: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
+    units: dict[tuple[str, str, str], Unit] = msgspec.field(default_factory=dict)
+    texts: dict[str, list[tuple[str, str, str]]] = msgspec.field(default_factory=dict)
     core: frozenset[str] = frozenset()
-    reviewed: dict[str, list[str]] = field(default_factory=dict)
+    reviewed: dict[str, list[str]] = msgspec.field(default_factory=dict)
 
     def runs(self, findings: Sequence[NormalizedFinding], bots_ran: int | None) -> list[Run]:
         if findings:

@@ -14,8 +14,9 @@ made, a limit of ours that keeps a run readable and its record of what it annota
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from review_quorum.markup import escape
 from review_quorum.model import Severity
@@ -41,8 +42,7 @@ _LEVELS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Annotation:
+class Annotation(msgspec.Struct, frozen=True):
     """One check-run annotation and the finding it stands for (its fingerprint)."""
 
     fingerprint: str
@@ -50,8 +50,7 @@ class Annotation:
     outside_diff: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class CheckOutput:
+class CheckOutput(msgspec.Struct, frozen=True):
     """What the check run says: conclusion, title, summary, and its annotations."""
 
     conclusion: str

@@ -12,8 +12,9 @@ than however GitHub counts) and say so explicitly when they had to cut.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from itertools import chain
+
+import msgspec
 
 from review_quorum.markup import escape
 from review_quorum.markup.markers import FINDING, SUMMARY, marker
@@ -32,8 +33,7 @@ ASSESSMENT_ICONS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class BodyItem:
+class BodyItem(msgspec.Struct, frozen=True):
     """One finding as the review shows it; bot text here is raw and escaped on rendering.
 
     `band`/`score` are set for verified findings, `provenance` (a trusted tag such as
@@ -59,8 +59,7 @@ class BodyItem:
     link_bot: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class ReviewBody:
+class ReviewBody(msgspec.Struct, frozen=True):
     """What the review body says: the label, the three lists, counts and trusted notes."""
 
     assessment: Assessment

@@ -16,10 +16,10 @@ validates everything and raises `InputError` naming the file and the JSON pointe
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import orjson
 
 from review_quorum.errors import InputError, shown
@@ -28,8 +28,7 @@ FORMAT = "review-quorum-profile"
 VERSION = 1
 
 
-@dataclass(frozen=True, slots=True)
-class SourceReliability:
+class SourceReliability(msgspec.Struct, frozen=True):
     """How often one source (a bot, or a bot's rule) reports real issues."""
 
     bot: str
@@ -44,16 +43,14 @@ class SourceReliability:
         return (self.bot, self.rule)
 
 
-@dataclass(frozen=True, slots=True)
-class WitnessFamily:
+class WitnessFamily(msgspec.Struct, frozen=True):
     """Bots whose findings are not independent evidence (ports, versions, duplicates)."""
 
     name: str
     members: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Profile:
+class Profile(msgspec.Struct, frozen=True):
     """Per-source reliabilities and witness families, with where they came from."""
 
     origin: str = ""

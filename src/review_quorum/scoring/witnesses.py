@@ -30,9 +30,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from itertools import chain, compress
 from operator import attrgetter
+
+import msgspec
 
 from review_quorum.model import NormalizedFinding
 from review_quorum.scoring.profile import Profile, SourceReliability
@@ -50,8 +51,7 @@ Source = tuple[str, str]  # (bot, rule id or "")
 source_of = attrgetter("bot", "rule_id")  # a finding's source, built in C
 
 
-@dataclass(frozen=True, slots=True)
-class Estimate:
+class Estimate(msgspec.Struct, frozen=True):
     """A source's reliability and where it came from."""
 
     reliability: float
@@ -63,18 +63,16 @@ def source_name(source: Source) -> str:
     return f"{bot}/{rule}" if rule else bot
 
 
-@dataclass(slots=True)
-class _Kinds:
+class _Kinds(msgspec.Struct):
     """The kinds of issue a family reports in this input."""
 
     anything: bool = False  # a reviewer with guessed categories, or the generic category
-    cwes: set[int] = field(default_factory=set)
-    categories: set[str] = field(default_factory=set)  # stated, of any of its sources
-    without_cwe: set[str] = field(default_factory=set)  # stated, of sources with no CWE
+    cwes: set[int] = msgspec.field(default_factory=set)
+    categories: set[str] = msgspec.field(default_factory=set)  # stated, of any of its sources
+    without_cwe: set[str] = msgspec.field(default_factory=set)  # stated, of sources with no CWE
 
 
-@dataclass(frozen=True, slots=True)
-class _Stated:
+class _Stated(msgspec.Struct, frozen=True):
     """What a source's tool says of it: its findings' mean stated confidence and mean
     level (over all its findings, repeats included), and its kind of issue (from one of
     its findings)."""

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
+
+import msgspec
 
 from review_quorum.plan import ReviewPlan
 
@@ -25,8 +26,7 @@ if TYPE_CHECKING:
     from review_quorum.ingest.base import ReadOptions
 
 
-@dataclass(frozen=True, slots=True)
-class Delivery:
+class Delivery(msgspec.Struct, frozen=True):
     """One review to deliver: the plan, a name for where it came from (for messages), the
     command's parsed options, the environment, and an HTTP client when one is injected.
 

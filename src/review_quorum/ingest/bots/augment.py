@@ -12,8 +12,9 @@ posted.") are not findings.
 
 from __future__ import annotations
 
-import dataclasses
 import re
+
+import msgspec
 
 from review_quorum.ingest.bots import generic
 from review_quorum.ingest.bots.base import Comment, CommentKind, Parsed, Place, skip, stated_span
@@ -45,7 +46,7 @@ class AugmentParser:
         stated = level(severity.group(1)) if severity else None
         return Parsed(
             findings=(
-                dataclasses.replace(
+                msgspec.structs.replace(
                     draft,
                     file=comment.path or (place[0] if place else ""),
                     severity=draft.severity if stated is None else stated,

@@ -26,8 +26,9 @@ of the login, else the generic reader.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import lru_cache
+
+import msgspec
 
 from review_quorum.ingest.bots.base import BotParser
 from review_quorum.ingest.bots.generic import GenericParser
@@ -44,14 +45,13 @@ _KODUS_SIGNS = ("kody-codereview", "kody code-review")
 ACTIONS_LOGIN = "github-actions[bot]"
 
 
-@dataclass(frozen=True, slots=True)
-class Attribution:
+class Attribution(msgspec.Struct, frozen=True):
     """What the user said about authors: a bot for every comment, logins to bot names,
     whether people's comments are read, and the login quorum posts as (when not the
     workflow token's)."""
 
     bot: str | None = None
-    logins: Mapping[str, str] = field(default_factory=dict)
+    logins: Mapping[str, str] = msgspec.field(default_factory=dict)
     include_humans: bool = False
     own_login: str | None = None
 
@@ -60,8 +60,7 @@ class Attribution:
         return is_own(login, body, self.own_login)
 
 
-@dataclass(frozen=True, slots=True)
-class Author:
+class Author(msgspec.Struct, frozen=True):
     """The bot name a comment's findings carry and its reader; no reader means not read."""
 
     bot: str

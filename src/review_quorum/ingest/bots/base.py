@@ -7,15 +7,15 @@ findings. Parsers never raise on odd text; they never see JSON, files or the net
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol
+
+import msgspec
 
 from review_quorum.comment_kinds import CommentKind as CommentKind  # for the parsers
 from review_quorum.model import Severity
 
 
-@dataclass(frozen=True, slots=True)
-class Comment:
+class Comment(msgspec.Struct, frozen=True):
     """One comment as the reader validated it; `line`/`start_line` already fall back to the
     `original_*` fields on outdated diffs."""
 
@@ -31,8 +31,7 @@ Place = tuple[str, int | None, int | None]
 """A location a finding names besides its own: (path, line, end line)."""
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedFinding:
+class ParsedFinding(msgspec.Struct, frozen=True):
     """A finding as a parser read it, before the reader names the bot and the id.
 
     `from_summary` marks findings read from a review or issue body rather than posted
@@ -62,8 +61,7 @@ class ParsedFinding:
     rule_id: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Parsed:
+class Parsed(msgspec.Struct, frozen=True):
     """What one comment yielded: findings, and reasons for what was not a finding."""
 
     findings: tuple[ParsedFinding, ...] = ()

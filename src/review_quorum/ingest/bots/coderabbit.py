@@ -14,7 +14,8 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+
+import msgspec
 
 from review_quorum.ingest.bots.base import (
     Comment,
@@ -104,8 +105,7 @@ _STATUS_REASONS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Header:
+class Header(msgspec.Struct, frozen=True):
     """The italic first line of a finding, split into what it says."""
 
     severity: Severity | None
@@ -263,21 +263,19 @@ def _summary(comment: Comment) -> Parsed:
     return skip("CodeRabbit comment with no recognised finding layout")
 
 
-@dataclass(slots=True)
-class _Entry:
+class _Entry(msgspec.Struct):
     file: str
     line: int | None
     end_line: int | None
     default: tuple[Severity, str]
-    lines: list[str] = field(default_factory=list)
+    lines: list[str] = msgspec.field(default_factory=list)
 
 
-@dataclass(slots=True)
-class _SectionScanner:
+class _SectionScanner(msgspec.Struct):
     """Walks a review body once, tracking ``<details>`` depth, section, file and entry."""
 
-    drafts: list[ParsedFinding] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
+    drafts: list[ParsedFinding] = msgspec.field(default_factory=list)
+    skipped: list[str] = msgspec.field(default_factory=list)
     depth: int = 0
     section: str | None = None
     section_depth: int = 0

@@ -13,9 +13,10 @@ findings.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Sequence
+
+import msgspec
 
 from review_quorum.ingest.bots.base import (
     Comment,
@@ -99,7 +100,7 @@ def _review(body: str) -> Parsed:
         line, end_line = line_span(link.group(2), link.group(3))
         draft = _finding(lines[start + 1 : end], link.group(1), line, end_line)
         if draft is not None:
-            findings.append(dataclasses.replace(draft, from_summary=True, key=str(number)))
+            findings.append(msgspec.structs.replace(draft, from_summary=True, key=str(number)))
     if not findings:
         return skip("Codex review summary, not a finding (its inline comments are read)")
     return Parsed(findings=tuple(findings))

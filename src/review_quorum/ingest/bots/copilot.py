@@ -13,7 +13,8 @@ a keyword guess with its certainty (docs/bot-comments.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+
+import msgspec
 
 from review_quorum.ingest.bots.base import (
     Comment,
@@ -93,10 +94,9 @@ def _nitpick(text: str) -> tuple[Severity, str]:
     return Severity.MEDIUM, text
 
 
-@dataclass(slots=True)
-class _Suppressed:
+class _Suppressed(msgspec.Struct):
     location: str
-    text: list[str] = field(default_factory=list)
+    text: list[str] = msgspec.field(default_factory=list)
 
 
 def _suppressed(lines: Sequence[str]) -> Parsed:

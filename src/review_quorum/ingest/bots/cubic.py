@@ -12,8 +12,9 @@ keyword guess). Review summaries are not findings.
 
 from __future__ import annotations
 
-import dataclasses
 import re
+
+import msgspec
 
 from review_quorum.ingest.bots import generic
 from review_quorum.ingest.bots.base import Comment, CommentKind, Parsed, skip, stated_span
@@ -45,7 +46,7 @@ class CubicParser:
             return skip("cubic comment with no text")
         confidence = _CONFIDENCE.search(body[:200])
         violation = _VIOLATION.search(body)
-        found = dataclasses.replace(
+        found = msgspec.structs.replace(
             draft,
             file=comment.path or (place[0] if place else ""),
             confidence=int(confidence.group(1)) / 10 if confidence else 1.0,

@@ -14,9 +14,10 @@ counted with what it looked like (`status.notice`).
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Sequence
+
+import msgspec
 
 from review_quorum.ingest import freetext
 from review_quorum.ingest.bots import sections, status
@@ -180,7 +181,7 @@ def _finding_lines(lines: Sequence[str]) -> Parsed:
     outcomes = [outcome for _, outcome in freetext.parse_lines(lines)]
     return Parsed(
         findings=tuple(
-            dataclasses.replace(outcome, from_summary=True)
+            msgspec.structs.replace(outcome, from_summary=True)
             for outcome in outcomes
             if isinstance(outcome, ParsedFinding)
         ),

@@ -14,8 +14,9 @@ are not findings. Greptile states no category: a keyword guess.
 
 from __future__ import annotations
 
-import dataclasses
 import re
+
+import msgspec
 
 from review_quorum.ingest.bots.base import Comment, CommentKind, Parsed, Place, skip, stated_span
 from review_quorum.ingest.bots.generic import prose_draft
@@ -75,7 +76,7 @@ def _additional(body: str) -> Parsed:
         line, end_line = place[1:] if place else (None, None)
         draft = prose_draft(_before_prompt(chunk), path, line, end_line)
         if draft is not None:
-            findings.append(dataclasses.replace(draft, from_summary=True, key=str(number)))
+            findings.append(msgspec.structs.replace(draft, from_summary=True, key=str(number)))
     if not findings:
         return skip("Greptile additional comments with no entries")
     return Parsed(findings=tuple(findings))

@@ -20,7 +20,8 @@ key is security through the words "password" and "api key".
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+import msgspec
 
 STRONG = 0.8
 FAIR = 0.6
@@ -131,8 +132,7 @@ _STEMS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Guess:
+class Guess(msgspec.Struct, frozen=True):
     """A category and how sure the words make it (1.0 only for a tool's own label)."""
 
     category: str

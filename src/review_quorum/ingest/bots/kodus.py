@@ -14,8 +14,9 @@ and the "Talk to Kody" footer.
 
 from __future__ import annotations
 
-import dataclasses
 import re
+
+import msgspec
 
 from review_quorum.ingest.bots import generic
 from review_quorum.ingest.bots.base import Comment, Parsed, comment_span, skip
@@ -61,7 +62,7 @@ class KodusParser:
         fences = layout(rest).fences
         category = _category(badges, f"{draft.title}\n{draft.body}")
         severity = next((found for found in map(_severity, badges) if found is not None), None)
-        found = dataclasses.replace(
+        found = msgspec.structs.replace(
             draft,
             severity=draft.severity if severity is None else severity,
             category=category.category,

@@ -10,8 +10,9 @@ category (a keyword guess). The per-round "Approvability" verdict comment is not
 
 from __future__ import annotations
 
-import dataclasses
 import re
+
+import msgspec
 
 from review_quorum.ingest.bots import generic
 from review_quorum.ingest.bots.base import Comment, CommentKind, Parsed, skip, stated_span
@@ -47,7 +48,7 @@ class MacroscopeParser:
         )
         if draft is None:
             return skip("Macroscope comment with no text")
-        return Parsed(findings=(dataclasses.replace(draft, severity=severity),))
+        return Parsed(findings=(msgspec.structs.replace(draft, severity=severity),))
 
 
 PARSER = MacroscopeParser()

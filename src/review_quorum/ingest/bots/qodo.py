@@ -14,7 +14,8 @@ the paths it has seen.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+import msgspec
 
 from review_quorum.ingest.bots.base import (
     Comment,
@@ -107,12 +108,11 @@ class QodoParser:
         return skip("Qodo comment with no findings (description, compliance or status)")
 
 
-@dataclass(slots=True)
-class _Item:
+class _Item(msgspec.Struct):
     number: str
     summary: str
     severity: Severity
-    lines: list[str] = field(default_factory=list)
+    lines: list[str] = msgspec.field(default_factory=list)
 
 
 def _code_review(comment: Comment) -> Parsed:

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+
+import msgspec
 
 from review_quorum.ingest.bots.base import ParsedFinding, Place
 from review_quorum.ingest.bots.keywords import guess_finding
@@ -37,14 +38,13 @@ _CODE = re.compile(r"`([^`\n]{1,1024})`")
 _TOKEN = re.compile(r"[^\s`'\"()\[\]<>,;*]{3,1024}")
 
 
-@dataclass(slots=True)
-class Section:
+class Section(msgspec.Struct):
     """A heading (its ``#`` count and text), the lines under it, and the heading above it."""
 
     depth: int
     text: str
     parent: str = ""
-    lines: list[str] = field(default_factory=list)
+    lines: list[str] = msgspec.field(default_factory=list)
 
 
 def sections(lines: Sequence[str]) -> list[Section]:
@@ -72,8 +72,7 @@ def sections(lines: Sequence[str]) -> list[Section]:
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class Heading:
+class Heading(msgspec.Struct, frozen=True):
     """What one heading says: its number, severity tag, location and title."""
 
     number: str

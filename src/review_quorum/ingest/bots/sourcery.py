@@ -12,9 +12,10 @@ same input repeats. The reviewer's guide and high-level feedback are not finding
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Sequence
+
+import msgspec
 
 from review_quorum.ingest.bots.base import (
     Comment,
@@ -164,7 +165,7 @@ def _individual(chunk: str) -> ParsedFinding | str:
         return outcome
     if not path:
         return f"Sourcery individual comment {outcome.title!r} without a <location>"
-    return dataclasses.replace(outcome, from_summary=True)
+    return msgspec.structs.replace(outcome, from_summary=True)
 
 
 def _location(text: str) -> tuple[str, int | None, int | None]:

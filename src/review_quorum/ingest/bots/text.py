@@ -13,7 +13,8 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from review_quorum.ingest.locations import line_span as line_span  # parsers read it here
 
@@ -175,8 +176,7 @@ def bold_title(line: str) -> str | None:
     return short_title(plain(span)) or None
 
 
-@dataclass(frozen=True, slots=True)
-class Fence:
+class Fence(msgspec.Struct, frozen=True):
     """One fenced code block: its info string, its text, and what introduced it.
 
     `context` is the ``<summary>`` of the ``<details>`` the fence sits in, else the last
@@ -188,8 +188,7 @@ class Fence:
     context: str
 
 
-@dataclass(frozen=True, slots=True)
-class Layout:
+class Layout(msgspec.Struct, frozen=True):
     """A body split for parsing: prose lines outside fences and ``<details>``, and fences."""
 
     prose: tuple[str, ...]

@@ -10,7 +10,8 @@ verdict.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from review_quorum.errors import Skipped
 from review_quorum.model import ConsensusFinding
@@ -26,8 +27,7 @@ from review_quorum.scoring.confidence.verdicts import (
 _SEED_CATEGORIES = {category.value: category for category in Category}
 
 
-@dataclass(frozen=True, slots=True)
-class AttachedVerdict:
+class AttachedVerdict(msgspec.Struct, frozen=True):
     """A verifier's verdict on one consensus finding, and where it came from."""
 
     verdict: Verdict
@@ -41,8 +41,7 @@ class AttachedVerdict:
     position: str
 
 
-@dataclass(frozen=True, slots=True)
-class AttachedVerdictInput:
+class AttachedVerdictInput(msgspec.Struct, frozen=True):
     """A verdict as read from a verifier file, before it is attached to a finding."""
 
     file: str

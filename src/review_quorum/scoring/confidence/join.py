@@ -8,8 +8,9 @@ matches no finding are both returned, with where they are, for the caller to rep
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from review_quorum.errors import RecordProblem, RecordsError
 from review_quorum.scoring.confidence.verdicts import (
@@ -20,8 +21,7 @@ from review_quorum.scoring.confidence.verdicts import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Unmatched:
+class Unmatched(msgspec.Struct, frozen=True):
     """A drafter finding with no verdict, or a verdict with no finding, and where it is."""
 
     source: str
@@ -33,8 +33,7 @@ class Unmatched:
         return f"{self.source}:{self.pointer} ({self.file}:{self.line})"
 
 
-@dataclass(frozen=True, slots=True)
-class Joined:
+class Joined(msgspec.Struct, frozen=True):
     """Scoring records built from matched pairs (in drafter order), and what did not match."""
 
     records: tuple[dict[str, Any], ...]

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any, TypeVar, assert_never
+
+import msgspec
 
 from review_quorum.model import ConsensusFinding, ConsensusLevel, Severity
 from review_quorum.scoring.confidence.bands import WEAK_FLOOR
@@ -49,8 +50,7 @@ class PostingRule(enum.StrEnum):
     COMMENT_CAP = "comment-cap"
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
+class Placement(msgspec.Struct, frozen=True):
     """Where the posting policy puts a finding, and the rule that decided it."""
 
     disposition: Disposition

@@ -21,8 +21,10 @@ import functools
 import itertools
 import operator
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass, replace
 from typing import NamedTuple
+
+import msgspec
+from msgspec.structs import replace
 
 from review_quorum.errors import FindingError, shown
 from review_quorum.scoring.confidence.bands import (
@@ -122,8 +124,7 @@ CONTEXT_POINTS = {
 CONCORDANCE_POINTS = {0: 5, 1: 0, 2: -8}
 
 
-@dataclass(frozen=True, slots=True)
-class Breakdown:
+class Breakdown(msgspec.Struct, frozen=True):
     """How a score was reached; a gated finding has subtotal and concordance 0."""
 
     subtotal: int
@@ -132,8 +133,7 @@ class Breakdown:
     gate: ScoreGate | None
 
 
-@dataclass(frozen=True, slots=True)
-class ConfidenceResult:
+class ConfidenceResult(msgspec.Struct, frozen=True):
     """The score, band and placement of one finding.
 
     `rank` is the comment cap's ordering key, higher first: (score, CONFIRMED over LIKELY,
@@ -165,8 +165,7 @@ class ScoredFinding(NamedTuple):
     result: ConfidenceResult
 
 
-@dataclass(frozen=True, slots=True)
-class ScoreReport:
+class ScoreReport(msgspec.Struct, frozen=True):
     """Every finding in input order, and the four posting groups.
 
     `inline` lists forced findings first, then the rest, each by rank; `summary` is by
