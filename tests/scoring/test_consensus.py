@@ -14,6 +14,7 @@ from review_quorum import (
     must_address,
 )
 from review_quorum.scoring.agreement import (
+    blocks,
     compute_consensus,  # the seed 001 engine
     title_tokens,
 )
@@ -156,6 +157,18 @@ def test_must_address_keeps_levels_at_or_above_the_minimum_in_order() -> None:
     ]
     assert must_address(result) == result[:1]
     assert must_address(result, min_level=ConsensusLevel.UNVERIFIED) == result
+
+
+@pytest.mark.parametrize("model", ["agreement", "reliability"])
+def test_the_gate_blocks_exactly_when_something_must_be_addressed(model: str) -> None:
+    from review_quorum.scoring import compute_consensus as compute
+
+    items = [finding("a", 1), finding("b", 1), finding("a", 40), finding("c", 80)]
+    for bots_ran in (3, 4, 8):
+        result = compute(items, bots_ran=bots_ran, model=model)  # type: ignore[arg-type]
+        for level in ConsensusLevel:
+            assert blocks(result, min_level=level) == bool(must_address(result, min_level=level))
+    assert not blocks([])
 
 
 @pytest.mark.parametrize(

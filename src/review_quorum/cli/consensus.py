@@ -31,7 +31,7 @@ from review_quorum.model import distinct_bots
 from review_quorum.render.consensus import render_consensus_markdown
 from review_quorum.render.json_stream import consensus_document
 from review_quorum.scoring import DEFAULT_MODEL, compute_consensus
-from review_quorum.scoring.agreement import must_address
+from review_quorum.scoring.agreement import blocks
 
 
 def add_parser(subparsers: Any) -> None:
@@ -97,6 +97,6 @@ def run(args: argparse.Namespace) -> int:
     report_skipped(batch.skipped)
     keep_until_exit(batch, consensus)
     level = gate_level(args.gate_level)
-    if level is not None and must_address(consensus, min_level=level):
+    if level is not None and blocks(consensus, min_level=level):
         return ExitCode.GATE_FAILED
     return ExitCode.OK

@@ -7,20 +7,28 @@ never a truncated one. Standard output fails in two ways a user can cause: the r
 closed the pipe (``quorum ... | head``), which passes up as `BrokenPipeError` for `main`
 to end quietly (`silence_stdout`), and a failed write (``> /dev/full``, a full disk),
 which becomes an `InputError` naming ``<stdout>``.
+
+Long outputs are written behind (`write_behind`): once a few megabytes are made, a thread
+writes each batch while the next one is made, since a write releases the interpreter lock
+and building JSON does not; a million findings make 1.3 GB of it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
+import queue
 import stat
 import sys
-from collections.abc import Iterable, Iterator
+import threading
+from collections.abc import Callable, Iterable, Iterator
 
 from review_quorum.errors import InputError
 
 STDOUT = "<stdout>"
+BATCH = 1 << 22  # bytes written at a time once writing is behind: one write per 4 MiB
 
 Chunks = Iterable[bytes | memoryview]
 
@@ -42,7 +50,7 @@ def write_file(path: str, chunks: Chunks) -> None:
             _replace(target, chunks, None if mode is None else stat.S_IMODE(mode))
         else:
             with open(target, "wb") as file:
-                file.writelines(chunks)
+                write_behind(file.write, chunks)
     except OSError as err:
         raise InputError(path, "", f"cannot write: {err.strerror}") from err
 
@@ -55,7 +63,7 @@ def _replace(target: str, chunks: Chunks, mode: int | None) -> None:
     descriptor, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(descriptor, "wb") as file:
-            file.writelines(chunks)
+            write_behind(file.write, chunks)
         # mkstemp makes the file private; give it the target's mode, or a new file's
         os.chmod(temporary, _new_file_mode() if mode is None else mode)
         os.replace(temporary, target)
@@ -91,11 +99,90 @@ def print_chunks(chunks: Chunks) -> None:
             return
         sys.stdout.flush()
         if isinstance(stdout, io.RawIOBase):
-            for chunk in chunks:
-                _write_whole(stdout, chunk)
+            write_behind(functools.partial(_write_whole, stdout), chunks)
             return
-        stdout.writelines(chunks)
+        write_behind(stdout.write, chunks)
         stdout.flush()
+
+
+def write_behind(
+    write: Callable[[bytes], object], chunks: Chunks, *, batch: int | None = None
+) -> None:
+    """Pass `chunks`, joined into pieces of about `batch` bytes (`BATCH`), to `write`,
+    which writes each whole or raises. The first piece is written here; from the second, a thread
+    writes each piece while the next is made, at most two pieces waiting. Its error
+    (a full disk, a closed pipe) is raised here, as it is, at the next piece or the end;
+    an error here (Ctrl-C) stops it, and it is done with `write` before this returns."""
+    pieces = _pieces(chunks, BATCH if batch is None else batch)
+    first = next(pieces, None)
+    if first is None:
+        return
+    write(first)
+    second = next(pieces, None)
+    if second is None:  # short outputs (nearly all of them) start no thread
+        return
+    writer = _Writer(write)
+    try:
+        writer.put(second)
+        for piece in pieces:
+            writer.put(piece)
+    except BaseException:
+        writer.stop()
+        raise
+    writer.finish()
+
+
+def _pieces(chunks: Chunks, size: int) -> Iterator[bytes]:
+    """`chunks` joined into pieces of at least `size` bytes (the last may be shorter)."""
+    held: list[bytes | memoryview] = []
+    length = 0
+    for chunk in chunks:
+        held.append(chunk)
+        length += len(chunk)
+        if length >= size:
+            yield b"".join(held)
+            held, length = [], 0
+    if held:
+        yield b"".join(held)
+
+
+class _Writer:
+    """A thread that writes the pieces put to it, in order, until told to finish or stop."""
+
+    def __init__(self, write: Callable[[bytes], object]) -> None:
+        self._queue: queue.Queue[bytes | None] = queue.Queue(maxsize=2)
+        self._error: BaseException | None = None
+        self._stopped = False
+        self._thread = threading.Thread(
+            target=self._run, args=(write,), name="quorum-writer", daemon=True
+        )
+        self._thread.start()
+
+    def _run(self, write: Callable[[bytes], object]) -> None:
+        while (piece := self._queue.get()) is not None:
+            if self._error is None and not self._stopped:  # else drained, so put never hangs
+                try:
+                    write(piece)
+                except BaseException as err:  # raised in the caller's thread
+                    self._error = err
+
+    def put(self, piece: bytes) -> None:
+        if self._error is not None:
+            raise self._error
+        self._queue.put(piece)
+
+    def finish(self) -> None:
+        """Wait until every piece is written; raise the thread's error, if any."""
+        self._queue.put(None)
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+
+    def stop(self) -> None:
+        """Drop what is still waiting and wait for the piece being written, if any."""
+        self._stopped = True
+        self._queue.put(None)
+        self._thread.join()
 
 
 def _write_whole(raw: io.RawIOBase, data: bytes | memoryview) -> None:

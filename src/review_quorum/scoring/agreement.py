@@ -99,6 +99,17 @@ def must_address(
     return [finding for finding in consensus if finding.level.rank >= floor]
 
 
+def blocks(
+    consensus: Iterable[ConsensusFinding],
+    *,
+    min_level: ConsensusLevel = ConsensusLevel.CONFIRMED,
+) -> bool:
+    """Whether the CI gate fails: `must_address` is not empty. It stops at the first such
+    finding, which output order puts first (a million findings are not read again)."""
+    floor = min_level.rank
+    return any(finding.level.rank >= floor for finding in consensus)
+
+
 def canonical_key(finding: NormalizedFinding) -> tuple[object, ...]:
     """A total order on findings, so canonical ordering does not depend on input order."""
     evidence = finding.evidence
