@@ -6,7 +6,7 @@ the users behind tokens. Every request is validated against GitLab's OpenAPI ext
 first (`SpecViolation` on a malformed one), then against the rules GitLab enforces beyond
 the schema: a diff note's position names the SHAs of one version and a line of its diff
 (an added line by ``new_line`` alone, an unchanged line by ``old_line`` and ``new_line``,
-``line_range`` ends with their line codes), only a note's author edits its body, only
+``line_range`` ends with their line codes: `fake_diffs`), only a note's author edits its body, only
 resolvable discussions resolve, job tokens are refused. Lists are paged with ``x-next-page``
 (and ``Link``); answers are checked against the response schemas. Faults are injected per
 operation (by alias, such as ``discussions/create``) as for the GitHub stand-in
@@ -24,11 +24,11 @@ from urllib.parse import parse_qsl, quote, urlencode
 
 import httpx
 import orjson
-from unidiff.patch import PatchSet
 
 from github.fake_payloads import json_response
 from github.fake_rest import FakeTime, Fault, Faults, Interrupted
 from github.github_openapi import SpecViolation
+from gitlab.fake_diffs import anchor_problem, diff_text, trace
 from gitlab.gitlab_openapi import GitLabSpec
 
 API = "https://gitlab.example.com/api/v4"
@@ -37,20 +37,6 @@ PROJECT_ID = 4242
 PROJECT_PATH = "acme/stockroom"
 
 __all__ = ["API", "FakeGitLab", "FakeTime", "Interrupted", "diff_text"]
-
-
-def diff_text(lines: Mapping[int, str], changed: set[int], length: int) -> str:
-    """A one-hunk file diff: lines in `changed` added, the rest of 1..`length` unchanged."""
-    body = []
-    old = 0
-    for number in range(1, length + 1):
-        text = lines.get(number, f"line {number}")
-        if number in changed:
-            body.append(f"+{text}")
-        else:
-            old += 1
-            body.append(f" {text}")
-    return f"@@ -1,{old} +1,{length} @@\n" + "\n".join(body) + "\n"
 
 
 class FakeGitLab(Faults):
@@ -107,7 +93,7 @@ class FakeGitLab(Faults):
         if move is not None:
             for discussion in self.discussions:
                 for note in discussion["notes"]:
-                    self._trace(note, version, move)
+                    trace(note, version, self.version_diffs[version["id"]], move)
         return version
 
     def add_note(
@@ -297,7 +283,7 @@ class FakeGitLab(Faults):
     ) -> httpx.Response:
         position = body.get("position")
         if position is not None:
-            problem = self._anchor_problem(position)
+            problem = anchor_problem(self.versions, self.version_diffs, position)
             if problem:
                 return _error(400, {"line_code": [problem]})
         kind = "DiffNote" if position else "DiscussionNote"
@@ -387,55 +373,6 @@ class FakeGitLab(Faults):
         return json_response(200, status)
 
     # --- rules and helpers ---------------------------------------------------------------
-
-    def _anchor_problem(self, position: dict[str, Any]) -> str | None:
-        version = next(
-            (
-                v
-                for v in self.versions
-                if (v["base_commit_sha"], v["start_commit_sha"], v["head_commit_sha"])
-                == (position["base_sha"], position["start_sha"], position["head_sha"])
-            ),
-            None,
-        )
-        if version is None:
-            return "can't be blank (the SHAs name no version of this merge request)"
-        lines = _lines(self.version_diffs[version["id"]].get(position.get("new_path") or "", ""))
-        end = (position.get("old_line"), position.get("new_line"))
-        if end not in lines:
-            return "must be a valid line code"
-        line_range = position.get("line_range")
-        if line_range:
-            path = position["new_path"]
-            for which in ("start", "end"):
-                point = line_range[which]
-                pair = (point.get("old_line"), point.get("new_line"))
-                code = line_code(path, lines.get(pair, 0), pair[1] or 0)
-                if pair not in lines or point.get("line_code") != code:
-                    return f"must be a valid line code (line_range {which})"
-            if (line_range["end"].get("old_line"), line_range["end"].get("new_line")) != end:
-                return "must be a valid line code (line_range end is not the position's line)"
-        return None
-
-    def _trace(
-        self, note: dict[str, Any], version: dict[str, Any], move: Callable[[str, int], int | None]
-    ) -> None:
-        position = note.get("position")
-        if not position or position.get("new_line") is None:
-            return
-        line = move(position["new_path"], position["new_line"])
-        if line is None:
-            return  # the line changed: the note stays on its old version (outdated)
-        pairs = _lines(self.version_diffs[version["id"]].get(position["new_path"], ""))
-        old = next((o for o, n in pairs if n == line), None)
-        position.update(
-            new_line=line,
-            old_line=old,
-            head_sha=version["head_commit_sha"],
-            base_sha=version["base_commit_sha"],
-            start_sha=version["start_commit_sha"],
-        )
-        position.pop("line_range", None)
 
     def _discussion(self, notes: list[dict[str, Any]]) -> dict[str, Any]:
         self._ids += 1
@@ -530,31 +467,6 @@ class FakeGitLab(Faults):
         self._tick += 1
         hours, minutes, seconds = self._tick // 3600 % 24, self._tick // 60 % 60, self._tick % 60
         return f"2026-01-01T{hours:02d}:{minutes:02d}:{seconds:02d}Z"
-
-
-def line_code(path: str, old: int, new: int) -> str:
-    """GitLab's line code: the path's SHA-1, the old and the new line position."""
-    return f"{hashlib.sha1(path.encode()).hexdigest()}_{old}_{new}"
-
-
-def _lines(diff: str) -> dict[tuple[int | None, int], int]:
-    """Every line a note can anchor on, (old line, new line) -> the old position in its line
-    code: an added line is (None, n) and counts the old line that follows it."""
-    if not diff:
-        return {}
-    lines: dict[tuple[int | None, int], int] = {}
-    for hunk in PatchSet(f"--- a/f\n+++ b/f\n{diff}")[0]:
-        following = hunk.source_start
-        for line in hunk:
-            old, new = line.source_line_no, line.target_line_no
-            if line.is_added and new is not None:
-                lines[(None, new)] = following
-            elif line.is_removed and old is not None:
-                following = old + 1
-            elif old is not None and new is not None:
-                lines[(old, new)] = old
-                following = old + 1
-    return lines
 
 
 def _error(status: int, message: object) -> httpx.Response:
