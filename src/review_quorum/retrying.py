@@ -5,7 +5,9 @@
 requests), waits and sends it again, within the attempts and the total wait its
 `RetryPolicy` allows, telling `on_wait` about every retry. A transport error is retried
 only for an idempotent request: a POST may have been applied, so its caller re-reads
-first (`create_once`). Errors are the client's `ServiceError` subclass, carrying the
+first (`create_once`); so may a write that adds to what is there (a check run's PATCH
+appends its annotations), whose caller says it is not idempotent and re-reads likewise
+(`write_once`). Errors are the client's `ServiceError` subclass, carrying the
 method and path, with the token redacted from every message; `check_token` refuses a
 token no service would issue before it is ever put in a header.
 """
@@ -82,10 +84,16 @@ class RetryingClient(abc.ABC):
         self.waited += delay
 
     def _send(
-        self, request: httpx.Request, *, write: bool | None = None, idempotent: bool = False
+        self,
+        request: httpx.Request,
+        *,
+        write: bool | None = None,
+        idempotent: bool | None = None,
     ) -> httpx.Response:
-        """Send `request`, retrying what may be retried; a caller may say its own `write`."""
-        idempotent = idempotent or request.method in IDEMPOTENT
+        """Send `request`, retrying what may be retried; a caller may say its own `write`,
+        and whether resending is safe (`idempotent`; by default, by the method)."""
+        if idempotent is None:
+            idempotent = request.method in IDEMPOTENT
         attempt = 0
         while True:
             self._pace(request.method != "GET" if write is None else write)
@@ -150,12 +158,25 @@ def create_once(
     payload: Mapping[str, Any],
     applied: Callable[[], object | None],
 ) -> Any:
-    """POST `payload`; after a failure that may have been applied (5xx, no answer), wait,
-    then ask `applied` whether it was, and send again only when it was not."""
+    """POST `payload` once: `write_once` for a create."""
+    return write_once(write, wait, "POST", path, payload, applied)
+
+
+def write_once(
+    write: Callable[[str, str, Mapping[str, Any]], Any],
+    wait: Callable[[int, Any], None],
+    method: str,
+    path: str,
+    payload: Mapping[str, Any],
+    applied: Callable[[], object | None],
+) -> Any:
+    """Send `payload`, which `write` must not resend itself; after a failure that may have
+    been applied (5xx, no answer), wait, then ask `applied` whether it was (what it returns
+    stands for the answer), and send again only when it was not."""
     attempt = 0
     while True:
         try:
-            return write("POST", path, payload)
+            return write(method, path, payload)
         except ServiceError as err:
             if err.status is not None and err.status < 500:
                 raise

@@ -6,7 +6,8 @@ against the OpenAPI extract's response schemas). `GitHubStandIn` (`fake_rest`) v
 every request against GitHub's OpenAPI extract first (`SpecViolation` on a malformed one),
 pages lists with `Link` headers and injects faults per operation (a rate limit with
 Retry-After, a 422, a 5xx, optionally after applying the request, as when an answer is
-lost, or an interruption that stops the run half-way); this module adds the rules GitHub
+lost; a connection reset instead of an answer, before or after applying the request; or
+an interruption that stops the run half-way); this module adds the rules GitHub
 enforces beyond the schema: line anchors inside the diff, bodies of at most 65,536
 characters, one pending review per user, edits by the author only.
 """

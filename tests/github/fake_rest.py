@@ -13,7 +13,10 @@ one as ("QUERY" or "MUTATION", operation name, status).
 `Faults` is fault injection, per operation, for the GitHub and GitLab stand-ins alike: a
 status with a body and headers (a rate limit with Retry-After, a 422, a 5xx), optionally
 after applying the request (as when an answer is lost), `times` times after `skip`
-requests; or an interruption that stops the run half-way.
+requests; a connection reset with no answer at all (`lose`), before or after applying the
+request (in process only: over HTTP, `fake_server` answers a raised error with 599); or an
+interruption that stops the run half-way. A request whose answer was lost is logged with
+status 0.
 """
 
 from __future__ import annotations
@@ -54,8 +57,11 @@ class Fault:
     skip: int = 0
     apply: bool = False
     interrupt: bool = False
+    lost: bool = False  # no answer: the connection is reset
 
-    def response(self) -> httpx.Response:
+    def response(self, request: httpx.Request | None = None) -> httpx.Response:
+        if self.lost:
+            raise httpx.ReadError("connection reset by peer", request=request)
         return json_response(self.status, self.body, self.headers)
 
 
@@ -83,6 +89,10 @@ class Faults:
         fault = Fault(operation, status, **options)
         self.faults.append(fault)
         return fault
+
+    def lose(self, operation: str, *, apply: bool = True, **options: Any) -> Fault:
+        """Reset the connection instead of answering, by default after applying the request."""
+        return self.fail(operation, 0, apply=apply, lost=True, **options)
 
     def interrupt(self, operation: str, *, skip: int = 0) -> None:
         self.faults.append(Fault(operation, 0, skip=skip, interrupt=True))
@@ -175,7 +185,11 @@ class GitHubStandIn(Faults):
         path = url[len(self.api_url) :].split("?", 1)[0]
         query = dict(parse_qsl(request.url.query.decode()))
         body = orjson.loads(request.content) if request.content else None
-        response = self._answer(request, path, query, body)
+        try:
+            response = self._answer(request, path, query, body)
+        except httpx.TransportError:
+            self.log.append((request.method, path, 0))
+            raise
         self.log.append((request.method, path, response.status_code))
         return response
 
@@ -197,7 +211,7 @@ class GitHubStandIn(Faults):
                 return error(404, "Not Found")
         fault = self._fault(route.operation_id)
         if fault is not None and not fault.apply:
-            return fault.response()
+            return fault.response(request)
         handler = self._handlers().get(route.operation_id)
         if handler is None:
             raise SpecViolation(f"the fake does not implement {route.operation_id}")
@@ -207,7 +221,7 @@ class GitHubStandIn(Faults):
         if response.status_code < 300:
             data = orjson.loads(response.content or b"null")
             self.spec.check_response(route, response.status_code, data, nullable=OUTDATED_NULLS)
-        return fault.response() if fault is not None else response
+        return fault.response(request) if fault is not None else response
 
     def _route(self, method: str, path: str) -> tuple[Route, dict[str, str]]:
         matched = self.spec.match(method, path) or beyond_extract.match(method, path)

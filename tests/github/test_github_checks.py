@@ -1,12 +1,17 @@
-"""`github.checks.post_check_run` against the stand-in, in process, with faults injected."""
+"""`github.checks.post_check_run` against the stand-in, in process, with faults injected:
+interruptions, and creates and annotation updates whose answer was lost (a 502 or a reset
+connection after GitHub applied them), which must not add an annotation twice."""
 
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 
 from github.fake import FakeGitHub, Interrupted
 from github.github_support import new_fake
-from review_quorum.github.checks import post_check_run
+from review_quorum.errors import GitHubError
+from review_quorum.github import RetryPolicy
+from review_quorum.github.checks import post_check_run, recorded
 from review_quorum.github.target import ACTIONS_BOT
 from review_quorum.render.check_run import Annotation, CheckOutput
 
@@ -70,3 +75,74 @@ def test_a_run_of_another_app_with_the_same_name_is_left_alone(fake: FakeGitHub)
     )
     assert post(fake, 1) == "created"
     assert len(fake.checks.named("q")) == 2
+
+
+def lines(fake: FakeGitHub) -> list[int]:
+    [run] = fake.checks.named("q")
+    return [annotation["start_line"] for annotation in fake.checks.annotations[run["id"]]]
+
+
+def lose_answer(fake: FakeGitHub, how: str, *, apply: bool) -> None:
+    """The first annotation update (the run's 51st to 100th) fails: GitHub answers 502 or
+    the connection is reset, after applying the request or before."""
+    if how == "502":
+        fake.fail("checks/update", 502, body={"message": "Bad Gateway"}, apply=apply)
+    else:
+        fake.lose("checks/update", apply=apply)
+
+
+@pytest.mark.parametrize("how", ["502", "reset"])
+def test_an_annotation_update_whose_answer_was_lost_is_not_sent_again(
+    fake: FakeGitHub, how: str
+) -> None:
+    lose_answer(fake, how, apply=True)
+    assert post(fake, 120) == "created"
+    assert lines(fake) == list(range(1, 121))  # each annotation exactly once
+    [run] = fake.checks.named("q")
+    assert len(recorded(run)) == 120
+    assert [method for method, path, _ in fake.writes()] == ["POST", "PATCH", "PATCH"]
+    assert post(fake, 120) == "unchanged"
+
+
+@pytest.mark.parametrize("how", ["502", "reset"])
+def test_an_annotation_update_that_was_not_applied_is_sent_again(
+    fake: FakeGitHub, how: str
+) -> None:
+    lose_answer(fake, how, apply=False)
+    assert post(fake, 120) == "created"
+    assert lines(fake) == list(range(1, 121))
+    run_path = f"/repos/octo-org/widgets/check-runs/{fake.checks.named('q')[0]['id']}"
+    failed = 502 if how == "502" else 0
+    after_create = fake.log[fake.log.index(("POST", "/repos/octo-org/widgets/check-runs", 201)) :]
+    assert after_create[1:] == [  # the run is read before the batch is sent again
+        ("PATCH", run_path, failed),
+        ("GET", run_path, 200),
+        ("PATCH", run_path, 200),
+        ("PATCH", run_path, 200),
+    ]
+
+
+def test_an_update_without_annotations_is_retried_by_the_client(fake: FakeGitHub) -> None:
+    assert post(fake, 3) == "created"
+    fake.fail("checks/update", 502, body={"message": "Bad Gateway"}, apply=True)
+    client = fake.client(TOKEN)
+    changed = replace(output(3), conclusion="success", title="Gate passed")
+    result = post_check_run(client, "octo-org/widgets", fake.head_sha, "q", changed)
+    assert (result.action, result.annotated) == ("updated", 0)
+    [run] = fake.checks.named("q")
+    assert (run["conclusion"], run["output"]["title"]) == ("success", "Gate passed")
+    assert [(method, code) for method, _, code in fake.log[-2:]] == [("PATCH", 502), ("PATCH", 200)]
+    assert lines(fake) == [1, 2, 3]
+
+
+def test_an_annotation_update_that_keeps_failing_ends_in_a_clear_error(fake: FakeGitHub) -> None:
+    fake.fail("checks/update", 502, body={"message": "Bad Gateway"}, times=10)
+    client = fake.client(TOKEN, retry=RetryPolicy(write_interval=0))
+    with pytest.raises(
+        GitHubError,
+        match=r"PATCH https://api.github.com/repos/octo-org/widgets/check-runs/\d+ returned 502: "
+        r"Bad Gateway \(gave up after 6 attempts\)",
+    ):
+        post_check_run(client, "octo-org/widgets", fake.head_sha, "q", output(120))
+    assert lines(fake) == list(range(1, 51))  # the create's batch, once; nothing repeated
+    assert fake.time.slept == [1.0, 2.0, 4.0, 8.0, 16.0]

@@ -232,6 +232,15 @@ def test_transport_errors_are_retried_on_reads_and_reported_on_posts() -> None:
     assert calls == ["GET", "GET", "POST"]
 
 
+def test_a_patch_is_resent_after_a_5xx_unless_its_caller_says_not_to() -> None:
+    bad = httpx.Response(502, json={"message": "Bad Gateway"})
+    handler, seen = answers(bad, httpx.Response(200), bad)
+    make(handler).write("PATCH", "/z", {})
+    with pytest.raises(GitHubError, match=r"PATCH https://api.github.com/z returned 502"):
+        make(handler).write("PATCH", "/z", {}, idempotent=False)
+    assert len(seen) == 3
+
+
 @pytest.mark.parametrize(
     ("response", "message"),
     [

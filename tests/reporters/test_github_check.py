@@ -20,7 +20,9 @@ from github.fake import FakeGitHub
 from github.fake_server import serve
 from github.github_support import agreed_findings, new_fake
 from review_quorum.cli import main
+from review_quorum.cli.reporters import github_check
 from review_quorum.github.checks import recorded
+from review_quorum.github.client import GitHubClient
 from review_quorum.github.target import ACTIONS_BOT
 from review_quorum.plan import Settings, review
 from review_quorum.render.json_report import report_data
@@ -283,3 +285,30 @@ def test_quorum_review_delivers_with_the_reporter_and_still_gates(
     assert github.issue_comments == []
     assert main([*argv, "--repo", "octo-org/widgets", "--pr", "7"]) == 1  # no reporter, no post
     assert len(check_writes(github)) == 1
+
+
+def test_an_annotation_update_that_keeps_failing_exits_2_with_the_error(
+    github: FakeGitHub,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """GitHub answers 502 to every update: the post gives up within the retry policy, says
+    so in one line, and the batch was never sent twice."""
+    time = github.time
+
+    class Patient(GitHubClient):  # waits on the stand-in's clock, not the machine's
+        def __init__(self, *args: Any, **options: Any) -> None:
+            super().__init__(*args, sleep=time.sleep, clock=time.clock, **options)
+
+    monkeypatch.setattr(github_check, "GitHubClient", Patient)
+    github.fail("checks/update", 502, body={"message": "Bad Gateway"}, times=10)
+    places = [("src/app.py", line, f"Injection in {name(line)}") for line in range(1, 61)]
+    assert main(["post", write_plan(tmp_path, places), *TARGET_ARGS]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    [message] = [line for line in err.splitlines() if line.startswith("quorum: error:")]
+    assert message.startswith("quorum: error: GitHub API PATCH ")
+    assert message.endswith("returned 502: Bad Gateway (gave up after 6 attempts)")
+    assert len(annotated(github)) == 50  # the create's batch; the update's never applied
+    assert [m for m, _ in check_writes(github)] == ["POST"] + ["PATCH"] * 6

@@ -8,13 +8,19 @@ and updates carry the rest, 50 at a time. Since an annotation once made cannot b
 back, the run's `output.text` records on a marker line which findings it has annotated
 (their fingerprints): a re-run annotates only findings not recorded there, and changes
 nothing at all when conclusion, title, summary and annotations are what the run already
-shows. A create that fails with a server error may have been applied, so the run is looked
-up again before the create is retried.
+shows. A write that fails with a server error or a lost connection may have been applied
+all the same, and resending it blindly could duplicate what it made: after such a failure
+of the create, the run is looked up again before the create is retried; after one of an
+update carrying annotations (which GitHub would append a second time), the run is read
+again and the batch counts as sent when the run's record already holds its fingerprints,
+else it is sent again (within the client's retry attempts and wait budget, whose end is a
+`GitHubError`). An update without annotations only replaces what it sets, so the client
+resends it as it does any PATCH.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from urllib.parse import quote
 
@@ -24,6 +30,7 @@ from review_quorum.errors import GitHubError
 from review_quorum.github.client import GitHubClient
 from review_quorum.markup.markers import find_markers, marker
 from review_quorum.render.check_run import Annotation, CheckOutput
+from review_quorum.retrying import write_once
 
 ANNOTATIONS_PER_REQUEST = 50  # GitHub's limit for checks/create and checks/update
 EXTERNAL_ID = "review-quorum"
@@ -144,7 +151,7 @@ class _Run:
                 run_id = existing["id"] if existing else UNCREATED
             else:
                 body |= {"status": "completed", "conclusion": output.conclusion}
-                self._send("PATCH", f"{self.path}/check-runs/{run_id}", body)
+                self._update(f"{self.path}/check-runs/{run_id}", body, batch)
         return existing
 
     def _identity(self, output: CheckOutput) -> dict[str, Any]:
@@ -158,23 +165,43 @@ class _Run:
 
     def _create(self, body: dict[str, Any]) -> Any:
         """POST the new run; after a failure that may have been applied, look for it."""
-        attempt = 0
-        while True:
-            try:
-                return self._send("POST", f"{self.path}/check-runs", body)
-            except GitHubError as err:
-                if err.status == 403:
-                    raise _read_only(err) from err
-                if err.status is not None and err.status < 500:
-                    raise
-                self.client.wait_before_retry(attempt, err)
-                if (found := self._existing()) is not None:
-                    return found
-                attempt += 1
+        try:
+            return self._once("POST", f"{self.path}/check-runs", body, self._existing)
+        except GitHubError as err:
+            if err.status == 403 and err.method == "POST":
+                raise _read_only(err) from err
+            raise
 
-    def _send(self, method: str, path: str, body: dict[str, Any]) -> Any:
+    def _update(self, path: str, body: dict[str, Any], batch: Sequence[Annotation]) -> None:
+        """PATCH the run. GitHub appends the annotations of every update, so a batch is
+        sent once: after a failure that may have been applied, the run is read, and the
+        batch is sent again only when the run does not record it."""
+        if not batch:  # replaces title, summary, text and conclusion: safe to resend
+            self._send("PATCH", path, body)
+            return
+        fingerprints = {item.fingerprint for item in batch}
+
+        def applied() -> object | None:
+            run = self.client.get(path)
+            return run if isinstance(run, dict) and fingerprints <= recorded(run) else None
+
+        self._once("PATCH", path, body, applied)
+
+    def _once(
+        self, method: str, path: str, body: dict[str, Any], applied: Callable[[], object | None]
+    ) -> Any:
+        """`method` `body` to `path`, never resent blindly (`retrying.write_once`)."""
+
+        def send(method: str, path: str, body: Mapping[str, Any]) -> Any:
+            return self._send(method, path, body, idempotent=False)
+
+        return write_once(send, self.client.wait_before_retry, method, path, body, applied)
+
+    def _send(
+        self, method: str, path: str, body: Mapping[str, Any], *, idempotent: bool | None = None
+    ) -> Any:
         self.requests += 1
-        return self.client.write(method, path, body, dry_run=self.dry_run)
+        return self.client.write(method, path, body, dry_run=self.dry_run, idempotent=idempotent)
 
 
 def recorded(run: dict[str, Any] | None) -> set[str]:

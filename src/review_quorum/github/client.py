@@ -7,7 +7,8 @@ rate limits (403 secondary limits, 429, an exhausted primary limit) and server e
 honouring `Retry-After` and `x-ratelimit-reset`, backing off exponentially within a
 bounded total wait, and spaces writes a second apart as GitHub asks.
 A POST that fails with a server or transport error is not retried here: GitHub may have
-applied it, so the caller re-reads what exists before trying again. The token never
+applied it, so the caller re-reads what exists before trying again; so is any write whose
+caller says it is not idempotent (`write(..., idempotent=False)`). The token never
 appears in an error, a repr or dry-run output. In a dry run, writes are recorded in
 `unsent` instead of being sent; without a token a dry run also skips reads ("offline").
 GraphQL documents go through the same connection, retries and redaction to `graphql_url`
@@ -153,13 +154,16 @@ class GitHubClient(RetryingClient):
         body: Mapping[str, Any] | None = None,
         *,
         dry_run: bool = False,
+        idempotent: bool | None = None,
     ) -> Any:
-        """Send a write and return its decoded JSON; in a dry run record it, return None."""
+        """Send a write and return its decoded JSON; in a dry run record it, return None.
+        `idempotent=False` says a PUT, PATCH or DELETE must not be resent after a 5xx or a
+        lost connection (it may have been applied): the caller finds out first."""
         request = self._build(method, self.api_url + path, body)
         if dry_run or self.dry_run:
             self.unsent.append(request)
             return None
-        return _json(self._send(request))
+        return _json(self._send(request, idempotent=idempotent))
 
     def graphql(self, query: str, variables: Mapping[str, Any] | None = None) -> Any:
         """The ``data`` of a GraphQL query (None when offline); any GraphQL error raises."""
