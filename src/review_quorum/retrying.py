@@ -54,7 +54,8 @@ def check_token(token: str | None, variable: str, service: str) -> None:
 
 
 class RetryingClient(abc.ABC):
-    """The retrying half of an API client; subclasses set these attributes."""
+    """The retrying half of an API client; subclasses set `error` and `name`, and
+    start with `_connect`."""
 
     error: type[ServiceError] = ServiceError
     name = "API"
@@ -62,8 +63,45 @@ class RetryingClient(abc.ABC):
     _token: str | None
     _retry: RetryPolicy
     _sleep: Callable[[float], None]
+    _clock: Callable[[], float]
     _on_wait: Callable[[str], None] | None
+    api_url: str
+    dry_run: bool
+    unsent: list[httpx.Request]
     waited: float
+
+    def _connect(
+        self,
+        http: httpx.Client,
+        token: str | None,
+        api_url: str,
+        retry: RetryPolicy,
+        *,
+        sleep: Callable[[float], None],
+        clock: Callable[[], float],
+        dry_run: bool,
+        on_wait: Callable[[str], None] | None,
+    ) -> None:
+        """What every client holds: its connection, token and API URL (both checked by
+        the caller), retry policy, clock, dry-run state and what a dry run did not send."""
+        self._http = http
+        self._token = token
+        self.api_url = api_url
+        self._retry = retry
+        self._sleep = sleep
+        self._clock = clock
+        self.dry_run = dry_run
+        self._on_wait = on_wait
+        self.unsent = []
+        self.waited = 0.0
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.api_url!r}, dry_run={self.dry_run})"
+
+    @property
+    def offline(self) -> bool:
+        """A dry run without a token: nothing is read, nothing is sent."""
+        return self.dry_run and self._token is None
 
     def wait_before_retry(
         self, attempt: int, failure: ServiceError, delay: float | None = None

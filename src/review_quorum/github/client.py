@@ -69,19 +69,14 @@ class GitHubClient(RetryingClient):
         if token is None and not dry_run:
             raise ConfigError("GITHUB_TOKEN is not set: posting needs a token (or use --dry-run)")
         check_token(token, "GITHUB_TOKEN", "GitHub")
-        self._http = http
-        self._token = token
-        self.api_url = validate_api_url(api_url)
-        self.graphql_url = validate_api_url(
-            graphql_url or graphql_url_for(self.api_url), "GITHUB_GRAPHQL_URL"
+        api_url = validate_api_url(api_url)
+        retry = retry or RetryPolicy()
+        self._connect(
+            http, token, api_url, retry, sleep=sleep, clock=clock, dry_run=dry_run, on_wait=on_wait
         )
-        self._retry = retry or RetryPolicy()
-        self._sleep = sleep
-        self._clock = clock
-        self.dry_run = dry_run
-        self._on_wait = on_wait
-        self.unsent: list[httpx.Request] = []
-        self.waited = 0.0
+        self.graphql_url = validate_api_url(
+            graphql_url or graphql_url_for(api_url), "GITHUB_GRAPHQL_URL"
+        )
         self._last_write: float | None = None
         self._budget: graphql.Budget | None = None
 
@@ -96,14 +91,6 @@ class GitHubClient(RetryingClient):
         api_url = env.get("GITHUB_API_URL", "").strip() or DEFAULT_API_URL
         graphql_url = env.get("GITHUB_GRAPHQL_URL", "").strip() or None
         return cls(http, token=token, api_url=api_url, graphql_url=graphql_url, **options)
-
-    def __repr__(self) -> str:
-        return f"GitHubClient({self.api_url!r}, dry_run={self.dry_run})"
-
-    @property
-    def offline(self) -> bool:
-        """A dry run without a token: nothing is read, nothing is sent."""
-        return self.dry_run and self._token is None
 
     def get(self, path: str) -> Any:
         """The decoded JSON at `path` (None when offline)."""

@@ -77,16 +77,11 @@ class GitLabClient(RetryingClient):
         if token is None and not dry_run:
             raise ConfigError("GITLAB_TOKEN is not set: " + TOKEN_HELP + " (or use --dry-run)")
         check_token(token, "GITLAB_TOKEN", "GitLab")
-        self._http = http
-        self._token = token
-        self.api_url = validate_api_url(api_url, "GITLAB_API_URL")
-        self._retry = retry or RetryPolicy(write_interval=0.0)
-        self._sleep = sleep
-        self._clock = clock
-        self.dry_run = dry_run
-        self._on_wait = on_wait
-        self.unsent: list[httpx.Request] = []
-        self.waited = 0.0
+        api_url = validate_api_url(api_url, "GITLAB_API_URL")
+        retry = retry or RetryPolicy(write_interval=0.0)
+        self._connect(
+            http, token, api_url, retry, sleep=sleep, clock=clock, dry_run=dry_run, on_wait=on_wait
+        )
 
     @classmethod
     def from_env(
@@ -104,14 +99,6 @@ class GitLabClient(RetryingClient):
             or DEFAULT_API_URL
         )
         return cls(http, token=token, api_url=api_url, **options)
-
-    def __repr__(self) -> str:
-        return f"GitLabClient({self.api_url!r}, dry_run={self.dry_run})"
-
-    @property
-    def offline(self) -> bool:
-        """A dry run without a token: nothing is read, nothing is sent."""
-        return self.dry_run and self._token is None
 
     def get(self, path: str, params: Mapping[str, str] | None = None) -> Any:
         """The decoded JSON at `path` (None when offline)."""
