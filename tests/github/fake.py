@@ -20,10 +20,11 @@ from typing import Any
 import httpx
 
 from github.fake_checks import CheckRuns
-from github.fake_graphql import Checked, GraphQLEndpoint
+from github.fake_graphql import GraphQLEndpoint
 from github.fake_payloads import Payloads, error, json_response, unprocessable, validation
 from github.fake_rest import API, FakeTime, Fault, GitHubStandIn, Handler, Interrupted
 from github.github_openapi import GitHubSpec
+from github.graphql_contract import Checked
 
 __all__ = ["API", "HEAD", "FakeGitHub", "FakeTime", "Fault", "Interrupted"]
 

@@ -1,11 +1,7 @@
 """The fake GitHub's GraphQL endpoint: GitHub's schema checks every request, then the same
 state the REST side keeps answers it.
 
-The schema is ../shared/github/graphql/schema.graphql, built once per session trusting the
-SDL (GitHub's own does not pass graphql-core's schema checks). Every request must parse,
-validate, name an operation that exists, and come with exactly the variables that
-operation defines, each coercible to its declared type; anything else is a
-`SpecViolation` (a bug in the client under test). Execution reads and changes the
+Requests are checked first (`graphql_contract`). Execution reads and changes the
 `FakeGitHub` state: node ids are the REST objects' `node_id`s, a review thread is a
 top-level review comment with its replies (id `PRRT_<database id of the first comment>`),
 and the minimized and resolved flags sit beside the REST objects. Connections insist on
@@ -20,20 +16,16 @@ from __future__ import annotations
 
 import base64
 import datetime
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import graphql
 import httpx
-from graphql import GraphQLError, GraphQLResolveInfo, GraphQLSchema
-from graphql.execution.values import get_variable_values
-from graphql.language import OperationDefinitionNode
+from graphql import GraphQLError, GraphQLResolveInfo
 
-from conftest import shared_path
 from github.fake_payloads import json_response
-from github.github_openapi import SpecViolation
+from github.graphql_contract import Checked, github_schema
 
 if TYPE_CHECKING:
     from github.fake import FakeGitHub
@@ -44,75 +36,12 @@ MINIMIZABLE = {"IC": "issue_comments", "PRRC": "review_comments", "PRR": "review
 NOT_ALLOWED = "Resource not accessible by integration"
 
 
-@functools.cache
-def github_schema() -> GraphQLSchema:
-    """GitHub's public schema, trusted as published (see ../shared/github/README.md)."""
-    sdl = shared_path("github", "graphql", "schema.graphql").read_text(encoding="utf-8")
-    return graphql.build_ast_schema(graphql.parse(sdl), assume_valid=True, assume_valid_sdl=True)
-
-
 class Refusal(Exception):
     """An error GitHub answers inside `errors`, with its `type`."""
 
     def __init__(self, kind: str, message: str) -> None:
         super().__init__(message)
         self.kind = kind
-
-
-@dataclass(frozen=True)
-class Checked:
-    """A request that passed the schema: its document, operation and variables."""
-
-    document: graphql.DocumentNode
-    operation: OperationDefinitionNode
-    variables: dict[str, Any]
-
-    text: str
-
-    @property
-    def is_mutation(self) -> bool:
-        return self.operation.operation is graphql.OperationType.MUTATION
-
-    @property
-    def name(self) -> str:
-        return self.operation.name.value if self.operation.name else ""
-
-
-def check_request(schema: GraphQLSchema, body: Any) -> Checked:
-    """The request as GitHub would run it, or `SpecViolation` saying what is wrong."""
-    if not isinstance(body, dict) or not isinstance(body.get("query"), str):
-        raise SpecViolation("a GraphQL request is a JSON object with a string `query`")
-    unknown = set(body) - {"query", "variables", "operationName"}
-    if unknown:
-        raise SpecViolation(f"unknown GraphQL request keys {sorted(unknown)}")
-    try:
-        document = graphql.parse(body["query"])
-    except GraphQLError as err:
-        raise SpecViolation(f"GraphQL syntax: {err.message}") from None
-    problems = graphql.validate(schema, document)
-    if problems:
-        raise SpecViolation("GraphQL document invalid: " + "; ".join(p.message for p in problems))
-    operation = _operation(document, body.get("operationName"))
-    variables = body.get("variables") or {}
-    if not isinstance(variables, dict):
-        raise SpecViolation("GraphQL variables must be an object")
-    defined = {item.variable.name.value for item in operation.variable_definitions or ()}
-    if set(variables) - defined:
-        raise SpecViolation(f"variables {sorted(set(variables) - defined)} are not defined")
-    outcome = get_variable_values(schema, operation.variable_definitions or (), variables)
-    if isinstance(outcome, list):  # graphql-core's way of saying: these did not coerce
-        raise SpecViolation("GraphQL variables: " + "; ".join(p.message for p in outcome))
-    return Checked(document, operation, variables, body["query"])
-
-
-def _operation(document: graphql.DocumentNode, name: object) -> OperationDefinitionNode:
-    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
-    if name is None and len(operations) == 1:
-        return operations[0]
-    named = [op for op in operations if op.name is not None and op.name.value == name]
-    if len(named) != 1:
-        raise SpecViolation(f"no single GraphQL operation named {name!r}")
-    return named[0]
 
 
 @dataclass

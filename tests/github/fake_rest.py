@@ -30,9 +30,10 @@ import httpx
 import orjson
 
 from github import beyond_extract
-from github.fake_graphql import NOT_ALLOWED, Checked, check_request, github_schema
+from github.fake_graphql import NOT_ALLOWED
 from github.fake_payloads import error, json_response
 from github.github_openapi import GitHubSpec, Route, SpecViolation
+from github.graphql_contract import Checked, check_request, github_schema
 from review_quorum.github import GitHubClient, RetryPolicy
 from review_quorum.github.client import graphql_url_for
 

@@ -17,7 +17,7 @@ from typing import Any
 import graphql
 import httpx
 
-from github import fake_graphql
+from github import fake_graphql, graphql_contract
 from github.fake_payloads import Payloads, error, json_response, reaction_rollup
 from github.fake_rest import GitHubStandIn, Handler
 from github.github_openapi import GitHubSpec
@@ -223,13 +223,13 @@ class FakeRepository(GitHubStandIn):
     # --- GraphQL --------------------------------------------------------------------------
 
     def _run_graphql(
-        self, checked: fake_graphql.Checked, login: str, access: str
+        self, checked: graphql_contract.Checked, login: str, access: str
     ) -> httpx.Response:
         assert not checked.is_mutation, f"history sync must only read, not {checked.name}"
         limit = {"cost": 1, "remaining": 4999, "resetAt": "2030-01-01T00:00:00Z"}
         root = {"repository": self._repository, "nodes": self._nodes, "rateLimit": limit}
         result = graphql.execute(
-            fake_graphql.github_schema(),
+            graphql_contract.github_schema(),
             checked.document,
             root_value=root,
             variable_values=checked.variables,
