@@ -109,10 +109,10 @@ def write_behind(
     write: Callable[[bytes], object], chunks: Chunks, *, batch: int | None = None
 ) -> None:
     """Pass `chunks`, joined into pieces of about `batch` bytes (`BATCH`), to `write`,
-    which writes each whole or raises. The first piece is written here; from the second, a thread
-    writes each piece while the next is made, at most two pieces waiting. Its error
-    (a full disk, a closed pipe) is raised here, as it is, at the next piece or the end;
-    an error here (Ctrl-C) stops it, and it is done with `write` before this returns."""
+    which writes each whole or raises. The first piece is written here; from the second,
+    a thread writes each piece while the next is made, at most two pieces waiting. Its
+    error (a full disk, a closed pipe) is raised here, as it is, at the next piece or the
+    end; an error here (Ctrl-C) stops it, and it is done with `write` before this returns."""
     pieces = _pieces(chunks, BATCH if batch is None else batch)
     first = next(pieces, None)
     if first is None:
