@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from review_quorum.confidence import (
+from review_quorum.scoring.confidence import (
     Category,
     ContextCompleteness,
     EvidenceStrength,
