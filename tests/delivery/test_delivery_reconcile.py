@@ -69,7 +69,8 @@ def test_line_endings_and_outer_space_do_not_make_a_comment_stale(
 
 def draft(*fingerprints: str) -> ReviewDraft:
     comments = tuple(
-        DraftComment("app.py", 10, f"{marker('finding', fp)}\nText\nMore", fp) for fp in fingerprints
+        DraftComment("app.py", 10, f"{marker('finding', fp)}\nText\nMore", fp)
+        for fp in fingerprints
     )
     return ReviewDraft(body="", comments=comments, summary=marker("summary"))
 
