@@ -43,6 +43,7 @@ from review_quorum.errors import InputError, Skipped, shown
 from review_quorum.ingest import sarif_typed
 from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.ingest.categories import Categorizer
+from review_quorum.ingest.duplicates import duplicate_error
 from review_quorum.ingest.sarif_results import RunReader
 
 # A top-level object whose members before "runs" are scalars, then "runs": [ (how every
@@ -84,6 +85,11 @@ def read_parsed(source: Source) -> Batch:
     runs = document.get("runs")
     if not isinstance(runs, list):
         raise InputError(source.name, "/runs", "expected an array of runs")
+    data = source.data
+    if data.count(b'"runs"') > 1 or data.count(b'"results"') > len(runs):
+        error = duplicate_error(source.name, data, sarif_typed.is_log_or_run, 2)
+        if error is not None:  # a repeated "runs" or "results" would replace findings
+            raise error
     batch = Batch()
     categorizer = Categorizer(source.options.categories)
     for index, run in enumerate(runs):
