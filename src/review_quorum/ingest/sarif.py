@@ -53,6 +53,10 @@ _SCALAR = rf"(?:{_STRING}|-?[0-9][0-9.eE+-]*|true|false|null)"
 _SARIF_HEAD = re.compile(rf'\{{\s*(?:{_STRING}\s*:\s*{_SCALAR}\s*,\s*)*"runs"\s*:\s*\[')
 
 
+NOT_RUN = '"runs" is null: the tool did not run (SARIF 2.1.0), so the file holds no results'
+_SARIF_SCHEMA = re.compile(r'"\$schema"\s*:\s*"[^"]*sarif', re.IGNORECASE)
+
+
 class SarifReader:
     name = "sarif"
 
@@ -62,7 +66,13 @@ class SarifReader:
         if source.parsed() is None and _SARIF_HEAD.match(source.head()):
             return True  # no parse: the typed path reads the bytes itself
         document = source.json_or_none()
-        return isinstance(document, dict) and isinstance(document.get("runs"), list)
+        if not isinstance(document, dict):
+            return False
+        runs = document.get("runs", ())
+        not_run = runs is None and (
+            document.get("version") == "2.1.0" or bool(_SARIF_SCHEMA.search(source.head()))
+        )
+        return isinstance(runs, list) or not_run
 
     def read(self, source: Source) -> Batch:
         if source.parsed() is None:
@@ -83,6 +93,8 @@ def read_parsed(source: Source) -> Batch:
             source.name, "/version", f"unsupported SARIF version {shown(version)}; expected 2.1.0"
         )
     runs = document.get("runs")
+    if runs is None and "runs" in document:
+        return Batch(skipped=[Skipped(source.name, "/runs", NOT_RUN)])
     if not isinstance(runs, list):
         raise InputError(source.name, "/runs", "expected an array of runs")
     data = source.data
