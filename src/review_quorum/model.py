@@ -20,6 +20,7 @@ from __future__ import annotations
 import enum
 import math
 import operator
+import unicodedata
 from collections.abc import Iterable
 
 import msgspec
@@ -129,6 +130,20 @@ def check_bot_count(count: int) -> int:
     return count
 
 
+_UNNAMEABLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
+def _check_file(file: str) -> None:
+    """A path with a control, bidi or other invisible character names no file a pull
+    request can hold, and displays as another one (``app/\u202efdp.exe`` as
+    ``app/exe.pdf``): the finding is refused, so every reader counts it as skipped."""
+    if not file.isprintable() and any(unicodedata.category(char) in _UNNAMEABLE for char in file):
+        raise FindingError(
+            f"file path {file!r} holds a control or invisible character (a bidi override, "
+            "NUL, newline, zero-width space): it cannot name a file in the pull request"
+        )
+
+
 def _check_line(line: object, file: str) -> None:
     if line is None or (type(line) is int and 1 <= line <= MAX_LINE):
         return  # the common case, before any message is formatted (readers build millions)
@@ -163,8 +178,13 @@ class Evidence(msgspec.Struct, frozen=True, gc=False):
 
     def __post_init__(self) -> None:
         line = self.line
-        if self.end_line is None and (line is None or (type(line) is int and 0 < line <= MAX_LINE)):
+        if (
+            self.end_line is None
+            and (line is None or (type(line) is int and 0 < line <= MAX_LINE))
+            and self.file.isprintable()
+        ):
             return  # the common case, decided before anything else (readers build millions)
+        _check_file(self.file)
         _check_line(self.line, self.file)
         _check_line(self.end_line, self.file)
         if self.end_line is not None and (self.line is None or self.end_line < self.line):
