@@ -57,6 +57,7 @@ ATTACH = [
     ("equidistant: the first in consensus order", [12, 8], 10, 3, 0),
     ("equidistant, the other order", [8, 12], 10, 3, 0),
     ("nearer wins over first", [13, 11], 10, 3, 1),
+    ("two findings on one line: the first", [10, 10], 10, 0, 0),
 ]
 
 
@@ -106,12 +107,14 @@ def alone_for_share(echoes: int) -> int:
     return int(echoes / ECHO_SHARE + 1e-9) - echoes
 
 
+# Echoes in 45 of 50 clusters: exactly ECHO_SHARE (0.9), with no rounding in between.
+SHARED = 9 * ECHO_MIN
 # (case, clusters where they echo, clusters where one speaks alone, one family)
 ECHOES = [
     ("exactly ECHO_MIN, nothing alone", ECHO_MIN, 0, True),
     ("one fewer than ECHO_MIN", ECHO_MIN - 1, 0, False),
-    ("exactly ECHO_SHARE", 10 * ECHO_MIN, alone_for_share(10 * ECHO_MIN), True),
-    ("just under ECHO_SHARE", 10 * ECHO_MIN, alone_for_share(10 * ECHO_MIN) + 1, False),
+    ("exactly ECHO_SHARE", SHARED, alone_for_share(SHARED), True),
+    ("just under ECHO_SHARE", SHARED, alone_for_share(SHARED) + 1, False),
 ]
 
 
@@ -129,9 +132,8 @@ def test_two_bots_are_one_family_from_exactly_the_echo_threshold(
 
 
 def test_the_share_row_sits_on_the_threshold() -> None:
-    echoes = 10 * ECHO_MIN
-    assert echoes >= ECHO_SHARE * (echoes + alone_for_share(echoes))
-    assert echoes < ECHO_SHARE * (echoes + alone_for_share(echoes) + 1)
+    assert ECHO_SHARE * (SHARED + alone_for_share(SHARED)) == SHARED
+    assert ECHO_SHARE * (SHARED + alone_for_share(SHARED) + 1) > SHARED
 
 
 # (case, the profile's families, the bots seen, the family every one of them has)
