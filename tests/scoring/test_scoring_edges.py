@@ -5,6 +5,7 @@ merged family, and ``1) text`` at the start of an escaped line."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from review_quorum.markup.escape import block
@@ -15,6 +16,8 @@ from review_quorum.model import (
     NormalizedFinding,
     Severity,
 )
+from review_quorum.plan import Settings
+from review_quorum.scoring import Model, compute_consensus
 from review_quorum.scoring.confidence.attach import (
     AttachedVerdict,
     AttachedVerdictInput,
@@ -174,3 +177,42 @@ LINE_STARTS = [
 @pytest.mark.parametrize(("case", "text", "escaped"), LINE_STARTS, ids=[r[0] for r in LINE_STARTS])
 def test_a_line_never_starts_a_list_heading_or_quote(case: str, text: str, escaped: str) -> None:
     assert block(text) == escaped, case
+
+
+@pytest.mark.parametrize("model", ["agreement", "reliability"])
+@pytest.mark.parametrize("window", [-1, True, 1.5, "3"])
+def test_a_line_window_is_a_whole_number_of_lines_in_both_models(
+    model: Model, window: object
+) -> None:
+    with pytest.raises(ValueError, match="line_window must be a non-negative integer"):
+        compute_consensus([finding("a", "t", 1)], model=model, line_window=window)  # type: ignore[arg-type]
+
+
+# Two bots four lines apart: one issue within a window of 4, two within 3.
+APART = [finding("a", "SQL built from input", 10), finding("b", "SQL built from input", 14)]
+
+
+@pytest.mark.parametrize("model", ["agreement", "reliability"])
+@pytest.mark.parametrize(
+    ("settings", "keywords", "clusters", "bots_ran"),
+    [
+        (Settings(line_window=4), {}, 1, 2),
+        (Settings(line_window=3), {}, 2, 2),
+        (Settings(line_window=3), {"line_window": 4}, 1, 2),
+        (Settings(line_window=4, bots_ran=5), {}, 1, 5),
+        (Settings(line_window=4, bots_ran=5), {"bots_ran": 3}, 1, 3),
+    ],
+)
+def test_compute_consensus_takes_the_settings_and_a_keyword_wins(
+    model: Model, settings: Settings, keywords: dict[str, int], clusters: int, bots_ran: int
+) -> None:
+    settings = msgspec.structs.replace(settings, model=model)
+    found = compute_consensus(APART, settings, **keywords)  # type: ignore[arg-type]
+    assert (len(found), found[0].bots_ran, found[0].model) == (clusters, bots_ran, model)
+
+
+def test_the_settings_model_is_the_model() -> None:
+    [found] = compute_consensus(APART[:1], Settings(model="agreement"))
+    assert found.model == "agreement"
+    [found] = compute_consensus(APART[:1], Settings(model="agreement"), model="reliability")
+    assert found.model == "reliability"
