@@ -11,7 +11,7 @@ import argparse
 import enum
 import re
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -268,6 +268,33 @@ HELP = {
     "inline-level": "lowest consensus level posted inline (default confirmed)",
 }
 """Help texts of the flags `consensus` and `review` share (their defaults differ in kind)."""
+
+
+MAX_NUMBER = 2**31 - 1
+"""The largest pull request or merge request number: GitHub's GraphQL `Int` is 32-bit."""
+
+
+def request_number(what: str) -> Callable[[str], int]:
+    """An argparse type for a pull or merge request number, 1 to `MAX_NUMBER`."""
+
+    def number(text: str) -> int:
+        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_NUMBER:
+            raise argparse.ArgumentTypeError(
+                f"expected a {what} from 1 to {MAX_NUMBER}, not {shown(text)}"
+            )
+        return int(text)
+
+    return number
+
+
+def login(text: str) -> str:
+    """An argparse type for a login: one word, no control or invisible characters."""
+    if not text or not text.isprintable() or any(char.isspace() for char in text):
+        raise argparse.ArgumentTypeError(
+            f"expected a login (one word, no spaces, newlines or control characters), "
+            f"not {shown(text)}"
+        )
+    return text
 
 
 def non_negative_int(text: str) -> int:

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from review_quorum import config
 from review_quorum.cli import progress
-from review_quorum.cli.common import ExitCode, read_bytes, warn, write_output
+from review_quorum.cli.common import ExitCode, login, read_bytes, request_number, warn, write_output
 from review_quorum.cli.gitlab_input import add_merge_request_arguments
 from review_quorum.cli.record import Recorder, add_record_arguments
 from review_quorum.errors import ConfigError
@@ -82,10 +82,14 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--repo", metavar="OWNER/NAME", help="default: $GITHUB_REPOSITORY")
     add_merge_request_arguments(group)
     group.add_argument(
-        "--pr", type=_pull_number, metavar="N", help="default: the Actions event's pull request"
+        "--pr",
+        type=request_number("pull request number"),
+        metavar="N",
+        help="default: the Actions event's pull request",
     )
     group.add_argument(
         "--bot-login",
+        type=login,
         metavar="LOGIN",
         help="the login the token posts as, when GET /user cannot say (app tokens)",
     )
@@ -323,9 +327,3 @@ def make_http_client() -> httpx.Client:
         timeout=httpx.Timeout(30.0, connect=10.0),
         headers={"User-Agent": f"review-quorum/{version}"},
     )
-
-
-def _pull_number(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a pull request number >= 1, not {text!r}")
-    return int(text)

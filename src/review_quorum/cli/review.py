@@ -316,6 +316,11 @@ def run(args: argparse.Namespace) -> int:
         if args.recorder is not None:
             with stages.stage("record", "recording the run in the history"):
                 args.recorder.record(plan)
+    except BaseException:
+        recorder = getattr(args, "recorder", None)
+        if recorder is not None:
+            recorder.discard_if_new()  # a failed first recording leaves no empty history
+        raise
     finally:
         stages.ticker.stop()
     if args.post or args.reporter not in (None, "local"):

@@ -1,0 +1,100 @@
+"""Issue 33: command-line values a hostile or unlucky user passes (items 7-10)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from history.history_support import HEAD
+from review_quorum.cli import main
+
+FINDING = {
+    "bot": "bandit",
+    "severity": "medium",
+    "category": "security",
+    "title": "Possible SQL injection through string-based query",
+    "evidence": {"file": "app/db.py", "line": 10},
+}
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in ("GITHUB_TOKEN", "GITHUB_REPOSITORY", "GITHUB_EVENT_PATH", "QUORUM_HISTORY_DB"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture
+def findings(tmp_path: Path) -> str:
+    path = tmp_path / "findings.json"
+    path.write_text(json.dumps([FINDING]), encoding="utf-8")
+    return str(path)
+
+
+# --- 7. a newline in a history path or a login, a number no pull request has ------------
+
+
+def test_a_newline_in_quorum_history_db_is_refused(
+    findings: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("QUORUM_HISTORY_DB", "x\n.db")
+    argv = ["review", findings, "--bots", "1", "--repo", "o/r", "--pr", "7", "--head-sha", HEAD]
+    assert main([*argv, "--db-default"]) == 2
+    assert capsys.readouterr().err == (
+        'quorum: error: $QUORUM_HISTORY_DB is "x\\n.db": a history path or URL holds no '
+        "newline or control character\n"
+    )
+    assert main(["stats"]) == 2
+    assert "$QUORUM_HISTORY_DB" in capsys.readouterr().err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["findings.json"]
+
+
+def test_a_newline_in_db_is_refused_before_the_run(
+    findings: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["review", findings, "--bots", "1", "--repo", "o/r", "--pr", "7", "--head-sha", HEAD]
+    assert main([*argv, "--db", "h\n.db", "-o", "out.md"]) == 2
+    assert "a history path or URL holds no newline or control character" in capsys.readouterr().err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["findings.json"]
+    assert main(["stats", "--db", "h\t.db"]) == 2
+    assert "holds no newline or control character" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["review", "--pr", "99999999999999999999999"],
+        ["review", "--pr", "2147483648"],
+        ["review", "--pr", "0"],
+        ["post", "plan.json", "--pr", "99999999999999999999999"],
+        ["history", "show", "--pr", "99999999999999999999999"],
+        ["review", "--gitlab", "--mr", "99999999999999999999999"],
+    ],
+)
+def test_numbers_no_pull_request_has_are_refused(
+    findings: str, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    assert main([*argv, findings] if argv[0] == "review" else argv) == 2
+    err = capsys.readouterr().err
+    assert "from 1 to 2147483647, not " in err
+    assert "Traceback" not in err
+
+
+def test_the_largest_pull_request_number_is_accepted(
+    findings: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["review", findings, "--bots", "1", "--repo", "o/r", "--pr", "2147483647"]
+    assert main([*argv, "--head-sha", HEAD, "-o", "out.md"]) == 0
+
+
+@pytest.mark.parametrize("login", ["me\nyou", "me you", "bot\u202e", ""])
+def test_a_bot_login_that_is_not_one_word_is_refused(
+    findings: str, capsys: pytest.CaptureFixture[str], login: str
+) -> None:
+    assert main(["review", findings, "--bots", "1", "--bot-login", login]) == 2
+    assert "argument --bot-login: expected a login (one word" in capsys.readouterr().err
