@@ -1,12 +1,14 @@
-"""Issue 33: command-line values a hostile or unlucky user passes (items 7-10)."""
+"""Issue 33: what a hostile or unlucky user passes on the command line (items 7, 9 and 10)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from conftest import FIXTURES
 from history.history_support import HEAD
 from review_quorum.cli import main
 
@@ -98,3 +100,59 @@ def test_a_bot_login_that_is_not_one_word_is_refused(
 ) -> None:
     assert main(["review", findings, "--bots", "1", "--bot-login", login]) == 2
     assert "argument --bot-login: expected a login (one word" in capsys.readouterr().err
+
+
+# --- 9. the same comments count the same, merged into one file or as three -------------
+
+ENDPOINTS = [
+    FIXTURES / "comments" / name
+    for name in (
+        "github.pull-request-comments.json",
+        "github.pull-request-reviews.json",
+        "github.issue-comments.json",
+    )
+]
+
+
+def consensus_json(capsys: pytest.CaptureFixture[str], *files: str) -> dict[str, Any]:
+    assert main(["consensus", "--bots", "5", "--format", "json", *files]) == 0
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return report
+
+
+def test_skipped_records_count_the_same_merged_or_separate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    merged = tmp_path / "all.json"  # what `jq -s add` makes of the three endpoints
+    merged.write_text(json.dumps([r for path in ENDPOINTS for r in json.loads(path.read_text())]))
+    together = consensus_json(capsys, str(merged))
+    apart = consensus_json(capsys, *map(str, ENDPOINTS))
+    assert len(apart["skipped"]) == len(together["skipped"]) == 8
+    assert [s["reason"] for s in apart["skipped"]] == [s["reason"] for s in together["skipped"]][
+        :2
+    ] + [
+        f"same finding as the inline comment at {ENDPOINTS[0]}:/0",
+        *[s["reason"] for s in together["skipped"]][3:],
+    ]
+    assert [f["title"] for f in apart["findings"]] == [f["title"] for f in together["findings"]]
+    copy = apart["skipped"][2]
+    assert (copy["source"], copy["position"]) == (str(ENDPOINTS[1]), "/0")  # its own file
+
+
+def test_comment_files_named_for_a_bot_are_read_on_their_own(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--bot NAME=FILE` attributes one file: it is not joined with the others."""
+    argv = [
+        "consensus",
+        "--bots",
+        "5",
+        "--gate-level",
+        "none",
+        "--format",
+        "json",
+        str(ENDPOINTS[0]),
+    ]
+    assert main([*argv, "--bot", f"house={ENDPOINTS[1]}"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert not any("same finding as" in s["reason"] for s in report["skipped"])
