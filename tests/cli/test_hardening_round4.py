@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,9 @@ import pytest
 
 from conftest import FIXTURES
 from history.history_support import HEAD
+from review_quorum import config
 from review_quorum.cli import main
+from review_quorum.errors import ConfigError
 
 FINDING = {
     "bot": "bandit",
@@ -156,3 +159,58 @@ def test_comment_files_named_for_a_bot_are_read_on_their_own(
     assert main([*argv, "--bot", f"house={ENDPOINTS[1]}"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert not any("same finding as" in s["reason"] for s in report["skipped"])
+
+
+# --- 10. a configuration file in the encodings Windows tools write; bad categories -------
+
+
+@pytest.mark.parametrize(
+    "encoded",
+    [
+        b"\xef\xbb\xbf" + b'bots = 2\ngate-level = "none"\n',
+        'bots = 2\ngate-level = "none"\n'.encode("utf-16"),  # with its byte-order mark
+        codecs.BOM_UTF16_BE + 'bots = 2\ngate-level = "none"\n'.encode("utf-16-be"),
+    ],
+    ids=["utf-8-bom", "utf-16-le", "utf-16-be"],
+)
+def test_a_configuration_with_a_byte_order_mark_is_read(tmp_path: Path, encoded: bytes) -> None:
+    plain = tmp_path / "plain.toml"
+    plain.write_text('bots = 2\ngate-level = "none"\n', encoding="utf-8")
+    path = tmp_path / ".quorum.toml"
+    path.write_bytes(encoded)
+    assert config.load(path) == config.load(plain) != {}
+    assert config.load(directory=tmp_path) == config.load(plain)
+
+
+@pytest.mark.parametrize(
+    ("encoded", "message"),
+    [
+        (
+            "bots = 2\n".encode("utf-16-le"),
+            "line 1 column 2: the file has NUL bytes: it looks like UTF-16 LE without a "
+            "byte-order mark",
+        ),
+        (b"# caf\xe9\nbots = 2\n", "line 1 column 6: not UTF-8 (byte 0xe9"),
+    ],
+)
+def test_a_configuration_in_another_encoding_names_file_and_position(
+    tmp_path: Path, encoded: bytes, message: str
+) -> None:
+    path = tmp_path / "q.toml"
+    path.write_bytes(encoded)
+    with pytest.raises(ConfigError) as raised:
+        config.load(path)
+    assert str(raised.value).startswith(f"{path}:{message}")
+
+
+def test_a_bad_category_names_the_file(
+    findings: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "q.toml"
+    path.write_text('[categories]\nB101 = "style"\n')
+    assert main(["review", "--config", str(path), findings]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"quorum: error: {path}: bad value for 'categories': "
+    )
+    with pytest.raises(ConfigError, match=r"key 'B101': unknown category 'style' \(expected"):
+        config.load(path)
