@@ -53,10 +53,13 @@ LEVELS = [level.value for level in ConsensusLevel]
 def add_parser(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "post",
-        help="post a saved review plan to a GitHub pull request",
+        help="post a saved review plan to a GitHub pull request or a GitLab merge request",
         description=(
             "Post a plan saved by `quorum review --format json` as one review plus one sticky "
-            "summary comment. Re-running never duplicates a comment. Needs GITHUB_TOKEN."
+            "summary comment (--reporter github-review, the default), as a check run "
+            "(github-check) or as discussions and a note on a GitLab merge request (gitlab-mr). "
+            "Re-running never duplicates a comment. Needs GITHUB_TOKEN, or GITLAB_TOKEN for "
+            "gitlab-mr."
         ),
     )
     parser.add_argument("plan", metavar="PLAN.json", help="the plan ('-' reads standard input)")
@@ -67,7 +70,7 @@ def add_parser(subparsers: Any) -> None:
 
 def add_post_arguments(parser: argparse.ArgumentParser) -> None:
     """The posting options shared by `quorum post` and `quorum review --post`."""
-    group = parser.add_argument_group("posting to GitHub")
+    group = parser.add_argument_group("posting the review (GitHub or GitLab)")
     group.add_argument(
         "--reporter",
         choices=config.REPORTERS,
