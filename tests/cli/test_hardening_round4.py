@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import codecs
 import json
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +14,7 @@ import pytest
 from conftest import FIXTURES
 from history.history_support import HEAD
 from review_quorum import config
-from review_quorum.cli import main
+from review_quorum.cli import common, main
 from review_quorum.errors import ConfigError
 
 FINDING = {
@@ -214,3 +216,35 @@ def test_a_bad_category_names_the_file(
     )
     with pytest.raises(ConfigError, match=r"key 'B101': unknown category 'style' \(expected"):
         config.load(path)
+
+
+# --- 12. memory: each file's bytes go once its findings are read ------------------------
+
+
+def test_reading_many_files_keeps_their_findings_not_their_bytes(tmp_path: Path) -> None:
+    """Issue 33 item 12: peak memory follows the biggest file, not the sum of the files."""
+    size = 8_000_000
+    bulk = "x" * size  # a member the reader skips, as a code flow or a help text
+    paths = []
+    for number in range(3):
+        log = {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "Bandit"}},
+               "properties": {"bulk": bulk},
+               "results": [{"ruleId": f"B{number}", "message": {"text": "Use of eval."},
+                            "locations": [{"physicalLocation": {
+                                "artifactLocation": {"uri": "a.py"},
+                                "region": {"startLine": 3}}}]}]}]}  # fmt: skip
+        path = tmp_path / f"log{number}.sarif"
+        path.write_text(json.dumps(log))
+        paths.append(str(path))
+    args = argparse.Namespace(
+        inputs=paths, bot=[], allow_empty=False, root=None, include_humans=False,
+        input_format=None, bot_login=None,
+    )  # fmt: skip
+    tracemalloc.start()
+    try:
+        batch = common.load_inputs(args)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(batch.findings) == 3
+    assert peak < 1.5 * size  # one file's bytes at a time (two would be 16 MB)

@@ -146,16 +146,23 @@ def recorded(tmp_path: Path) -> Path:
     return db
 
 
-@pytest.mark.parametrize("folder_writable", [False, True], ids=["read-only-mount", "file-only"])
+@pytest.mark.parametrize(
+    ("file_writable", "folder_writable"),
+    [(False, False), (False, True), (True, False)],
+    ids=["read-only-mount", "file-only", "folder-only"],
+)
 def test_a_history_that_cannot_be_written_is_viewed_read_only(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
+    file_writable: bool,
     folder_writable: bool,
 ) -> None:
     db = recorded(tmp_path)
     capsys.readouterr()
-    deny_writes(monkeypatch, db, *([] if folder_writable else [db.parent]))
+    deny_writes(
+        monkeypatch, *([] if file_writable else [db]), *([] if folder_writable else [db.parent])
+    )
     assert main(["stats", "--db", str(db)]) == 0
     assert "bandit" in capsys.readouterr().out
     assert main(["history", "show", "--db", str(db)]) == 0
@@ -165,8 +172,10 @@ def test_a_history_that_cannot_be_written_is_viewed_read_only(
             database.execute("DELETE FROM schema_version")
     finally:
         database.close()
-    if not folder_writable:  # immutable: not even the shared-memory file is made
-        assert sorted(path.name for path in db.parent.iterdir()) == ["h.db"]
+    # immutable only where SQLite could not make its shared-memory file (it would not see
+    # another process's writes): with a writable folder, a WAL reader makes one
+    names = sorted(path.name for path in db.parent.iterdir())
+    assert names == (["h.db", "h.db-shm", "h.db-wal"] if folder_writable else ["h.db"])
 
 
 def test_an_old_schema_that_cannot_be_upgraded_says_why(

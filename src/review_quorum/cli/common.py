@@ -172,6 +172,8 @@ def load_inputs(
                 comments.append(source)
             else:
                 parts.append(ingest.read(source, format))
+                source.release()  # its findings are read: its bytes and document can go
+            del source
             advance(path)
     if comments:
         parts.insert(comments_at, read_together(comments))
