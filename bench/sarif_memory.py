@@ -2,7 +2,7 @@
 
 Writes SARIF logs of about `--mb` MB each (three runs shaped like CodeQL, Semgrep and
 Bandit, each result carrying a code flow and related locations the reader skips, so a
-gigabyte holds about 540,000 results) into a temporary folder, then measures in a fresh
+gigabyte holds about 600,000 results) into a temporary folder, then measures in a fresh
 process for each case the peak RSS (VmHWM) of reading them as `quorum` does
 (`cli.common.load_inputs`: every file in turn, its findings kept) and of the whole
 `quorum consensus --format json -o FILE`. The files are deleted at the end.

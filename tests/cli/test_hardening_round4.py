@@ -221,24 +221,36 @@ def test_a_bad_category_names_the_file(
 # --- 12. memory: each file's bytes go once its findings are read ------------------------
 
 
-def test_reading_many_files_keeps_their_findings_not_their_bytes(tmp_path: Path) -> None:
-    """Issue 33 item 12: peak memory follows the biggest file, not the sum of the files."""
-    size = 8_000_000
+def big_inputs(tmp_path: Path, format: str, size: int) -> list[str]:
+    """Three files of `format`, each with one finding and `size` bytes the reader skips."""
     bulk = "x" * size  # a member the reader skips, as a code flow or a help text
     paths = []
     for number in range(3):
-        log = {"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "Bandit"}},
-               "properties": {"bulk": bulk},
-               "results": [{"ruleId": f"B{number}", "message": {"text": "Use of eval."},
-                            "locations": [{"physicalLocation": {
-                                "artifactLocation": {"uri": "a.py"},
-                                "region": {"startLine": 3}}}]}]}]}  # fmt: skip
-        path = tmp_path / f"log{number}.sarif"
-        path.write_text(json.dumps(log))
+        if format == "sarif":
+            document: object = {
+                "version": "2.1.0", "runs": [{"tool": {"driver": {"name": "Bandit"}},
+                "properties": {"bulk": bulk},
+                "results": [{"ruleId": f"B{number}", "message": {"text": "Use of eval."},
+                             "locations": [{"physicalLocation": {
+                                 "artifactLocation": {"uri": "a.py"},
+                                 "region": {"startLine": 3}}}]}]}]}  # fmt: skip
+        else:  # the bulk not in the first record, which detection parses on its own
+            document = [{**FINDING, "title": f"Finding {number}"}, {**FINDING, "bulk": bulk}]
+        path = tmp_path / f"in{number}.{format}.json"
+        path.write_text(json.dumps(document))
         paths.append(str(path))
+    return paths
+
+
+@pytest.mark.parametrize("format", ["sarif", "native"])
+def test_reading_many_files_keeps_their_findings_not_their_bytes(
+    tmp_path: Path, format: str
+) -> None:
+    """Issue 33 item 12: peak memory follows the biggest file, not the sum of the files."""
+    size = 8_000_000
     args = argparse.Namespace(
-        inputs=paths, bot=[], allow_empty=False, root=None, include_humans=False,
-        input_format=None, bot_login=None,
+        inputs=big_inputs(tmp_path, format, size), bot=[], allow_empty=False, root=None,
+        include_humans=False, input_format=None, bot_login=None,
     )  # fmt: skip
     tracemalloc.start()
     try:
@@ -246,5 +258,5 @@ def test_reading_many_files_keeps_their_findings_not_their_bytes(tmp_path: Path)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert len(batch.findings) == 3
+    assert len(batch.findings) == (3 if format == "sarif" else 6)
     assert peak < 1.5 * size  # one file's bytes at a time (two would be 16 MB)

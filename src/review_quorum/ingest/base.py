@@ -61,7 +61,8 @@ class Source:
 
     def release(self) -> None:
         """Drop the input's bytes and parsed document once its findings are read, so that
-        reading many big files keeps their findings, not every file read before."""
+        reading many big files keeps their findings, not every file read before. The SARIF
+        fast path calls it as soon as the document is decoded: a `Source` is read once."""
         self.data = b""
         self._document = _UNPARSED
         self._first = _UNPARSED
