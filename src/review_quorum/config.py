@@ -15,7 +15,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from review_quorum.errors import ConfigError, shown
+from review_quorum.errors import ConfigError, InputError, shown
+from review_quorum.ingest.base import as_utf8, not_utf8
+from review_quorum.ingest.category_tables import CATEGORIES, CATEGORY_SET
 from review_quorum.model import check_bot_count, is_finite
 from review_quorum.plan import INLINE_MODES
 
@@ -81,6 +83,12 @@ def _categories(value: object) -> dict[str, str]:
         isinstance(k, str) and isinstance(v, str) for k, v in value.items()
     ):
         raise ValueError("expected a table of rule pattern = category")
+    for key, category in value.items():
+        if category not in CATEGORY_SET:
+            raise ValueError(
+                f"key {key!r}: unknown category {category!r} (expected one of "
+                f"{', '.join(CATEGORIES)})"
+            )
     return dict(value)
 
 
@@ -149,7 +157,7 @@ def _discover(directory: Path) -> Path | None:
 def _parse(path: Path) -> dict[str, Any]:
     """The TOML document at `path`; FileNotFoundError, or `ConfigError` naming the file."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _text_of(path)
         too_deep = _too_deep(text)
         if too_deep is not None:  # tomllib recurses once per level, into RecursionError
             message = f"arrays and tables nested more than {MAX_NESTING} deep"
@@ -159,6 +167,19 @@ def _parse(path: Path) -> dict[str, Any]:
         raise
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise ConfigError(f"{path}: cannot read configuration: {err}") from err
+
+
+def _text_of(path: Path) -> str:
+    """The file's text, read as every input is: UTF-8 with or without a byte-order mark, or
+    UTF-16 with one; `ConfigError` naming the file, the line and the column otherwise."""
+    data = path.read_bytes()
+    try:
+        data, _ = as_utf8(str(path), data)
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ConfigError(str(not_utf8(str(path), data, err))) from None
+    except InputError as err:
+        raise ConfigError(str(err)) from None
 
 
 MAX_NESTING = 64

@@ -41,7 +41,7 @@ def test_at_80_columns_each_title_reads_whole_below_its_finding(
     wrapped = " ".join(line.strip() for line in lines[5:] if line.startswith("    "))
     for title in titles:
         assert title in wrapped  # whole, in the words the bot wrote
-    assert lines[-1] == "Gate (confirmed): failed, 8 blocking; 3 input record(s) skipped"
+    assert lines[-1] == "Gate (confirmed): failed, 8 blocking; 8 input record(s) skipped"
 
 
 def test_a_wide_terminal_gets_one_row_per_finding(

@@ -146,3 +146,13 @@ def test_a_line_of_prose_before_a_collapsed_block_is_read() -> None:
         "Escape the value before it is used",
         "Escape the value before it is used.",
     )
+
+
+def test_a_stray_closing_tag_does_not_open_the_next_collapsed_block() -> None:
+    body = (
+        "The template ends the block early with </details>.\n\n"
+        "<details>\n<summary>Notes</summary>\n\nHidden reasoning.\n</details>\n\nSee line 4."
+    )
+    (draft,) = PARSER.parse(Comment(INLINE, "Copilot", body, "a.html", 2)).findings
+    assert "Hidden reasoning" not in draft.body  # the block after the stray tag stays hidden
+    assert draft.body.endswith("See line 4.")

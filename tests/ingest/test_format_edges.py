@@ -135,6 +135,11 @@ def test_sarif_runs_null_is_an_empty_review_with_a_note(
     assert sarif.NOT_RUN in capsys.readouterr().err
 
 
+def test_a_sarif_log_without_runs_is_still_refused() -> None:
+    with pytest.raises(InputError, match="expected an array of runs"):
+        ingest.read(Source("x.sarif", b'{"version": "2.1.0"}'), "sarif")
+
+
 def test_sarif_schema_named_log_with_null_runs_is_detected() -> None:
     data = b'{"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "runs": null}'
     assert ingest.detect_format(Source("x.json", data)) == "sarif"

@@ -501,10 +501,12 @@ def test_look_alike_logins_are_not_extra_bots() -> None:
     body = "The token is compared with `==`, which leaks its length through timing."
     comments = [
         {"id": n, "user": {"login": login, "type": "Bot"}, "body": body, "path": "a.py", "line": 4}
-        for n, login in enumerate(["Copilot", "Copilot\u200b", "Cop\u0456lot", "Copilot\u202e"])
+        for n, login in enumerate(
+            ["Copilot", "Copilot\u200b", "Cop\u0456lot", "Copilot\u202e", "\uff23opilot\x00"]
+        )
     ]
     batch = read(comments)
-    assert [f.bot for f in batch.findings] == ["copilot", "copilot", "copilot"]
+    assert [f.bot for f in batch.findings] == ["copilot"] * 4  # fullwidth C, NUL: NFKC, Cc
     assert skips(batch) == [
         ("/2", "comment by an unknown author whose login 'cop\u0456lot' looks like copilot's "
          "but is not it"),
@@ -518,6 +520,7 @@ def test_look_alike_logins_are_not_extra_bots() -> None:
         ("gemini-c\u03bfde-assist[bot]", "gemini"),  # Greek omicron
         ("curs0r[bot]", "cursor"),  # a digit zero
         ("cl\u0430\u0301ude", "claude"),  # Cyrillic a with a combining accent
+        ("rnacroscopeapp", "macroscope"),  # r and n side by side read as m
     ],
 )
 def test_a_look_alike_is_skipped_even_when_people_are_read(login: str, imitated: str) -> None:

@@ -223,3 +223,13 @@ def test_a_numeric_top_level_severity_reads_the_whole_file() -> None:
     assert [f.severity.label for f in rdjson.RDJSONL.read(Source("x.jsonl", line)).findings] == [
         "medium"
     ]
+
+
+@pytest.mark.parametrize("value", [True, 1.0, "1", 4, -1])
+def test_only_the_enum_numbers_themselves_are_severities(value: object) -> None:
+    data = orjson.dumps({"diagnostics": [{"message": "m", "severity": value}]})
+    batch = rdjson.RDJSON.read(Source("x.rdjson", data))
+    assert batch.findings == []
+    assert [s.reason.split(" (")[0] for s in batch.skipped] == [
+        f"unknown severity {orjson.dumps(value).decode()}"
+    ]

@@ -122,15 +122,17 @@ def test_paths_outside_the_repository_are_kept_with_a_warning(
 ) -> None:
     records = [
         {"bot": "a", "severity": "high", "category": "security", "title": f"t{n}",
-         "evidence": {"file": file, "line": 3}}
-        for n, file in enumerate(["/etc/passwd", "../x.py", "https://e.example/a.py", "src/a.py"])
+         "evidence": {"file": file, "line": 3 + 40 * n}}
+        for n, file in enumerate(
+            ["/etc/passwd", "../x.py", "https://e.example/a.py", "src/a.py", "../x.py"]
+        )
     ]  # fmt: skip
     findings = tmp_path / "findings.json"
     findings.write_text(json.dumps(records))
     assert main(["consensus", "--bots", "1", "--format", "json", str(findings)]) == 0
     out, err = capsys.readouterr()
-    assert len(json.loads(out)["findings"]) == 4
+    assert len(json.loads(out)["findings"]) == 5
     assert (
-        "warning: 3 findings name a path outside the repository (absolute, ../, URL or UNC), "
+        "warning: 4 findings name a path outside the repository (absolute, ../, URL or UNC), "
         "such as '../x.py'"
     ) in err

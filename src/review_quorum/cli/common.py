@@ -11,7 +11,7 @@ import argparse
 import enum
 import re
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -23,6 +23,7 @@ from review_quorum.cli.output import print_chunks, print_text, write_file
 from review_quorum.errors import InputError, Skipped, UsageError, shown
 from review_quorum.ingest.base import Batch, ReadOptions, Source
 from review_quorum.ingest.categories import CategoryMap
+from review_quorum.ingest.github_comments import read_together
 from review_quorum.ingest.paths import outside_repository
 from review_quorum.markup.escape import one_line
 from review_quorum.model import MAX_BOTS, ConsensusLevel, check_bot_count
@@ -167,7 +168,10 @@ def load_inputs(
     of which nothing could be read (no finding, and records that are broken rather than
     deliberately no finding) an `InputError` naming the first broken record: a typo in a
     path glob or a wrongly forced `--input-format` must not pass a gate as an empty review.
-    Long inputs show progress (`progress.reading`).
+    Long inputs show progress (`progress.reading`). The pull request's comment files
+    (GitHub's three endpoints, say) are read as one input where the first of them stands,
+    so a summary's copy of an inline comment counts the same whether they were merged
+    first (``jq -s add``) or not.
     """
     planned: list[tuple[str, str | None]] = [(path, None) for path in files.paths]
     planned += [(path, name) for name, path in map(parse_bot_override, files.bot_files)]
@@ -176,8 +180,9 @@ def load_inputs(
             "no input files: name at least one FILE (or --bot NAME=FILE), "
             "or pass --allow-empty for an empty review"
         )
-    batch = Batch()
-    readable = not planned
+    parts: list[Batch] = []
+    comments: list[Source] = []  # the pull request's comment files, read as one input
+    comments_at = 0
     with progress.reading(path for path, _ in planned) as advance:
         for path, bot in planned:
             options = ReadOptions(
@@ -189,14 +194,29 @@ def load_inputs(
                 own_login=files.own_login,
             )
             source = Source("<stdin>" if path == "-" else path, read_bytes(path), options)
-            read = ingest.read(source, files.input_format)
-            readable = readable or bool(read.findings) or _nothing_broken(read.skipped)
-            batch.extend(read)
+            format = files.input_format or ingest.detect_format(source)
+            if format == COMMENTS and bot is None:
+                comments_at = comments_at if comments else len(parts)
+                comments.append(source)
+            else:
+                parts.append(ingest.read(source, format))
+                source.release()  # its findings are read: its bytes and document can go
+            del source
             advance(path)
+    if comments:
+        parts.insert(comments_at, read_together(comments))
+    batch = Batch()
+    readable = not planned
+    for read in parts:
+        readable = readable or bool(read.findings) or _nothing_broken(read.skipped)
+        batch.extend(read)
     if not readable and not files.allow_empty:
         raise _unreadable(batch.skipped)
     _warn_outside(batch)
     return batch
+
+
+COMMENTS = "github-comments"
 
 
 def _warn_outside(batch: Batch) -> None:
@@ -296,6 +316,33 @@ HELP = {
     "inline-level": "lowest consensus level posted inline (default confirmed)",
 }
 """Help texts of the flags `consensus` and `review` share (their defaults differ in kind)."""
+
+
+MAX_NUMBER = 2**31 - 1
+"""The largest pull request or merge request number: GitHub's GraphQL `Int` is 32-bit."""
+
+
+def request_number(what: str) -> Callable[[str], int]:
+    """An argparse type for a pull or merge request number, 1 to `MAX_NUMBER`."""
+
+    def number(text: str) -> int:
+        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_NUMBER:
+            raise argparse.ArgumentTypeError(
+                f"expected a {what} from 1 to {MAX_NUMBER}, not {shown(text)}"
+            )
+        return int(text)
+
+    return number
+
+
+def login(text: str) -> str:
+    """An argparse type for a login: one word, no control or invisible characters."""
+    if not text or not text.isprintable() or any(char.isspace() for char in text):
+        raise argparse.ArgumentTypeError(
+            f"expected a login (one word, no spaces, newlines or control characters), "
+            f"not {shown(text)}"
+        )
+    return text
 
 
 def non_negative_int(text: str) -> int:

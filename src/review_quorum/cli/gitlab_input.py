@@ -18,6 +18,7 @@ from collections.abc import Mapping
 import msgspec
 
 from review_quorum.cli import github_input, progress
+from review_quorum.cli.common import request_number
 from review_quorum.cli.github_input import PullInput, wait
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions
@@ -42,7 +43,7 @@ def add_merge_request_arguments(group: argparse._ArgumentGroup) -> None:
     )
     group.add_argument(
         "--mr",
-        type=_iid,
+        type=request_number("merge request iid"),
         metavar="IID",
         help="GitLab: the merge request's number (default: $CI_MERGE_REQUEST_IID)",
     )
@@ -99,9 +100,3 @@ def read_gitlab(
         http.close()
     batch = read_notes(talk, name=str(target), options=options)
     return PullInput(batch, talk.head_sha, awaited)
-
-
-def _iid(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a merge request iid >= 1, not {text!r}")
-    return int(text)

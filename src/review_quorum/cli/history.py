@@ -20,7 +20,7 @@ import orjson
 
 from review_quorum import config
 from review_quorum.cli import progress
-from review_quorum.cli.common import ExitCode, write_output
+from review_quorum.cli.common import ExitCode, request_number, write_output
 from review_quorum.cli.record import add_db_argument, default_db, open_reading
 from review_quorum.errors import ConfigError
 from review_quorum.history import open_history
@@ -47,7 +47,12 @@ def add_parser(subparsers: Any) -> None:
     sync.add_argument("--last", type=positive, metavar="N", help="the N most recent")
     show = actions.add_parser("show", help="each stored bot finding and its outcome")
     show.add_argument("--repo", metavar="OWNER/NAME", help="only this repository")
-    show.add_argument("--pr", type=positive, metavar="N", help="only this pull request")
+    show.add_argument(
+        "--pr",
+        type=request_number("pull request number"),
+        metavar="N",
+        help="only this pull request",
+    )
     show.add_argument("--bot", metavar="NAME", help="only this bot's findings")
     show.add_argument("--since", type=date, metavar="DATE", help="comments made since")
     show.add_argument("--format", choices=["text", "json"], default="text", help="output format")
@@ -98,6 +103,7 @@ def nothing_matched(args: argparse.Namespace, flags: tuple[str, ...], name: str)
 def _sync(args: argparse.Namespace, settings: dict[str, Any]) -> int:
     from review_quorum.cli.posting import make_http_client
     from review_quorum.github import GitHubClient, PullRequest
+    from review_quorum.history.database import remove_if_empty
     from review_quorum.history.sync import sync
 
     target = PullRequest.create(args.repo, 1)
@@ -106,7 +112,9 @@ def _sync(args: argparse.Namespace, settings: dict[str, Any]) -> int:
             "GITHUB_TOKEN is not set: history sync reads the repository's pull requests "
             "through the GitHub API, with a token that can read them"
         )
-    database = open_history(args.db or default_db(settings))
+    db = args.db or default_db(settings)
+    new = "://" not in db and not os.path.lexists(db)
+    database = open_history(db)
     http = make_http_client()
     try:
         client = GitHubClient.from_env(http, on_wait=progress.note)
@@ -120,6 +128,11 @@ def _sync(args: argparse.Namespace, settings: dict[str, Any]) -> int:
             progress=_progress if sys.stderr.isatty() else None,
             options=reading_options(settings),
         )
+    except BaseException:
+        if new:  # a failed first sync leaves no empty history behind
+            database.close()
+            remove_if_empty(db)
+        raise
     finally:
         http.close()
         database.close()

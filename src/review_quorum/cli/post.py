@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from review_quorum import config
-from review_quorum.cli.common import ExitCode, read_bytes, warn
+from review_quorum.cli.common import ExitCode, login, read_bytes, request_number, warn
 from review_quorum.cli.gitlab_input import add_merge_request_arguments
 from review_quorum.cli.record import Recorder, add_record_arguments
 from review_quorum.ingest.base import ReadOptions, Source
@@ -47,10 +47,13 @@ LEVELS = [level.value for level in ConsensusLevel]
 def add_parser(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "post",
-        help="post a saved review plan to a GitHub pull request",
+        help="post a saved review plan to a GitHub pull request or a GitLab merge request",
         description=(
             "Post a plan saved by `quorum review --format json` as one review plus one sticky "
-            "summary comment. Re-running never duplicates a comment. Needs GITHUB_TOKEN."
+            "summary comment (--reporter github-review, the default), as a check run "
+            "(github-check) or as discussions and a note on a GitLab merge request (gitlab-mr). "
+            "Re-running never duplicates a comment. Needs GITHUB_TOKEN, or GITLAB_TOKEN for "
+            "gitlab-mr."
         ),
     )
     parser.add_argument("plan", metavar="PLAN.json", help="the plan ('-' reads standard input)")
@@ -61,7 +64,7 @@ def add_parser(subparsers: Any) -> None:
 
 def add_post_arguments(parser: argparse.ArgumentParser) -> None:
     """The posting options shared by `quorum post` and `quorum review --post`."""
-    group = parser.add_argument_group("posting to GitHub")
+    group = parser.add_argument_group("posting the review (GitHub or GitLab)")
     group.add_argument(
         "--reporter",
         choices=config.REPORTERS,
@@ -76,10 +79,14 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--repo", metavar="OWNER/NAME", help="default: $GITHUB_REPOSITORY")
     add_merge_request_arguments(group)
     group.add_argument(
-        "--pr", type=_pull_number, metavar="N", help="default: the Actions event's pull request"
+        "--pr",
+        type=request_number("pull request number"),
+        metavar="N",
+        help="default: the Actions event's pull request",
     )
     group.add_argument(
         "--bot-login",
+        type=login,
         metavar="LOGIN",
         help="the login the token posts as, when GET /user cannot say (app tokens)",
     )
@@ -190,9 +197,3 @@ def pull_page(target: PullRequest, env: Mapping[str, str]) -> str:
         server = "https://github.com" if api == "https://api.github.com" else api
         server = server.removesuffix("/api/v3")
     return f"{server}/{target.owner}/{target.repo}/pull/{target.number}"
-
-
-def _pull_number(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a pull request number >= 1, not {text!r}")
-    return int(text)

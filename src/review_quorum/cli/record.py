@@ -21,7 +21,7 @@ import msgspec
 
 from review_quorum import config
 from review_quorum.cli import progress
-from review_quorum.errors import ConfigError
+from review_quorum.errors import ConfigError, shown
 from review_quorum.render.json_report import content_digest
 
 if TYPE_CHECKING:
@@ -64,7 +64,14 @@ def default_db(
     env = os.environ if env is None else env
     if settings is None:
         settings = config.load()
-    configured = settings.get("history-db") or env.get(ENV_DB, "").strip()
+    from_settings = settings.get("history-db")
+    configured = from_settings or env.get(ENV_DB, "").strip()
+    if configured and not str(configured).isprintable():
+        where = "history-db in the configuration" if from_settings else f"${ENV_DB}"
+        raise ConfigError(
+            f"{where} is {shown(str(configured))}: a history path or URL holds no newline or "
+            "control character"
+        )
     return str(configured) if configured else DEFAULT_DB
 
 
@@ -83,6 +90,7 @@ class Recorder(msgspec.Struct, frozen=True):
     repo: str
     number: int
     head_sha: str
+    new: bool = False  # no database at `target` when the run began
 
     @classmethod
     def from_args(
@@ -95,6 +103,10 @@ class Recorder(msgspec.Struct, frozen=True):
         if args.db is None and not args.db_default:
             return None
         target = args.db or default_db(settings, env)
+        if not target.isprintable():
+            raise ConfigError(
+                f"--db {shown(target)}: a history path or URL holds no newline or control character"
+            )
         from review_quorum.github import resolve_target
 
         pull = resolve_target(
@@ -109,7 +121,16 @@ class Recorder(msgspec.Struct, frozen=True):
                 "--db: recording needs the head commit: pass --head-sha SHA "
                 "(or run in a pull_request workflow, or review with --git BASE..HEAD)"
             )
-        return cls(target, pull.owner, pull.repo, pull.number, head)
+        new = "://" not in target and not os.path.lexists(target)
+        return cls(target, pull.owner, pull.repo, pull.number, head, new)
+
+    def discard_if_new(self) -> None:
+        """After a failed run: remove the database this run created, if nothing is in it,
+        so that a later command says there is no history rather than showing an empty one."""
+        if self.new:
+            from review_quorum.history.database import remove_if_empty
+
+            remove_if_empty(self.target)
 
     def profile(self, settings: Mapping[str, Any]) -> Profile | None:
         """The reliability profile the history supports over the shipped one (None: empty)."""

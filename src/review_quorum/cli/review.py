@@ -310,6 +310,7 @@ def plan_review(
 def run(args: argparse.Namespace) -> int:
     stages = Stages(args.verbose)
     stages.ticker.start()
+    recorder: Recorder | None = None
     try:
         plan, file_settings, recorder = plan_review(args, stages)
         output_format = effective(args, file_settings, "format")
@@ -321,6 +322,10 @@ def run(args: argparse.Namespace) -> int:
         if recorder is not None:
             with stages.stage("record", "recording the run in the history"):
                 recorder.record(plan)
+    except BaseException:
+        if recorder is not None:
+            recorder.discard_if_new()  # a failed first recording leaves no empty history
+        raise
     finally:
         stages.ticker.stop()
     if args.post or args.reporter not in (None, "local"):

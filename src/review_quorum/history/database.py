@@ -169,12 +169,17 @@ class Database:
         return HistoryError(f"history database {self.name}: {err} (in: {statement})")
 
 
-def connect(target: str, *, create: bool = True) -> Database:
+def connect(target: str, *, create: bool = True, read_only: bool = False) -> Database:
     """Open the history database at `target`: a file path, or a PostgreSQL URL.
 
     Without `create` (a command that only reads), a SQLite file that does not exist is a
-    `ConfigError`, and nothing is created.
+    `ConfigError`, and nothing is created. `read_only` opens a SQLite file read-only
+    (`_connect_read_only`), so a database on a read-only mount can be viewed.
     """
+    if not target.isprintable():
+        raise ConfigError(
+            f"--db {redact(target)!r}: a history path or URL holds no newline or control character"
+        )
     if target.startswith(_URL_SCHEMES):
         return _connect_postgresql(target)
     scheme = _SCHEME.match(target)
@@ -187,7 +192,46 @@ def connect(target: str, *, create: bool = True) -> Database:
     if create and not path.exists():
         _create_sqlite(path)
     _check_sqlite_file(path)
-    return _connect_sqlite(path)
+    return _connect_read_only(path) if read_only else _connect_sqlite(path)
+
+
+def writable(target: str) -> bool:
+    """Whether this process may write the SQLite file `target` and its folder (journals);
+    True when there is no file (opening it then says so)."""
+    path = Path(target)
+    if not path.is_file():
+        return True
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
+def _connect_read_only(path: Path) -> Database:
+    """`path` opened with SQLite's ``mode=ro`` (nothing is written, not even the WAL
+    switch), plus ``immutable=1`` when its folder is not
+    writable (SQLite could not make the shared-memory file a WAL reader needs) and no
+    write-ahead log holds changes not yet in the file (immutable reads would miss them)."""
+    uri = path.absolute().as_uri() + "?mode=ro"
+    wal = Path(f"{path}-wal")
+    if not os.access(path.parent, os.W_OK) and not (wal.exists() and wal.stat().st_size):
+        uri += "&immutable=1"
+    try:
+        connection = sqlite3.connect(
+            uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None,
+            check_same_thread=False,
+        )  # fmt: skip
+    except (OSError, sqlite3.Error) as err:
+        raise ConfigError(
+            f"--db {path}: cannot open the history database read-only: {err}"
+        ) from err
+    database = Database(connection, "sqlite", str(path))
+    try:
+        database.value("SELECT COUNT(*) FROM sqlite_master")  # reads the schema: usable?
+    except HistoryError as err:
+        connection.close()
+        raise ConfigError(
+            f"--db {path}: cannot read the history database (opened read-only, as a command "
+            f"that only reads does): {err}"
+        ) from err
+    return database
 
 
 def is_url(target: str) -> bool:
@@ -197,6 +241,32 @@ def is_url(target: str) -> bool:
 def redact(target: str) -> str:
     """`target` with any password in a URL replaced, for messages."""
     return _PASSWORD.sub(r"\1***@", target)
+
+
+_HOLDS = "SELECT (SELECT COUNT(*) FROM runs) + (SELECT COUNT(*) FROM comments)"
+
+
+def remove_if_empty(target: str) -> bool:
+    """Remove the SQLite history at `target` (and its journals) when it holds no run and no
+    comment: what a run that created it and then failed leaves. Whether it was removed."""
+    path = Path(target)
+    if not path.is_file():
+        return False
+    try:
+        connection = sqlite3.connect(path.absolute().as_uri() + "?mode=ro", uri=True)
+        try:
+            held = connection.execute(_HOLDS).fetchone()[0]
+        finally:
+            connection.close()
+    except sqlite3.OperationalError as err:  # no such table: created, never migrated
+        held = 0 if "no such table" in str(err) else 1
+    except sqlite3.Error:
+        held = 1  # unreadable: leave it for the user to look at
+    if held:
+        return False
+    for name in (f"{path}-wal", f"{path}-shm", str(path)):
+        Path(name).unlink(missing_ok=True)
+    return True
 
 
 def _create_sqlite(path: Path) -> None:

@@ -184,6 +184,23 @@ def current_version(database: Database) -> int:
     return int(database.value("SELECT COALESCE(MAX(version), 0) FROM schema_version") or 0)
 
 
+def schema_is_current(database: Database, migrations: tuple[Migration, ...] = MIGRATIONS) -> bool:
+    """Whether `database` has every migration (read without writing); `HistoryError` when
+    it is newer than this review-quorum knows."""
+    latest = migrations[-1].version if migrations else 0
+    if not database.value(
+        "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    ):
+        return False
+    version = current_version(database)
+    if version > latest:
+        raise HistoryError(
+            f"history database {database.name} is at schema version {version}, newer than "
+            f"this review-quorum knows ({latest}): upgrade review-quorum to use it"
+        )
+    return version == latest
+
+
 def migrate(database: Database, migrations: tuple[Migration, ...] = MIGRATIONS) -> list[int]:
     """Apply every migration `database` lacks; returns the versions applied."""
     latest = migrations[-1].version if migrations else 0

@@ -59,6 +59,14 @@ class Source:
         self._document: object = _UNPARSED
         self._first: list[object] | None | object = _UNPARSED
 
+    def release(self) -> None:
+        """Drop the input's bytes and parsed document once its findings are read, so that
+        reading many big files keeps their findings, not every file read before. The SARIF
+        fast path calls it as soon as the document is decoded: a `Source` is read once."""
+        self.data = b""
+        self._document = _UNPARSED
+        self._first = _UNPARSED
+
     def text(self) -> str:
         """The whole input as text; `InputError` with line and column where it is not UTF-8."""
         try:

@@ -9,7 +9,9 @@ comments are never findings. Every finding keeps the comment it came from
 (`CommentSource`), its body, suggestion and further locations. After all records are read,
 a finding taken from a review or issue body is dropped as a duplicate when an inline
 comment of the same bot has the same file and title, and ``#diff-<sha256>`` anchors
-(Qodo, CodeAnt) are resolved against the paths the comments mention.
+(Qodo, CodeAnt) are resolved against the paths the comments mention. Several comment files
+of one pull request (`github_comments.read_together`) are one reading: the same
+duplicates and anchors are found whether the files are given apart or merged first.
 """
 
 from __future__ import annotations
@@ -34,11 +36,13 @@ _LINE_FIELDS = ("line", "start_line", "original_line", "original_start_line")
 
 class PullComment(msgspec.Struct, frozen=True):
     """One comment record, the REST collection it came from (None: judged by its fields),
-    and where it sits for Skipped records (a JSON pointer; by default ``/<index>``)."""
+    where it sits for Skipped records (a JSON pointer; by default ``/<index>``), and the
+    input it was read from when several are read as one (by default the reading's name)."""
 
     record: object
     kind: CommentKind | None = None
     where: str = ""
+    input: str = ""
 
 
 def read_comments(
@@ -47,7 +51,8 @@ def read_comments(
     """Every finding in `comments`; `name` names the input in Skipped records."""
     reading = _Reading(name, options or ReadOptions())
     for index, comment in enumerate(comments):
-        reading.record(comment.where or f"/{index}", comment.record, comment.kind)
+        where = comment.where or f"/{index}"
+        reading.record(where, comment.record, comment.kind, comment.input or name)
     return reading.finish()
 
 
@@ -55,6 +60,7 @@ class _Read(msgspec.Struct, frozen=True):
     """One finding as read, with what the post-pass needs to dedupe and resolve it."""
 
     order: int
+    input: str
     where: str
     bot: str
     finding_id: str
@@ -81,16 +87,22 @@ class _Reading:
         self.order = 0
 
     def skip(
-        self, where: str, reason: str, order: int | None = None, *, not_a_finding: bool = True
+        self,
+        where: str,
+        reason: str,
+        order: int | None = None,
+        *,
+        not_a_finding: bool = True,
+        name: str | None = None,
     ) -> None:
-        skipped = Skipped(self.name, where, reason, not_a_finding)
+        skipped = Skipped(name or self.name, where, reason, not_a_finding)
         self.skipped.append((self.order if order is None else order, skipped))
 
-    def record(self, where: str, record: object, kind: CommentKind | None) -> None:
+    def record(self, where: str, record: object, kind: CommentKind | None, name: str) -> None:
         self.order += 1
         comment = _comment(record, kind)
         if isinstance(comment, str):  # a reply or a person's comment is by design no finding
-            self.skip(where, comment, not_a_finding=comment in (REPLY, HUMAN))
+            self.skip(where, comment, not_a_finding=comment in (REPLY, HUMAN), name=name)
             return
         if comment.path:
             self.paths.add(comment.path)
@@ -99,11 +111,11 @@ class _Reading:
             comment.login, _user_type(record), comment.body, self.attribution, PARSERS, BY_NAME
         )
         if author.parser is None:
-            self.skip(where, author.reason)
+            self.skip(where, author.reason, name=name)
             return
         parsed = author.parser.parse(comment)
         for reason in parsed.skipped:
-            self.skip(f"{where}/body", reason)
+            self.skip(f"{where}/body", reason, name=name)
         base = _base_id(record, comment, where)
         source = _source(record, comment)
         many = len(parsed.findings) > 1
@@ -113,22 +125,26 @@ class _Reading:
             key = key if key not in keys else f"{key}-{number}"  # two lists numbered from 1
             keys.add(key)
             finding_id = f"{base}#{key}" if key else base
-            self.reads.append(_Read(self.order, where, author.bot, finding_id, draft, source))
+            read = _Read(self.order, name, where, author.bot, finding_id, draft, source)
+            self.reads.append(read)
 
     def finish(self) -> Batch:
         anchors = {hashlib.sha256(path.encode()).hexdigest(): path for path in self.paths}
-        inline = {_identity(read): read.where for read in self.reads if not read.draft.from_summary}
+        inline = {_identity(read): read for read in self.reads if not read.draft.from_summary}
         batch = Batch()
         for read in self.reads:
             repeated = inline.get(_identity(read)) if read.draft.from_summary else None
             if repeated is not None:
-                reason = f"same finding as the inline comment at {repeated}"
-                self.skip(read.where, reason, read.order)
+                at = repeated.where
+                if repeated.input != read.input:  # read together from several files
+                    at = f"{repeated.input}:{at}"
+                reason = f"same finding as the inline comment at {at}"
+                self.skip(read.where, reason, read.order, name=read.input)
                 continue
             try:
                 batch.findings.append(self._finding(read, anchors))
             except FindingError as err:
-                self.skip(read.where, str(err), read.order, not_a_finding=False)
+                self.skip(read.where, str(err), read.order, not_a_finding=False, name=read.input)
         batch.skipped = [skipped for _, skipped in sorted(self.skipped, key=lambda item: item[0])]
         return batch
 

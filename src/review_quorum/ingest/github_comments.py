@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from review_quorum.errors import InputError
 from review_quorum.ingest.base import Batch, Source, pointer
@@ -39,6 +39,18 @@ class GitHubCommentsReader:
     def read(self, source: Source) -> Batch:
         comments = (PullComment(record, where=where) for where, record in _records(source))
         return read_comments(comments, name=source.name, options=source.options)
+
+
+def read_together(sources: Sequence[Source]) -> Batch:
+    """The comment files of one pull request read as one input (as `jq -s add` would merge
+    them), each Skipped record naming its own file: a summary's copy of an inline finding
+    is found, and a ``#diff-`` anchor resolved, across the files."""
+    comments = (
+        PullComment(record, where=where, input=source.name)
+        for source in sources
+        for where, record in _records(source)
+    )
+    return read_comments(comments, name=sources[0].name, options=sources[0].options)
 
 
 def _names_fields(head: str) -> bool:

@@ -197,6 +197,8 @@ def read(source: Source) -> Batch | None:
         return None
     if log.version is not None and log.version != "2.1.0":
         return None  # the generic path names the unsupported version
+    del data
+    source.release()  # decoded: the bytes (as big as the file) need not outlive the decode
     batch = Batch()
     categorizer = Categorizer(source.options.categories)
     for index, run in enumerate(log.runs):

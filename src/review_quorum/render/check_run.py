@@ -3,13 +3,15 @@
 The conclusion comes from the gate: ``failure`` when it failed, ``success`` when it passed,
 ``neutral`` when the plan was made with no gate (``--gate-level none``). The output's title
 says the gate's result in one line; its summary is the review body (the sticky summary's
-markdown) cut to GitHub's 65,535 characters. Every reported finding on a line becomes an
-annotation: the inline and summary findings, and also the findings dropped for lying
-outside the diff (which a review could not anchor, so a check run is where they show).
-Bot text is untrusted: annotation titles and messages go through `escape.plain`, the
-summary through the same renderer as the sticky comment. Annotations are ordered as the
-gate ranks them (blocking first, then by severity), and at most `MAX_ANNOTATIONS` are
-made, a limit of ours that keeps a run readable and its record of what it annotated small.
+markdown) cut to GitHub's 65,535 characters, after one line saying why the gate and the
+review's assessment differ when they seem to contradict each other (`gate_note`). Every
+reported finding on a line becomes an annotation: the inline and summary findings, and also
+the findings dropped for lying outside the diff (which a review could not anchor, so a check
+run is where they show). Bot text is untrusted: annotation titles and messages go through
+`escape.plain`, the summary through the same renderer as the sticky comment. Annotations are
+ordered as the gate ranks them (blocking first, then by severity), and at most
+`MAX_ANNOTATIONS` are made, a limit of ours that keeps a run readable and its record of what
+it annotated small.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from review_quorum.model import Severity
 from review_quorum.plan import PlannedFinding, ReviewPlan
 from review_quorum.render.review import review_body
 from review_quorum.render.review_body import render_review_body
-from review_quorum.scoring.confidence import Disposition
+from review_quorum.scoring.confidence import Assessment, Disposition
 
 # GitHub: output.summary and output.text hold at most 65,535 characters each, an
 # annotation title 255 characters, a message and raw_details 64 KB each.
@@ -67,10 +69,12 @@ class CheckOutput(msgspec.Struct, frozen=True):
 def check_output(plan: ReviewPlan) -> CheckOutput:
     """The check run of `plan`."""
     annotated = annotated_findings(plan)
+    note = gate_note(plan)
+    summary = render_review_body(review_body(plan), limit=MAX_OUTPUT - len(note))
     return CheckOutput(
         conclusion=conclusion(plan),
         title=title(plan),
-        summary=render_review_body(review_body(plan), limit=MAX_OUTPUT),
+        summary=note + summary,
         annotations=tuple(annotation(item) for item in annotated[:MAX_ANNOTATIONS]),
         left_out=max(len(annotated) - MAX_ANNOTATIONS, 0),
     )
@@ -91,6 +95,29 @@ def title(plan: ReviewPlan) -> str:
     if plan.gate.failed:
         return f"Gate failed: {len(plan.gate.blocking)} of {found} at or above {level}"
     return f"Gate passed: {found}, none at or above {level}"
+
+
+def gate_note(plan: ReviewPlan) -> str:
+    """One line saying why the gate and the assessment below it differ, when they seem to
+    contradict each other (a green check over a CRITICAL assessment, or a red one over
+    APPROVE), else nothing: the gate counts consensus levels, the assessment severities."""
+    level = plan.gate.level
+    if level is None:
+        return ""
+    if not plan.gate.failed and plan.assessment is not Assessment.APPROVE:
+        return (
+            f"**Gate passed**: no finding reaches {level.value}, the level the gate stops at. "
+            f"The assessment below ({plan.assessment.value}) rates the severity of the "
+            "findings posted, however few bots agree on them.\n\n"
+        )
+    if plan.gate.failed and plan.assessment is Assessment.APPROVE:
+        count = len(plan.gate.blocking)
+        return (
+            f"**Gate failed**: {count} finding{'s' if count != 1 else ''} at or above "
+            f"{level.value}. The assessment below (APPROVE) rates only the severity of the "
+            "findings posted, and none is medium or above.\n\n"
+        )
+    return ""
 
 
 def annotated_findings(plan: ReviewPlan) -> list[PlannedFinding]:
