@@ -10,6 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from review_quorum.cli import COMMANDS, SUMMARIES, build_parser, main
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "pr-review"
 SHA = "c" * 40
 
@@ -42,3 +46,24 @@ def test_recording_a_run_does_not_load_the_http_client(tmp_path: Path) -> None:
     )
     assert "review_quorum.history.recording" in loaded  # the run was recorded
     assert "httpx" not in loaded and "review_quorum.github.client" not in loaded
+
+
+def test_help_with_no_command_imports_no_command_module() -> None:
+    loaded = modules_after(["--help"])
+    assert "review_quorum.cli" in loaded
+    assert (
+        sorted(
+            f"review_quorum.cli.{name}"
+            for name in COMMANDS
+            if f"review_quorum.cli.{name}" in loaded
+        )
+        == []
+    )
+
+
+def test_help_lists_each_command_as_its_module_describes_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["--help"]) == 0
+    assert capsys.readouterr().out == build_parser().format_help()  # every module loaded
+    assert list(SUMMARIES) == list(COMMANDS)
