@@ -27,7 +27,21 @@ milliseconds per 1,000 findings.
 workload at 1,000,000 findings: the command within `CLI_TARGET` times the parse of the
 same file, and its peak RSS within `PEAK_TARGET_MB`; each row ends with met or NOT MET.
 
+`--floors` measures each stage of `quorum consensus --format json` in one process against
+the floor of the same work on the same bytes, also in that process: ingest (`read`) against
+a typed `msgspec` decode into frozen `gc=False` Structs; the engine (`compute_consensus`,
+its own output sort included) against one dict probe per finding by (file, category); the
+output order (`sort_for_output` of the same findings shuffled) against one sort on a float
+key; render + write (`consensus_document` through `write_chunks`) against `orjson.dumps` of
+the same document (the command's own output, parsed back) and one write. With
+`--instructions` the same process runs under callgrind (`valgrind --tool=callgrind`, which
+the machine's load does not move; skipped with a message when valgrind is not installed),
+each stage counted between two `callgrind_control --dump`s; the default size is then
+100,000.
+
     python bench/consensus.py --targets                # the two targets, 1e6
+    python bench/consensus.py --floors --instructions  # stages against floors, 1e5
+    python bench/consensus.py --floors --workload uniform --sizes 1000000
     python bench/consensus.py                          # realistic 1e4, 1e5, 1e6
     python bench/consensus.py --workload lineless --sizes 10000 100000
     python bench/consensus.py --workload all --sizes 10000 100000 --repeat 3
@@ -40,6 +54,7 @@ import functools
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -47,6 +62,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import msgspec
 import orjson
 
 BOTS = ["bandit", "ruff", "semgrep", "codeql", "coderabbit", "copilot", "sourcery", "gemini"]
@@ -220,6 +236,160 @@ def best(runs: int, measure: Callable[[], dict[str, float]]) -> dict[str, float]
     return min(results, key=lambda result: result["seconds"])
 
 
+# --- stages against their floors (one process: wall seconds, or instructions) -------------
+
+STAGES = ("ingest", "engine", "output order", "render + write")
+
+
+class _Segments:
+    """Marks the end of each measured or skipped part of the work: wall seconds always,
+    and under callgrind a dump of the instructions since the last mark."""
+
+    def __init__(self, counting: bool) -> None:
+        self.counting = counting
+        self.seconds: dict[str, float] = {}
+        self.started = time.perf_counter()
+
+    def mark(self, label: str) -> None:
+        if self.counting:
+            command = ["callgrind_control", f"--dump={label}", str(os.getpid())]
+            subprocess.run(command, check=True, capture_output=True)
+        now = time.perf_counter()
+        self.seconds[label] = now - self.started
+        self.started = time.perf_counter()
+
+
+class FloorEvidence(msgspec.Struct, frozen=True, gc=False):
+    file: str
+    line: int | None = None
+
+
+class Floor(msgspec.Struct, frozen=True, gc=False):
+    """A record of the workloads, decoded as typed as it gets: the ingest floor."""
+
+    bot: str
+    finding_id: str
+    severity: str
+    category: str
+    title: str
+    evidence: FloorEvidence
+    confidence: float
+
+
+def child_floors(path: Path, model: str, counting: str) -> dict[str, float]:
+    """Each stage of the command and of its floor on `path`, marked by `_Segments`."""
+    from operator import attrgetter
+
+    from review_quorum._perf import paused_gc
+    from review_quorum.cli.common import write_chunks
+    from review_quorum.ingest import read
+    from review_quorum.ingest.base import Source
+    from review_quorum.render.json_stream import consensus_document
+    from review_quorum.scoring import compute_consensus
+    from review_quorum.scoring.agreement import sort_for_output
+
+    output, again = path.with_suffix(".quorum.json"), path.with_suffix(".floor.json")
+    marks = _Segments(counting == "1")
+    with paused_gc():
+        data = path.read_bytes()
+        marks.mark("skip:start")
+        batch = read(Source(str(path), data))
+        marks.mark("ingest")
+        consensus = compute_consensus(batch.findings, bots_ran=8, model=model)  # type: ignore[arg-type]
+        marks.mark("engine")
+        shuffled = list(consensus)
+        random.Random(0).shuffle(shuffled)
+        marks.mark("skip:shuffle")
+        sort_for_output(shuffled)
+        marks.mark("output order")
+        write_chunks(consensus_document(consensus, 8, batch.skipped), str(output))
+        marks.mark("render + write")
+        floor = msgspec.json.decode(data, type=list[Floor])
+        marks.mark("floor:ingest")
+        groups: dict[tuple[str, str], Floor] = {}
+        for finding in floor:
+            groups[(finding.evidence.file, finding.category)] = finding
+        marks.mark("floor:engine")
+        floor.sort(key=attrgetter("confidence"))
+        marks.mark("floor:output order")
+        document = orjson.loads(output.read_bytes())
+        marks.mark("skip:parse output")
+        again.write_bytes(orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
+        marks.mark("floor:render + write")
+    same = output.read_bytes() == again.read_bytes()
+    output.unlink()
+    again.unlink()
+    return {**marks.seconds, "same_bytes": float(same), "groups": len(consensus)}
+
+
+def callgrind_counts(folder: Path) -> dict[str, float]:
+    """Instructions per dump label from the callgrind files in `folder`."""
+    counts: dict[str, float] = {}
+    for dump in folder.glob("callgrind.out*"):
+        label, total = None, None
+        for line in dump.read_text(errors="replace").splitlines():
+            if line.startswith("desc: Trigger: Client Request: ") or line.startswith(
+                "desc: Trigger: dump "
+            ):
+                label = line.split("dump ", 1)[-1].split(": ", 1)[-1]
+            elif line.startswith("totals:") or line.startswith("summary:"):
+                total = float(line.split()[1])
+        if label is not None and total is not None:
+            counts[label] = total
+    return counts
+
+
+def measure_floors(path: Path, size: int, model: str, instructions: bool) -> dict[str, float]:
+    """The stages and floors of one run: wall seconds, or instructions under callgrind."""
+    command = [sys.executable, __file__, "--child", "floors", str(path), model]
+    if not instructions:
+        done = subprocess.run([*command, "0"], check=True, capture_output=True, text=True)
+        return dict(json.loads(done.stdout))
+    with tempfile.TemporaryDirectory() as folder:
+        valgrind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={folder}/callgrind.out"]
+        environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        done = subprocess.run(
+            [*valgrind, *command, "1"], check=True, capture_output=True, text=True, env=environment
+        )
+        counts = callgrind_counts(Path(folder))
+    result = dict(json.loads(done.stdout.strip().splitlines()[-1]))
+    return {**counts, "same_bytes": result["same_bytes"], "groups": result["groups"]}
+
+
+def print_floors(name: str, size: int, model: str, row: dict[str, float], unit: str) -> None:
+    scale, shown = (1e6, "M instr") if unit == "instructions" else (1.0, "s")
+    print(f"\n{name}, {size:,} findings, --model {model} ({unit}, one process)")
+    print(f"{'stage':<16} {'quorum ' + shown:>14} {'floor ' + shown:>14} {'ratio':>7}")
+    total = floor_total = 0.0
+    for stage in STAGES:
+        ours, floor = row[stage], row[f"floor:{stage}"]
+        total, floor_total = total + ours, floor_total + floor
+        print(f"{stage:<16} {ours / scale:>14,.2f} {floor / scale:>14,.2f} {ours / floor:>6.2f}x")
+    print(
+        f"{'whole':<16} {total / scale:>14,.2f} {floor_total / scale:>14,.2f}"
+        f" {total / floor_total:>6.2f}x"
+    )
+    same = "byte-identical" if row["same_bytes"] else "NOT the same bytes"
+    print(f"(the floor's orjson.dumps is {same} to quorum's output; {row['groups']:,.0f} groups)")
+
+
+def run_floors(args: argparse.Namespace, names: list[str]) -> None:
+    instructions = bool(args.instructions)
+    if instructions and not (shutil.which("valgrind") and shutil.which("callgrind_control")):
+        print("instruction counts skipped: valgrind (callgrind) is not installed")
+        return
+    unit = "instructions" if instructions else "wall seconds"
+    with tempfile.TemporaryDirectory() as folder:
+        for name in names:
+            for size in args.sizes:
+                path = Path(folder) / f"{name}-{size}.json"
+                path.write_bytes(orjson.dumps(WORKLOADS[name](size, random.Random(size))))
+                for model in MODELS:
+                    row = measure_floors(path, size, model, instructions)
+                    print_floors(name, size, model, row, unit)
+                path.unlink()
+
+
 # --- the report ---------------------------------------------------------------------------
 
 
@@ -286,12 +456,27 @@ def main() -> None:
     parser.add_argument(
         "--targets", action="store_true", help="the command's targets on realistic and uniform"
     )
+    parser.add_argument(
+        "--floors", action="store_true", help="each stage against its floor, in one process"
+    )
+    parser.add_argument(
+        "--instructions", action="store_true", help="with --floors: instructions (callgrind)"
+    )
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         mode, path, *rest = args.child
-        result = child_parse(Path(path)) if mode == "parse" else child_engine(Path(path), *rest)
-        print(json.dumps(result))
+        children: dict[str, Callable[..., dict[str, float]]] = {
+            "parse": child_parse,
+            "engine": child_engine,
+            "floors": child_floors,
+        }
+        print(json.dumps(children[mode](Path(path), *rest)))
+        return
+    if args.floors:
+        if args.sizes == parser.get_default("sizes"):
+            args.sizes = [100_000]
+        run_floors(args, list(WORKLOADS) if args.workload == "all" else [args.workload])
         return
     if args.cli_model is None:
         from review_quorum.scoring import DEFAULT_MODEL

@@ -97,12 +97,43 @@ COMMANDS: dict[str, Callable[[], Command]] = {
     "evaluate": _evaluate,
     "calibrate": _calibrate,
 }
-"""Each command's module, imported when the command runs (or help lists them all): a run
-of `quorum review` does not pay for the history, labels and statistics modules."""
+"""Each command's module, imported when the command runs: a run of `quorum review` does
+not pay for the history, labels and statistics modules."""
+
+SUMMARIES: dict[str, str] = {
+    "consensus": "cluster findings and score how many bots agree on each",
+    "review": "plan one consolidated pull request review and gate on it",
+    "post": "post a saved review plan to a GitHub pull request",
+    "score": "score verified findings (0..100, a band) and decide where each is posted",
+    "threshold": "show the score and band a posting threshold resolves to",
+    "history": "read what happened to past bot comments, and show it",
+    "stats": "how often each bot's comments were acted on, from the history",
+    "evaluate": "score sources and consolidation policies against labels",
+    "calibrate": "write a reliability profile from the history's outcomes or from labels",
+}
+"""Each command's one line in `quorum --help` (the same as its module's `help`, which
+tests/cli/test_startup_imports.py checks): help with no command named imports none."""
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or of `command` alone when it is one of COMMANDS."""
+    parser, subparsers = _root_parser()
+    chosen = [command] if command in COMMANDS else list(COMMANDS)
+    for name in chosen:
+        COMMANDS[name]().add_parser(subparsers)
+    return parser
+
+
+def _summary_parser() -> argparse.ArgumentParser:
+    """The parser when `argv` names no command (help, the version, a mistyped command):
+    each command by its name and summary, none of their modules imported."""
+    parser, subparsers = _root_parser()
+    for name, summary in SUMMARIES.items():
+        subparsers.add_parser(name, help=summary)
+    return parser
+
+
+def _root_parser() -> tuple[argparse.ArgumentParser, Any]:
     parser = argparse.ArgumentParser(
         prog="quorum",
         description="Merge many review bots' findings into one consensus-scored review.",
@@ -116,16 +147,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(
         dest="command", metavar="COMMAND", required=True, help="run `quorum COMMAND --help`"
     )
-    chosen = [command] if command in COMMANDS else list(COMMANDS)
-    for name in chosen:
-        COMMANDS[name]().add_parser(subparsers)
-    return parser
+    return parser, subparsers
 
 
 def _command_named(argv: Sequence[str]) -> str | None:
     """The command `argv` names: its first word that is not one of quorum's own options
-    (which take no value), or None when it names none (then every command is loaded, so
-    help and the error for an unknown command list them all)."""
+    (which take no value), or None when it names none (then help and the error for an
+    unknown command list them all by their summaries)."""
     for word in argv:
         if not word.startswith("-"):
             return word if word in COMMANDS else None
@@ -163,9 +191,9 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
     command built is then frozen out of the collector's sight instead of scanned once.
     """
     words = sys.argv[1:] if argv is None else argv
-    parser = build_parser(_command_named(words))
+    command = _command_named(words)
     try:
-        args = parser.parse_args(words)
+        args = (build_parser(command) if command else _summary_parser()).parse_args(words)
     except SystemExit as exit_:
         return ExitCode.OK if exit_.code == 0 else ExitCode.USAGE
     except OSError as err:  # `--version` printed to a closed pipe or a full disk

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -187,6 +186,8 @@ def _git_head(revisions: str | None) -> str | None:
     head = revisions.split("..")[-1].lstrip(".") or "HEAD"
     command = ["git", "rev-parse", "--verify", "--quiet", f"{head}^{{commit}}"]
     try:
+        import subprocess  # only with --git: it costs every other run's start-up
+
         done = subprocess.run(command, capture_output=True, check=False, text=True)
     except OSError:
         return None

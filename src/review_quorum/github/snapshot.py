@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -23,12 +23,14 @@ from review_quorum.checked_plan import Fresh
 from review_quorum.comment_kinds import CommentKind
 from review_quorum.delivery.timestamps import parse_timestamp
 from review_quorum.errors import GitHubError
-from review_quorum.github.client import GitHubClient
 from review_quorum.github.target import PullRequest
 from review_quorum.ingest.base import ReadOptions
 from review_quorum.ingest.comments import PullComment, read_comments
 
-CommitDate = Callable[[GitHubClient, PullRequest], datetime | None]
+if TYPE_CHECKING:  # the HTTP client is loaded by whoever makes one, not by the history
+    from review_quorum.github.client import GitHubClient
+
+CommitDate = Callable[["GitHubClient", PullRequest], datetime | None]
 
 
 class PullSnapshot(msgspec.Struct, frozen=True):

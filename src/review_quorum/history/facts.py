@@ -1,6 +1,6 @@
 """Every stored finding as one row of facts, whatever it came from: the SQL `stats` counts over.
 
-Two kinds of rows, joined with UNION ALL so the database counts them together:
+Two kinds of rows, with the same columns:
 
 - *sync*: a finding of a bot comment read by `quorum history sync`, its outcome decided
   by the outcome rule over the comment's signals;
@@ -17,7 +17,15 @@ Columns: origin, owner, name, number, pull, bot, rule_id, created_at, outcome (a
 dismissed, went_away, unknown), duplicate (another source said the same), disposition
 (the plan's: inline, summary, audit, dropped; empty for sync), comment (a key per bot
 comment, NULL for an analyser's finding), cluster (a key per cluster of the pull
-request), run (the run's id, NULL for sync).
+request), run (the run's id, NULL for sync). The two kinds never share a comment or a
+cluster key (``c...`` for synced ones), so counts of each kind add up; only pull requests
+are shared.
+
+`stats` counts the synced rows straight from their tables (`synced_sql`, which also says
+which row is its comment's first finding and the first of its rule, so distinct comments
+need no DISTINCT), and the recorded rows, whose joins are dearer and read several times,
+from a temporary table (`materialized`). A history of synced comments only thus costs a
+few aggregate scans and no copy of itself.
 """
 
 from __future__ import annotations
@@ -38,7 +46,13 @@ _SYNCED = """SELECT 'sync' AS origin, r.owner AS owner, r.name AS name, p.number
     p.id AS pull, c.bot AS bot, f.rule_id AS rule_id, c.created_at AS created_at,
     {outcome} AS outcome, CASE WHEN f.cluster_bots > 1 THEN 1 ELSE 0 END AS duplicate,
     '' AS disposition, 'c' || CAST(c.id AS TEXT) AS comment,
-    'c' || CAST(f.cluster AS TEXT) AS cluster, CAST(NULL AS BIGINT) AS run{joins}"""
+    'c' || CAST(f.cluster AS TEXT) AS cluster, CAST(NULL AS BIGINT) AS run,
+    CASE WHEN f.position = 0 OR NOT EXISTS (SELECT 1 FROM comment_findings e
+        WHERE e.comment_id = f.comment_id AND e.position < f.position) THEN 1 ELSE 0 END
+        AS first_of_comment,
+    CASE WHEN f.position = 0 OR NOT EXISTS (SELECT 1 FROM comment_findings e
+        WHERE e.comment_id = f.comment_id AND e.position < f.position
+        AND e.rule_id = f.rule_id) THEN 1 ELSE 0 END AS first_of_rule{joins}"""
 
 _TRIAGE = """SELECT pull_request_id, fingerprint,
     MAX(CASE WHEN action IN ({refuting}) THEN 1 ELSE 0 END) AS refuted,
@@ -101,27 +115,38 @@ def last_sightings() -> str:
     return LAST_SIGHTINGS.format(triage=triage)
 
 
-def facts_sql(rule: OutcomeRule, filters: Filters | None = None) -> tuple[str, list[Any]]:
-    """A subquery (to use as ``FROM (...) facts``) of every finding matching `filters`."""
-    recorded = _RECORDED.format(outcome=RECORDED_OUTCOME, last_sightings=last_sightings())
-    union = _SYNCED.format(outcome=rule.outcome_sql(), joins=JOINS) + " UNION ALL " + recorded
+def synced_sql(rule: OutcomeRule, filters: Filters | None = None) -> tuple[str, list[Any]]:
+    """A subquery of the synced findings matching `filters`, outcomes by `rule`.
+
+    Beside the facts' columns: first_of_comment (1 for the first finding of its comment,
+    so summing it counts comments) and first_of_rule (1 for the first of its rule in its
+    comment). SQLite evaluates ``position = 0`` first, so a comment of one finding costs
+    no lookup.
+    """
     where, params = fact_filters(filters or Filters())
-    return f"SELECT * FROM ({union}) everything{where}", params
+    synced = _SYNCED.format(outcome=rule.outcome_sql(), joins=JOINS)
+    return f"SELECT * FROM ({synced}) synced{where}", params
+
+
+def recorded_sql(filters: Filters | None = None) -> tuple[str, list[Any]]:
+    """A subquery of the recorded findings (at their last sighting) matching `filters`."""
+    recorded = _RECORDED.format(outcome=RECORDED_OUTCOME, last_sightings=last_sightings())
+    where, params = fact_filters(filters or Filters())
+    return f"SELECT * FROM ({recorded}) recorded{where}", params
 
 
 @contextmanager
-def materialized(
-    database: Database, rule: OutcomeRule, filters: Filters | None = None
-) -> Iterator[str]:
-    """The facts matching `filters` computed once into a temporary table; yields its name.
+def materialized(database: Database, filters: Filters | None = None) -> Iterator[str]:
+    """The recorded facts matching `filters` computed once into a temporary table; yields
+    its name.
 
-    Statistics read the facts several times (counts, distinct comments, agreement), so
-    the joins are done once. The table lives in this connection only and is dropped after.
+    Statistics read them several times (counts, distinct comments, agreement), so their
+    joins are done once. The table lives in this connection only and is dropped after.
     """
-    query, params = facts_sql(rule, filters)
+    query, params = recorded_sql(filters)
     database.execute(f"DROP TABLE IF EXISTS {FACTS_TABLE}")
     # Created empty first: PostgreSQL takes no parameters in CREATE TABLE AS.
-    empty, _ = facts_sql(rule, None)
+    empty, _ = recorded_sql(None)
     database.execute(f"CREATE TEMP TABLE {FACTS_TABLE} AS SELECT * FROM ({empty}) f WHERE 1 = 0")
     try:
         database.execute(f"INSERT INTO {FACTS_TABLE} {query}", params)

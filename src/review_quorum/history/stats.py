@@ -24,7 +24,7 @@ from typing import Any
 import msgspec
 
 from review_quorum.history.database import Database
-from review_quorum.history.facts import materialized, sightings_sql
+from review_quorum.history.facts import materialized, sightings_sql, synced_sql
 from review_quorum.history.outcomes import Outcome, OutcomeRule
 from review_quorum.history.show import Filters
 from review_quorum.history.successive import WENT_AWAY
@@ -139,49 +139,80 @@ class Stats(msgspec.Struct):
 def compute_stats(database: Database, rule: OutcomeRule, filters: Filters | None = None) -> Stats:
     """The statistics of the stored history matching `filters`, with outcomes by `rule`.
 
-    Synced comments and recorded runs are counted together (`facts`).
+    Synced comments and recorded runs are counted together (`facts`): the synced ones
+    straight from their tables, the recorded ones from a temporary table, and the counts
+    added (the two share no comment and no cluster; pull requests are counted once).
     """
-    with materialized(database, rule, filters) as table:
-        return _count(database, table, filters)
-
-
-def _count(database: Database, table: str, filters: Filters | None) -> Stats:
-    facts, params = f"SELECT * FROM {table}", list[Any]()
     stats = Stats()
-    rows = database.rows(
-        "SELECT bot, rule_id, SUBSTR(created_at, 1, 7), outcome, duplicate, origin,"
-        f" disposition, COUNT(*) FROM ({facts}) facts GROUP BY 1, 2, 3, 4, 5, 6, 7",
-        params,
-    )
-    for bot, rule_id, month, outcome, is_duplicate, origin, disposition, count in rows:
-        for tally in (
-            stats.bots.setdefault(bot, Tally()),
-            stats.rules.setdefault((bot, rule_id), Tally()),
-            stats.months.setdefault((bot, month), Tally()),
-        ):
-            tally.add(outcome, bool(is_duplicate), int(count))
-            tally.add_where(origin, disposition, int(count))
-    _count_distinct(database, stats, facts, params)
+    synced, synced_params = synced_sql(rule, filters)
+    _count_synced(database, stats, synced, synced_params)
+    shared = _shared(database, synced, synced_params)
+    with materialized(database, filters) as table:
+        recorded = f"SELECT * FROM {table}"
+        _count_recorded(database, stats, recorded)
+        for pair, count in _shared(database, recorded, []).items():
+            shared[pair] += count
+        stats.pull_requests = int(
+            database.value(
+                f"SELECT COUNT(*) FROM (SELECT pull FROM ({synced}) s"
+                f" UNION SELECT pull FROM ({recorded}) r) pulls",
+                synced_params,
+            )
+        )
     _count_runs(database, stats, filters)
-    stats.agreements = _agreements(database, facts, params, stats.bots)
+    stats.agreements = [
+        Agreement(bot, other, count, count / _union(stats.bots[bot], stats.bots[other], count))
+        for (bot, other), count in sorted(shared.items())
+    ]
     return stats
 
 
-def _count_distinct(database: Database, stats: Stats, facts: str, params: list[Any]) -> None:
-    """Distinct comments per bot, rule and month; distinct pull requests."""
+def _tallies(stats: Stats, bot: str, rule_id: str, month: str) -> tuple[Tally, Tally, Tally]:
+    return (
+        stats.bots.setdefault(bot, Tally()),
+        stats.rules.setdefault((bot, rule_id), Tally()),
+        stats.months.setdefault((bot, month), Tally()),
+    )
+
+
+def _count_synced(database: Database, stats: Stats, facts: str, params: list[Any]) -> None:
+    """Synced findings in one aggregate: a comment counted at its first finding (for its
+    bot and month) and at the first finding of each of its rules (for the rule)."""
+    rows = database.rows(
+        "SELECT bot, rule_id, SUBSTR(created_at, 1, 7), outcome, duplicate, COUNT(*),"
+        f" SUM(first_of_comment), SUM(first_of_rule) FROM ({facts}) facts"
+        " GROUP BY 3, 2, 1, 4, 5",
+        params,
+    )
+    for bot, rule_id, month, outcome, is_duplicate, count, comments, rule_comments in rows:
+        by_bot, by_rule, by_month = _tallies(stats, bot, rule_id, month)
+        by_bot.comments += int(comments)
+        by_month.comments += int(comments)
+        by_rule.comments += int(rule_comments)
+        for tally in (by_bot, by_rule, by_month):
+            tally.add(outcome, bool(is_duplicate), int(count))
+            tally.add_where("sync", "", int(count))
+
+
+def _count_recorded(database: Database, stats: Stats, facts: str) -> None:
+    """Recorded findings (a comment may be read by several members: counted distinct)."""
+    rows = database.rows(
+        "SELECT bot, rule_id, SUBSTR(created_at, 1, 7), outcome, duplicate, origin,"
+        f" disposition, COUNT(*) FROM ({facts}) facts GROUP BY 1, 2, 3, 4, 5, 6, 7"
+    )
+    for bot, rule_id, month, outcome, is_duplicate, origin, disposition, count in rows:
+        for tally in _tallies(stats, bot, rule_id, month):
+            tally.add(outcome, bool(is_duplicate), int(count))
+            tally.add_where(origin, disposition, int(count))
     for bot, comments in database.rows(
-        f"SELECT bot, COUNT(DISTINCT comment) FROM ({facts}) facts GROUP BY bot", params
+        f"SELECT bot, COUNT(DISTINCT comment) FROM ({facts}) facts GROUP BY bot"
     ):
-        stats.bots[bot].comments = int(comments)
+        stats.bots[bot].comments += int(comments)
     for group, tallies in (("rule_id", stats.rules), ("SUBSTR(created_at, 1, 7)", stats.months)):
         for bot, other, comments in database.rows(
-            f"SELECT bot, {group}, COUNT(DISTINCT comment) FROM ({facts}) facts GROUP BY 1, 2",
-            params,
+            f"SELECT bot, {group}, COUNT(DISTINCT comment) FROM ({facts}) facts GROUP BY 1, 2"
         ):
-            tallies[(bot, other)].comments = int(comments)
-    stats.pull_requests = int(
-        database.value(f"SELECT COUNT(DISTINCT pull) FROM ({facts}) facts", params)
-    )
+            tallies[(bot, other)].comments += int(comments)
 
 
 def _count_runs(database: Database, stats: Stats, filters: Filters | None) -> None:
@@ -199,23 +230,23 @@ def _count_runs(database: Database, stats: Stats, filters: Filters | None) -> No
             stats.rules[(bot, rule_id)].runs = int(runs)
 
 
-def _agreements(
-    database: Database, facts: str, params: list[Any], bots: dict[str, Tally]
-) -> list[Agreement]:
-    """Per pair of bots, the duplicate clusters both have a finding in."""
-    members = f"SELECT DISTINCT pull, cluster, bot FROM ({facts}) facts WHERE duplicate = 1"
+def _shared(database: Database, facts: str, params: list[Any]) -> defaultdict[tuple[str, str], int]:
+    """Per pair of bots, the duplicate clusters both have a finding in.
+
+    Each cluster's bots are joined as they come (a bot may repeat) and made distinct
+    here, which saves the database a sort.
+    """
     joined = database.joined("bot")
-    clusters = f"SELECT {joined} AS bots FROM ({members}) members GROUP BY pull, cluster"
-    shared: dict[tuple[str, str], int] = defaultdict(int)
+    clusters = (
+        f"SELECT {joined} AS bots FROM ({facts}) facts WHERE duplicate = 1 GROUP BY pull, cluster"
+    )
+    shared: defaultdict[tuple[str, str], int] = defaultdict(int)
     for joined, count in database.rows(
         f"SELECT bots, COUNT(*) FROM ({clusters}) clusters GROUP BY bots", params
     ):
         for pair in _pairs(sorted(set(joined.split("\x1f")))):
             shared[pair] += int(count)
-    return [
-        Agreement(bot, other, count, count / _union(bots[bot], bots[other], count))
-        for (bot, other), count in sorted(shared.items())
-    ]
+    return shared
 
 
 def _pairs(members: list[str]) -> Iterable[tuple[str, str]]:

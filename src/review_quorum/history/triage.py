@@ -18,19 +18,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import msgspec
 
 from review_quorum.comment_kinds import CommentKind
 from review_quorum.errors import GitHubError
-from review_quorum.github.client import GitHubClient
 from review_quorum.github.snapshot import PullSnapshot
 from review_quorum.history.database import Database
 from review_quorum.history.outcomes import is_bot
 from review_quorum.history.recording import ensure_pull_request
 from review_quorum.markup.markers import FINDING, SUMMARY, find_markers
+
+if TYPE_CHECKING:  # only reading decisions needs the HTTP client, and its caller has one
+    from review_quorum.github.client import GitHubClient
 
 ACTIONS = ("false-positive", "wont-fix", "ack")
 WRITERS = frozenset({"admin", "maintain", "write"})

@@ -1,0 +1,69 @@
+"""What a command loads is what it needs: start-up is most of a small review's time.
+
+Each check runs a fresh interpreter (the modules a test process already holds would
+hide an import) and lists the modules it ended with.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from review_quorum.cli import COMMANDS, SUMMARIES, build_parser, main
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "pr-review"
+SHA = "c" * 40
+
+
+def modules_after(argv: list[str], cwd: Path | None = None) -> set[str]:
+    """The modules loaded once `quorum ARGV` has run in a fresh interpreter."""
+    script = (
+        "import sys\n"
+        "from review_quorum.cli import main\n"
+        f"status = main({argv!r})\n"
+        "print(status)\n"
+        "print('\\n'.join(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=cwd, check=True
+    )
+    lines = done.stdout.splitlines()
+    index = next(i for i, line in enumerate(lines) if line.strip().isdigit())
+    assert lines[index] in ("0", "1"), done.stderr
+    return set(lines[index + 1 :])
+
+
+def test_recording_a_run_does_not_load_the_http_client(tmp_path: Path) -> None:
+    analysers = sorted(str(path) for path in (EXAMPLE / "analysers").glob("*.sarif"))
+    bots = sorted(str(path) for path in (EXAMPLE / "bots").glob("*.json"))
+    argv = ["review", *analysers, *bots, "--diff", str(EXAMPLE / "pr.diff")]
+    argv += ["--db", str(tmp_path / "history.db"), "--repo", "o/r", "--pr", "1"]
+    loaded = modules_after(
+        [*argv, "--head-sha", SHA, "--format", "json", "-o", str(tmp_path / "out.json")]
+    )
+    assert "review_quorum.history.recording" in loaded  # the run was recorded
+    assert "httpx" not in loaded and "review_quorum.github.client" not in loaded
+
+
+def test_help_with_no_command_imports_no_command_module() -> None:
+    loaded = modules_after(["--help"])
+    assert "review_quorum.cli" in loaded
+    assert (
+        sorted(
+            f"review_quorum.cli.{name}"
+            for name in COMMANDS
+            if f"review_quorum.cli.{name}" in loaded
+        )
+        == []
+    )
+
+
+def test_help_lists_each_command_as_its_module_describes_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["--help"]) == 0
+    assert capsys.readouterr().out == build_parser().format_help()  # every module loaded
+    assert list(SUMMARIES) == list(COMMANDS)
