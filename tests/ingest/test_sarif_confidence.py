@@ -1,17 +1,18 @@
 """What SARIF producers state about how sure they are, and the CWEs they state, read from
-their real output: Bandit's issue confidence, Semgrep's confidence tags, flawfinder's rank
-on its own 0-1 scale and its CWE relationships."""
+their real output: Bandit's issue confidence, Semgrep's confidence tags; flawfinder's rank,
+its risk level on its own 0-1 scale, read as a severity and not as a confidence; its CWE
+relationships."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import orjson
-import pytest
 
 from conftest import REPO_ROOT, shared_path
 from review_quorum.ingest import sarif
 from review_quorum.ingest.base import Batch, Source
+from review_quorum.model import Severity
 
 INGEST = REPO_ROOT / "tests" / "fixtures" / "ingest"
 EXAMPLE = REPO_ROOT / "examples" / "pr-review" / "analysers"
@@ -49,13 +50,15 @@ def test_semgrep_states_its_rules_confidence_as_a_tag() -> None:
         assert finding.confidence == level[tag]
 
 
-def test_flawfinders_rank_is_on_a_zero_to_one_scale_and_its_cwes_are_relationships() -> None:
+def test_flawfinders_rank_is_its_risk_level_a_severity_and_its_cwes_are_relationships() -> None:
     findings = read(INGEST / "sarif.flawfinder-copy.json").findings
     by_line = {finding.evidence.line: finding for finding in findings}
     assert len(findings) == 8
-    assert by_line[8].confidence == pytest.approx(0.8)  # strcpy, risk level 4
-    assert by_line[7].confidence == pytest.approx(0.4)  # a static buffer, level 2
-    assert by_line[9].confidence == 0.0  # printf with a constant format, level 0
+    assert by_line[8].severity is Severity.HIGH  # strcpy, risk level 4 (rank 0.8)
+    assert by_line[7].severity is Severity.LOW  # a static buffer, level 2
+    assert by_line[9].severity is Severity.INFO  # printf with a constant format, level 0
+    # flawfinder states no confidence: its risk level says how bad, not how sure
+    assert {finding.confidence for finding in findings} == {1.0}
     assert by_line[7].cwes == (119, 120)
     assert by_line[16].cwes == (78,)  # system()
     assert by_line[16].category == "security"
@@ -75,5 +78,7 @@ def test_castle_flawfinder_output_reads_the_same_way() -> None:
     path = shared_path("corpora", "castle-c250", "sarif", "flawfinder.sarif")
     findings = read(path).findings
     assert len(findings) == 1272
-    assert {round(f.confidence, 1) for f in findings} == {0.0, 0.2, 0.4, 0.6, 0.8}
+    assert {f.confidence for f in findings} == {1.0}
+    severities = {f.severity for f in findings}
+    assert severities == {Severity.INFO, Severity.LOW, Severity.MEDIUM, Severity.HIGH}
     assert all(f.cwes for f in findings)
