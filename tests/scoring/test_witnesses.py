@@ -136,6 +136,57 @@ def test_a_profile_figure_is_kept_whatever_the_tool_states() -> None:
     assert score_of(clusters, "a1.py", 3) == pytest.approx(0.8)
 
 
+def _rules_with_the_same_agreement(
+    count: int, shared: int, low: float, high: float
+) -> list[NormalizedFinding]:
+    """Two rules of one tool, `count` findings each, `shared` of them also reported by
+    another tool: the same agreement counts, different stated confidences. The other tool
+    reports the same kind of issue elsewhere, so corroboration was possible."""
+    items = [analyser("sqlscan", 90, "sqli", file="z.py", cwes=(89,))]
+    for rule, stated in (("sql-a", low), ("sql-b", high)):
+        for n in range(count):
+            file = f"{rule}-{n}.py"
+            items.append(analyser("pyscan", 3, rule, file=file, cwes=(89,), confidence=stated))
+            if n < shared:
+                items.append(analyser("sqlscan", 3, "sqli", file=file, cwes=(89,)))
+    return items
+
+
+def _odds(probability: float) -> float:
+    return probability / (1.0 - probability)
+
+
+def _reliability(clusters: list[ConsensusFinding], source: str) -> float:
+    (value,) = {
+        c.reliability for cluster in clusters for c in cluster.contributions if c.source == source
+    }
+    return value
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 80),
+    st.floats(0.0, 1.0),
+    st.sampled_from([0.1, 0.3, 0.5, 0.7, 0.9]),
+    st.sampled_from([0.2, 0.6, 0.8, 1.0]),
+)
+def test_stated_confidence_sets_the_odds_ratio_of_two_rules_whatever_the_count(
+    count: int, share: float, low: float, high: float
+) -> None:
+    shared = round(share * count)
+    clusters = run(_rules_with_the_same_agreement(count, shared, low, high))
+    a, b = _reliability(clusters, "pyscan/sql-a"), _reliability(clusters, "pyscan/sql-b")
+    assert _odds(a) / _odds(b) == pytest.approx(low / high, rel=1e-9)
+
+
+def test_a_rule_its_tool_marks_low_confidence_stays_low_with_many_findings() -> None:
+    # 60 findings each, a third shared: agreement no longer washes the stated confidence out
+    clusters = run(_rules_with_the_same_agreement(60, 20, low=0.5, high=1.0))
+    low, high = _reliability(clusters, "pyscan/sql-a"), _reliability(clusters, "pyscan/sql-b")
+    assert _odds(low) / _odds(high) == pytest.approx(0.5)
+    assert ("sql-a-40.py", 3) not in kept(clusters)
+
+
 # A floor: what is kept of a tool nothing is known of.
 
 

@@ -19,10 +19,12 @@ from the input itself, where what the input can show depends on the source:
   else its bot's estimate from the sources that could be corroborated, else, knowing
   nothing, the even odds `UNKNOWN` ranked by the tool's own stated levels.
 Estimated sources are ranked by what their tool states: a tool's stated confidence is
-read as proportional to its precision, so a source's prior odds are multiplied by its mean
-stated confidence over the tool's mean (for the floor, also doubled per level above the
-tool's mean level), and agreement in the input then updates that prior by its count. A
-tool stating one value for everything is unaffected.
+read as proportional to its precision, so a source's odds, once estimated (from agreement
+or its prior), are multiplied by its mean stated confidence over the tool's mean (for the
+floor, also doubled per level above the tool's mean level). The shift is applied after the
+agreement estimate, so it holds whatever the count: two rules of one tool with the same
+agreement counts have odds in the ratio of their stated confidences. A tool stating one
+value for everything is unaffected, and so is a source the profile measured.
 """
 
 from __future__ import annotations
@@ -175,10 +177,12 @@ class _Evidence:
             base = self.bots.get(bot, self.prior) if rule else self.prior
             if bot_entry is not None:
                 base = bot_entry.reliability
-            if shift:  # what the tool states moves the prior; agreement updates it
-                base = _shifted(base, shift)
             mixed = (_mix(agreed, count) * count + base * PSEUDO_COUNT) / (count + PSEUDO_COUNT)
-            return Estimate(mixed, f"agreement in this input ({agreed}/{count} shared)")
+            origin = f"agreement in this input ({agreed}/{count} shared)"
+            if abs(shift) > 1e-9:  # what the tool states ranks its rules, whatever the count
+                mixed = _shifted(mixed, shift)
+                origin += f"; {shift:+.2f} log-odds for the confidence {bot} states of it"
+            return Estimate(mixed, origin)
         if bot_entry is not None:
             value, origin = bot_entry.reliability, f"{bot} in the profile, {_ALONE}"
         elif said.confidence < 1.0:
