@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import orjson
+import pytest
 
 from conftest import REPO_ROOT, shared_path
 from review_quorum.ingest import sarif
@@ -82,3 +83,41 @@ def test_castle_flawfinder_output_reads_the_same_way() -> None:
     severities = {f.severity for f in findings}
     assert severities == {Severity.INFO, Severity.LOW, Severity.MEDIUM, Severity.HIGH}
     assert all(f.cwes for f in findings)
+
+
+def test_flawfinder_relates_its_rules_to_weaknesses_only_as_relevant_a_use_of_function() -> None:
+    findings = read(INGEST / "sarif.flawfinder-copy.json").findings
+    assert {finding.use_only for finding in findings} == {True}
+
+
+@pytest.mark.parametrize(
+    ("kinds", "use_only"),
+    [
+        (["relevant"], True),
+        (["incomparable"], True),
+        (["relevant", "equal"], False),  # the rule is the weakness
+        (["subset"], False),
+        (None, False),  # kinds not stated: nothing is read into them
+        ([], False),
+    ],
+)
+def test_only_rules_stating_mere_relevance_are_read_as_the_use_of_a_function(
+    kinds: list[str] | None, use_only: bool
+) -> None:
+    path = INGEST / "sarif.flawfinder-copy.json"
+    document = orjson.loads(path.read_bytes())
+    for rule in document["runs"][0]["tool"]["driver"]["rules"]:
+        for relationship in rule["relationships"]:
+            if kinds is None:
+                relationship.pop("kinds")
+            else:
+                relationship["kinds"] = kinds
+    findings = read(path, orjson.dumps(document)).findings
+    assert len(findings) == 8
+    assert {finding.use_only for finding in findings} == {use_only}
+    assert findings[0].cwes  # the CWEs are read whatever the kinds
+
+
+def test_castle_flawfinder_states_only_the_use_of_its_functions() -> None:
+    path = shared_path("corpora", "castle-c250", "sarif", "flawfinder.sarif")
+    assert {f.use_only for f in read(path).findings} == {True}

@@ -172,6 +172,7 @@ class RunReader:
             rule.id,
             body,
             cwes=rule.cwes,
+            use_only=rule.use_only,
         )
 
     def title(self, message: object, text: object, rule: Rule) -> str:

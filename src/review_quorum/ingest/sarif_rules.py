@@ -111,6 +111,24 @@ def _tagged_confidence(tags: tuple[str, ...]) -> float | None:
     return None
 
 
+def _relevant_only(descriptor: dict[str, object]) -> bool:
+    """Whether a rule relates itself to every weakness it names only as relevant to it (or
+    incomparable), never as equal to it or a subset of it: it flags what bears on a
+    weakness, such as the use of a function known to be risky (flawfinder's database of
+    functions), not the weakness itself. Only stated kinds count."""
+    relationships = descriptor.get("relationships")
+    if type(relationships) is not list or not relationships:
+        return False
+    for relationship in relationships:
+        kinds = relationship.get("kinds") if type(relationship) is dict else None
+        if type(kinds) is not list or not kinds or not _RELEVANT_ONLY.issuperset(kinds):
+            return False
+    return True
+
+
+_RELEVANT_ONLY = frozenset(["relevant", "incomparable"])
+
+
 def _related_cwes(descriptor: dict[str, object]) -> list[object]:
     """The CWE ids a rule states as relationships to the CWE taxonomy (flawfinder does)."""
     relationships = descriptor.get("relationships")
@@ -139,6 +157,7 @@ class Rule:
         "severity",
         "tags",
         "title",
+        "use_only",
     )
 
     def __init__(self, rule_id: str, descriptor: dict[str, object], messages: dict[str, object]):
@@ -148,6 +167,7 @@ class Rule:
         self.id = rule_id
         self.tags = tuple(tag for tag in tags if type(tag) is str) if type(tags) is list else ()
         self.cwes = cwe_ids([*self.tags, properties.get("cwe"), *_related_cwes(descriptor)])
+        self.use_only = _relevant_only(descriptor)
         self.level = _default_level(descriptor)
         self.security = cvss_band(properties.get("security-severity"))
         # what a result that states no level, kind or properties of its own gets

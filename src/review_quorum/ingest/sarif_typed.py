@@ -291,6 +291,7 @@ class _TypedRun:
             rule.id,
             text or "",
             cwes=rule.cwes,
+            use_only=rule.use_only,
         )
 
     def _evidence(self, location: Location) -> Evidence:
