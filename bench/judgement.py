@@ -30,6 +30,7 @@ best k-of-n vote, with a bootstrap interval over the corpus's pull requests or p
 (1,000 resamples, bench/margins.py); "not significant" where it spans zero.
 
     python bench/judgement.py [--shared ../shared] [--size 1000000] [--repeat 2]
+    python bench/judgement.py --learn     # k-fold learning curves instead (bench/learning.py)
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import msgspec
@@ -59,6 +60,7 @@ from review_quorum.render.evaluation import render_table
 from review_quorum.scoring.fitting import fit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from learning import Corpus, curve
 from margins import Splitter, aligned, by_program, by_pull_request, interval, resamples
 
 NOISE_RULES = ("*detect-object-injection", "*useless-assignment")
@@ -80,6 +82,24 @@ class Table(msgspec.Struct, frozen=True):
     units: list[str]
     unit_name: str
     split: Splitter
+    runs_of: Callable[[Sequence[str]], list[labels.Run]]  # the runs of some of the units
+    fit_labels: labels.Labels  # what a profile is fitted on
+    shipped_in_sample: bool  # the shipped profile was fitted on this corpus's labels
+
+
+def _runs_of_prs(runs: Sequence[labels.Run]) -> Callable[[Sequence[str]], list[labels.Run]]:
+    return lambda prs: [run for run in runs if run.name in set(prs)]
+
+
+def _runs_of_programs(
+    findings: Sequence[NormalizedFinding], bots: int
+) -> Callable[[Sequence[str]], list[labels.Run]]:
+    def runs_of(programs: Sequence[str]) -> list[labels.Run]:
+        chosen = set(programs)
+        part = tuple(finding for finding in findings if finding.evidence.file in chosen)
+        return [labels.Run("part", part, bots)]
+
+    return runs_of
 
 
 def review_bots(folder: Path, judge: str) -> Table:
@@ -112,7 +132,18 @@ def review_bots(folder: Path, judge: str) -> Table:
     ]
     prs, split = by_pull_request(label_set)
     title = f"review-bots-dev, {judge} labels:"
-    return Table(title, score(label_set, kept), notes, kept, prs, "pull requests", split)
+    return Table(
+        title,
+        score(label_set, kept),
+        notes,
+        kept,
+        prs,
+        "pull requests",
+        split,
+        _runs_of_prs(runs),
+        label_set,
+        True,
+    )
 
 
 def _add_label_free(kept: Kept, runs: Sequence[labels.Run]) -> None:
@@ -154,7 +185,18 @@ def securibench(folder: Path) -> Table:
     assert isinstance(scored, LineLabels)
     units, split = by_program(scored, [*programs, *(f.evidence.file for f in findings)])
     title = "securibench-micro-js (noise rules left out of scoring):"
-    return Table(title, score(scored, kept), notes, kept, units, "programs", split)
+    return Table(
+        title,
+        score(scored, kept),
+        notes,
+        kept,
+        units,
+        "programs",
+        split,
+        _runs_of_programs(findings, 3),
+        every_rule,
+        True,
+    )
 
 
 def securibench_findings(folder: Path) -> list[NormalizedFinding]:
@@ -199,7 +241,18 @@ def castle(folder: Path) -> Table:
     assert isinstance(label_set, LineLabels)
     units, split = by_program(label_set, [*programs, *(f.evidence.file for f in findings)])
     title = "castle-c250 (tolerance 2, any CWE):"
-    return Table(title, score(label_set, kept), notes, kept, units, "programs", split)
+    return Table(
+        title,
+        score(label_set, kept),
+        notes,
+        kept,
+        units,
+        "programs",
+        split,
+        _runs_of_programs(findings, 5),
+        label_set,
+        False,
+    )
 
 
 def votes(findings: Sequence[NormalizedFinding], widen: int) -> dict[int, list[NormalizedFinding]]:
@@ -296,6 +349,27 @@ def margins(table: Table) -> list[str]:
     return lines
 
 
+def learning_curve(table: Table) -> list[str]:
+    """`--learn`: profiles fitted on 10%, 25% and 50% of the units score the rest."""
+    best = max((row for row in table.rows if row.kind == "source"), key=lambda r: r.metrics.f1)
+    corpus = Corpus(
+        table.title.rstrip(":"),
+        table.units,
+        table.runs_of,
+        table.fit_labels,
+        table.split,
+        best.name,
+        table.kept[f"source {best.name}"],
+    )
+    lines = curve(corpus)
+    if table.shipped_in_sample:
+        lines.append(
+            "  (the shipped profile was fitted on all of this corpus's labels: its figure is "
+            "in-sample here, the learned one never is)"
+        )
+    return lines
+
+
 def _summary(rows: Sequence[Row], name: str) -> str:
     row = next(row for row in rows if row.name == name)
     m = row.metrics
@@ -308,6 +382,11 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=2, help="runs per model (best kept)")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--learn",
+        action="store_true",
+        help="instead of the tables: k-fold learning curves (fit on 10/25/50%%, score the rest)",
+    )
     args = parser.parse_args()
     if args.child:
         print(_time_model(Path(args.child[0]), args.child[1]))
@@ -318,6 +397,10 @@ def main() -> None:
         securibench(corpora / "securibench-micro-js"),
         castle(corpora / "castle-c250"),
     ]
+    if args.learn:
+        for table in tables:
+            print("\n".join([table.title, *learning_curve(table)]) + "\n")
+        return
     for table in tables:
         print(render_table(table.rows, table.title))
         print("\n".join([*table.notes, _summary(table.rows, KEPT), *margins(table)]) + "\n")

@@ -3,7 +3,7 @@ and the split of a policy's score into per-program counts that it resamples."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -72,3 +72,41 @@ def test_the_per_program_counts_add_up_to_the_whole_corpus_score() -> None:
         kept_, true, found, wanted = total(aligned(split(kept[name]), units))
         assert (kept_, true, wanted) == (whole.kept, whole.true, 262)
         assert found / wanted == pytest.approx(whole.recall)
+
+
+def test_a_learning_curve_scores_only_held_out_programs_against_the_same_ones() -> None:
+    from learning import Corpus, curve
+    from margins import by_program
+
+    folder = shared_path("corpora", "castle-c250")
+    findings = []
+    for path in sorted((folder / "sarif").glob("*.sarif")):
+        findings += read(Source(str(path), path.read_bytes())).findings
+    label_set = labels.load(folder / "labels.jsonl", "jsonl", tolerance=2, any_category=True)
+    assert isinstance(label_set, LineLabels)
+    programs = [p.relative_to(folder).as_posix() for p in Path(folder, "datasets").rglob("*.c")]
+    units, split = by_program(label_set, programs)
+    fitted_on: list[set[str]] = []
+
+    def runs_of(chosen: Sequence[str]) -> list[labels.Run]:
+        fitted_on.append(set(chosen))
+        part = tuple(f for f in findings if f.evidence.file in set(chosen))
+        return [labels.Run("part", part, 5)]
+
+    flawfinder = [
+        (run, (f,))
+        for run in label_set.runs(findings, 5)
+        for f in run.findings
+        if f.bot == "flawfinder"
+    ]
+    corpus = Corpus("castle", units, runs_of, label_set, split, "flawfinder", flawfinder)
+    header, line = curve(corpus, shares=(0.5,))
+    assert "250 units" in header
+    # two folds: each fits on one half and scores the other, never what it was fitted on
+    assert len(fitted_on) == 4
+    train, test = fitted_on[0], fitted_on[1]
+    assert train.isdisjoint(test) and len(train | test) == 250
+    assert fitted_on[2] == test and fitted_on[3] == train
+    # the best tool's pooled F1 over the held-out halves is its whole-corpus F1
+    assert "flawfinder 0.280" in line
+    assert line.startswith("  fitted on 50% (2 folds): learned F1 0.")
