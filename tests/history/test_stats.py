@@ -107,18 +107,37 @@ def test_filters_narrow_the_counts(synced: str) -> None:
 
 
 def test_calibrate_ranks_the_bots_by_what_reviewers_did(synced: str) -> None:
-    profile = calibrate(stats_of(synced), origin="scene")
+    # over no base profile: each addressed rate shrunk toward the mean bot's (5 of 11)
+    profile = calibrate(stats_of(synced), origin="scene", base=Profile())
     ranked = [(s.bot, s.rule, s.reliability, s.true, s.false) for s in profile.sources]
     assert ranked == [
-        ("sourcery", None, 0.75, 2, 0),
-        ("copilot", None, 0.6, 2, 1),
-        ("coderabbit", None, 0.4, 1, 2),
-        ("gemini", None, 0.2, 0, 3),
+        ("sourcery", None, 0.5948, 2, 0),
+        ("copilot", None, 0.527, 2, 1),
+        ("coderabbit", None, 0.4131, 1, 2),
+        ("gemini", None, 0.2992, 0, 3),
     ]
     assert Profile.from_json(profile.to_json(), "calibrated").sources == profile.sources
     assert profile.origin == (
         "scene: 5 pull request(s), outcomes of synced bot comments, recorded runs and triage"
     )
+
+
+def test_calibrate_shrinks_the_bots_the_shipped_profile_knows_toward_its_figures(
+    synced: str,
+) -> None:
+    shipped = Profile.default().lookup()
+    profile = calibrate(stats_of(synced), origin="scene")
+    learned = {s.bot: s for s in profile.sources}
+    for bot in ("copilot", "coderabbit", "gemini"):  # measured on review-bots-dev
+        rate = learned[bot].true / (learned[bot].true + learned[bot].false)
+        low, high = sorted((rate, shipped[bot, None].reliability))
+        assert low < learned[bot].reliability < high, bot
+    assert [(s.bot, s.reliability) for s in profile.sources] == [
+        ("sourcery", 0.5948),  # unknown to the shipped profile: toward the mean bot
+        ("copilot", 0.4215),
+        ("coderabbit", 0.2933),
+        ("gemini", 0.2133),
+    ]
 
 
 @pytest.fixture
@@ -159,7 +178,11 @@ def test_calibrate_command_writes_a_profile_review_can_read(
     out = tmp_path / "profile.json"
     assert main(["calibrate", "--db", cli_history, "-o", str(out), "--min-decided", "3"]) == 0
     document = json.loads(out.read_text(encoding="utf-8"))
-    assert [s["bot"] for s in document["sources"]] == ["copilot", "coderabbit", "gemini"]
+    bots = [s["bot"] for s in document["sources"]]
+    assert bots[:3] == ["copilot", "coderabbit", "gemini"]
+    # the learned sources extend the shipped profile: its other sources follow
+    assert len(bots) == 3 + len(Profile.default().sources) - 3
+    assert "copilot: 0.294 -> 0.421 (+0.127, 3 decided)" in capsys.readouterr().err
     assert document["format"] == "review-quorum-profile"
     assert Profile.load(out).sources[0].true == 2
 
@@ -207,6 +230,6 @@ def test_review_with_db_weighs_each_bot_by_its_history(
         for share in finding.get("contributions", [])
     }
     assert set(members) == {"sourcery", "gemini", "newbot"}
-    assert shares["sourcery"][0] == 0.75 and "history: " in shares["sourcery"][1]
-    assert shares["gemini"][0] == 0.2
+    assert shares["sourcery"][0] == 0.5948 and "history: " in shares["sourcery"][1]
+    assert shares["gemini"][0] == 0.2133
     assert "history" not in shares["newbot"][1]

@@ -10,6 +10,10 @@ computes shows here, so an optimisation that keeps this digest keeps the output.
 Re-pinned (issue 30): a tool's stated confidence now shifts a source's odds after the
 agreement estimate instead of only its prior, so the workload's analyser rules, whose
 findings state random confidences, moved (the top clusters by 0.005-0.011).
+Re-pinned again (issue 30, one estimator): the shipped profile, refitted with labels'
+and history's shared estimator, shrinks each bot toward its witness family, so greptile
+moved 0.3982 -> 0.3897 (and greptile-v4, qodo, qodo-v2 by under 0.01): the two clusters
+greptile leads moved by -0.004.
 """
 
 from __future__ import annotations
@@ -67,13 +71,13 @@ def digest(count: int, seed: int, **options: object) -> str:
 
 def test_a_mixed_workload_keeps_its_clusters_and_scores() -> None:
     assert (digest(3000, 11), digest(3000, 12, bots_ran=10, line_window=1)) == (
-        "befb58117626215d",
-        "516fa2ad02ae5ee5",
+        "0ed5ff88ed813bed",
+        "18c7d1a70381603b",
     )
 
 
 def test_a_canonical_order_keeps_its_clusters_and_scores() -> None:
-    assert digest(1500, 13, order="canonical") == "e6ebcccca89c25c6"
+    assert digest(1500, 13, order="canonical") == "4c2550e27849b6b3"
 
 
 def test_a_few_clusters_exactly() -> None:
@@ -84,6 +88,6 @@ def test_a_few_clusters_exactly() -> None:
     ] == [
         ("src/m2.py", 25, ("coderabbit", "semgrep"), 0.9317),
         ("src/m0.py", 57, ("copilot", "semgrep"), 0.9042),
-        ("src/m6.py", 93, ("bandit", "greptile"), 0.8901),
-        ("src/m1.py", 1, ("greptile", "ruff"), 0.8718),
+        ("src/m6.py", 93, ("bandit", "greptile"), 0.8865),
+        ("src/m1.py", 1, ("greptile", "ruff"), 0.8677),
     ]
