@@ -39,6 +39,13 @@ Sources, runs and reliability (95% interval)
   coderabbit     0  sync:4       0     0        0          0  0.40 [0.06-0.79] (thin)  3
   gemini         0  sync:3       0     0        0          0  0.20 [0.00-0.56] (thin)  3
 
+What each bot is worth
+  bot         only it  only it addressed                 without it  cost/addressed
+  sourcery          3                  2     2 addressed lost (40%)               -
+  copilot           1                  1     1 addressed lost (20%)               -
+  coderabbit        2                  0  no addressed finding lost               -
+  gemini            3                  0  no addressed finding lost               -
+
 Rules
   bot rule                 comments  findings      dup  addressed  dismissed  unknown  rate
   coderabbit (no rule id)         4         4  2 (50%)          1          2        1   33%
@@ -168,7 +175,8 @@ def test_stats_command_writes_text_json_csv_and_html(
     assert main(["stats", "--db", cli_history, "--format", "csv", "--repo", "octo-org/other"]) == 0
     assert capsys.readouterr().out == (
         "scope,bot,rule,month,comments,findings,duplicates,addressed,dismissed,unknown,"
-        "addressed_rate,went_away,runs,reliability,reliability_low,reliability_high,outcomes\n"
+        "addressed_rate,went_away,runs,reliability,reliability_low,reliability_high,outcomes,"
+        "only_it,only_it_addressed,cost_per_addressed\n"
     )
 
 
@@ -233,3 +241,38 @@ def test_review_with_db_weighs_each_bot_by_its_history(
     assert shares["sourcery"][0] == 0.5948 and "history: " in shares["sourcery"][1]
     assert shares["gemini"][0] == 0.2133
     assert "history" not in shares["newbot"][1]
+
+
+def test_stats_say_what_each_bot_is_worth_and_what_an_addressed_finding_cost(
+    cli_history: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / ".quorum.toml"
+    config.write_text("[cost-per-run]\nsourcery = 0.5\ncopilot = 1.25\n", encoding="utf-8")
+    assert main(["stats", "--db", cli_history, "--format", "json"]) == 0
+    bots = {b["bot"]: b for b in json.loads(capsys.readouterr().out)["bots"]}
+    # sourcery raised 3 findings nobody else did, 2 of them addressed: 2 of the 5 addressed
+    assert bots["sourcery"]["only_it"] == {"findings": 3, "addressed": 2}
+    assert bots["sourcery"]["without_it"] == {"addressed_lost": 2, "share_of_addressed": 0.4}
+    # copilot: 2 of its 3 findings were duplicates of coderabbit's
+    assert bots["copilot"]["only_it"] == {"findings": 1, "addressed": 1}
+    assert bots["gemini"]["without_it"]["addressed_lost"] == 0
+    # one review per pull request commented on, at the configured cost, per addressed finding
+    assert bots["sourcery"]["cost_per_run"] == 0.5
+    assert bots["sourcery"]["runs"] == 0  # synced only: no recorded run
+    assert bots["sourcery"]["cost_per_addressed"] == pytest.approx(0.5 * 3 / 2)
+    assert bots["copilot"]["cost_per_addressed"] == pytest.approx(1.25 * 3 / 2)
+    assert bots["gemini"]["cost_per_addressed"] is None  # no cost configured
+    assert main(["stats", "--db", cli_history]) == 0
+    assert (
+        "  sourcery          3                  2     2 addressed lost (40%)            0.75"
+        in (capsys.readouterr().out)
+    )
+
+
+def test_a_negative_cost_per_run_is_a_config_error(
+    cli_history: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / ".quorum.toml").write_text("[cost-per-run]\nsourcery = -1\n", encoding="utf-8")
+    assert main(["stats", "--db", cli_history]) == 2
+    err = capsys.readouterr().err
+    assert "cost-per-run" in err and "sourcery: expected a number >= 0, not -1" in err

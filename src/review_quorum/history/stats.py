@@ -59,6 +59,13 @@ class Tally(msgspec.Struct):
     runs: int = 0
     dispositions: dict[str, int] = msgspec.field(default_factory=dict)
     origins: dict[str, int] = msgspec.field(default_factory=dict)
+    only_addressed: int = 0  # addressed findings no other bot raised
+    pulls: int = 0  # pull requests it has findings on (bots only)
+
+    @property
+    def only(self) -> int:
+        """Findings no other bot raised (not in a cluster with another bot's finding)."""
+        return self.findings - self.duplicates
 
     @property
     def decided(self) -> int:
@@ -95,6 +102,7 @@ class Tally(msgspec.Struct):
         self.duplicates += count if duplicate else 0
         if outcome == Outcome.ADDRESSED.value:
             self.addressed += count
+            self.only_addressed += 0 if duplicate else count
         elif outcome == Outcome.DISMISSED.value:
             self.dismissed += count
         elif outcome == WENT_AWAY:
@@ -123,6 +131,22 @@ class Stats(msgspec.Struct):
     months: dict[tuple[str, str], Tally] = msgspec.field(default_factory=dict)
     agreements: list[Agreement] = msgspec.field(default_factory=list)
     pull_requests: int = 0
+    costs: dict[str, float] = msgspec.field(default_factory=dict)  # config `cost-per-run`
+
+    @property
+    def addressed(self) -> int:
+        """Addressed findings of every bot."""
+        return sum(tally.addressed for tally in self.bots.values())
+
+    def cost_per_addressed(self, bot: str) -> float | None:
+        """What one addressed finding of `bot` cost: its cost per run (configured) times its
+        runs (the recorded runs it appeared in, else the pull requests it commented on: one
+        review each), over its addressed findings; None when unknown."""
+        cost, tally = self.costs.get(bot), self.bots[bot]
+        runs = tally.runs or tally.pulls
+        if cost is None or not runs or not tally.addressed:
+            return None
+        return cost * runs / tally.addressed
 
     @property
     def month_names(self) -> list[str]:
@@ -169,10 +193,13 @@ def _count(database: Database, table: str, filters: Filters | None) -> Stats:
 
 def _count_distinct(database: Database, stats: Stats, facts: str, params: list[Any]) -> None:
     """Distinct comments per bot, rule and month; distinct pull requests."""
-    for bot, comments in database.rows(
-        f"SELECT bot, COUNT(DISTINCT comment) FROM ({facts}) facts GROUP BY bot", params
+    for bot, comments, pulls in database.rows(
+        f"SELECT bot, COUNT(DISTINCT comment), COUNT(DISTINCT pull) FROM ({facts}) facts"
+        " GROUP BY bot",
+        params,
     ):
         stats.bots[bot].comments = int(comments)
+        stats.bots[bot].pulls = int(pulls)
     for group, tallies in (("rule_id", stats.rules), ("SUBSTR(created_at, 1, 7)", stats.months)):
         for bot, other, comments in database.rows(
             f"SELECT bot, {group}, COUNT(DISTINCT comment) FROM ({facts}) facts GROUP BY 1, 2",
