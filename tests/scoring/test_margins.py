@@ -54,6 +54,21 @@ def test_a_margin_resting_on_one_program_is_not_significant() -> None:
     assert gap.low == 0.0 and not gap.significant
 
 
+def test_the_interval_holds_the_middle_95_percent_of_the_resampled_differences() -> None:
+    from margins import f1, interval, resamples, total
+
+    first = [(n % 4 + 1, n % 3, n % 2, 1) for n in range(60)]
+    second = [(n % 5 + 1, n % 2, (n + 1) % 2, 1) for n in range(60)]
+    draws = resamples(60)
+    gap = interval(first, second, draws)
+    differences = [
+        f1(total(first[i] for i in draw)) - f1(total(second[i] for i in draw)) for draw in draws
+    ]
+    below = sum(d < gap.low for d in differences) / len(differences)
+    above = sum(d > gap.high for d in differences) / len(differences)
+    assert 0.01 <= below <= 0.03 and 0.01 <= above <= 0.03
+
+
 def test_the_per_program_counts_add_up_to_the_whole_corpus_score() -> None:
     from margins import aligned, by_program, total
 

@@ -414,6 +414,11 @@ def test_a_use_of_function_finding_beside_its_own_familys_misuse_rule_is_one_wit
     ]
     (cluster,) = run(items)
     assert sum(counted for _, counted in _sources(cluster).values()) == 2
+    # the other tool's audit rule is corroborated by the misuse rule; the first tool's own
+    # audit rule is not, by its own tool nor by another audit rule
+    origins = {c.source: c.origin for c in cluster.contributions}
+    assert origins["auditor/insecure-strcpy"].startswith("agreement in this input (1/1 shared)")
+    assert origins["scanner/strcpy-audit"].startswith("agreement in this input (0/1 shared)")
     (alone,) = run(items[:2])  # one tool's two rules: one witness
     assert sum(counted for _, counted in _sources(alone).values()) == 1
 
