@@ -24,7 +24,13 @@ Prints, in one run, the `quorum evaluate` tables of
 - the time of the reliability model against the agreement model on the 1,000,000-finding
   workload of bench/consensus.py, each in its own process.
 
+After each table, the margins of the default model (with the shipped profile, as
+cross-validated above, and label-free, with an empty one) over the best single tool and the
+best k-of-n vote, with a bootstrap interval over the corpus's pull requests or programs
+(1,000 resamples, bench/margins.py); "not significant" where it spans zero.
+
     python bench/judgement.py [--shared ../shared] [--size 1000000] [--repeat 2]
+    python bench/judgement.py --learn     # k-fold learning curves instead (bench/learning.py)
 """
 
 from __future__ import annotations
@@ -37,28 +43,66 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import msgspec
 from msgspec.structs import replace
 
 from review_quorum import Profile, compute_consensus, labels
 from review_quorum.evaluate import Options, Row, kept_by_policy, score
 from review_quorum.ingest import read
 from review_quorum.ingest.base import Source
+from review_quorum.labels.lines import LineLabels
 from review_quorum.labels.review_bots import ReviewBotsLabels
 from review_quorum.model import NormalizedFinding
 from review_quorum.render.evaluation import render_table
 from review_quorum.scoring.fitting import fit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from learning import Corpus, curve
+from margins import Splitter, aligned, by_program, by_pull_request, interval, resamples
 
 NOISE_RULES = ("*detect-object-injection", "*useless-assignment")
 BAD = re.compile(r"//\s*BAD\b|/\*\s*BAD\s*\*/")
 KEPT = "reliability >= needs-verification"
 CASTLE_TOLERANCE = 2
 Kept = dict[str, list[tuple[labels.Run, tuple[NormalizedFinding, ...]]]]
+VOTE = re.compile(r"^(agreement clusters of >= \d+ bots|vote >= \d+ of \d+ tools)$")
 
 
-def review_bots(folder: Path, judge: str) -> tuple[list[Row], list[str]]:
+class Table(msgspec.Struct, frozen=True):
+    """One corpus's table, its notes, and what the margins need: each policy's kept items,
+    the units to resample (pull requests or programs) and how to split items into them."""
+
+    title: str
+    rows: list[Row]
+    notes: list[str]
+    kept: Kept
+    units: list[str]
+    unit_name: str
+    split: Splitter
+    runs_of: Callable[[Sequence[str]], list[labels.Run]]  # the runs of some of the units
+    fit_labels: labels.Labels  # what a profile is fitted on
+    shipped_in_sample: bool  # the shipped profile was fitted on this corpus's labels
+
+
+def _runs_of_prs(runs: Sequence[labels.Run]) -> Callable[[Sequence[str]], list[labels.Run]]:
+    return lambda prs: [run for run in runs if run.name in set(prs)]
+
+
+def _runs_of_programs(
+    findings: Sequence[NormalizedFinding], bots: int
+) -> Callable[[Sequence[str]], list[labels.Run]]:
+    def runs_of(programs: Sequence[str]) -> list[labels.Run]:
+        chosen = set(programs)
+        part = tuple(finding for finding in findings if finding.evidence.file in chosen)
+        return [labels.Run("part", part, bots)]
+
+    return runs_of
+
+
+def review_bots(folder: Path, judge: str) -> Table:
     """The table for one judge's labels, and notes on the held-out folds."""
     units = folder / "units.jsonl"
     label_set = labels.load(units, "review-bots", judge=judge)
@@ -80,12 +124,26 @@ def review_bots(folder: Path, judge: str) -> tuple[list[Row], list[str]]:
         as_shipped = fit(opus, opus_train, f"labels: review-bots-dev opus without {held}")
         _merge_reliability(shipped, test, as_shipped)
     m = label_set.score(shipped[KEPT])
-    return score(label_set, kept), [
+    notes = [
         f"leave-one-repository-out, profile fitted on the {judge} labels of the other two "
         f"repositories; `{KEPT}` F1 per held-out repository: {', '.join(notes)}",
         f"the same with the profile fitted on the opus labels (as the shipped default is): "
         f"P {m.precision:.3f} R {m.recall:.3f} F1 {m.f1:.4f}",
     ]
+    prs, split = by_pull_request(label_set)
+    title = f"review-bots-dev, {judge} labels:"
+    return Table(
+        title,
+        score(label_set, kept),
+        notes,
+        kept,
+        prs,
+        "pull requests",
+        split,
+        _runs_of_prs(runs),
+        label_set,
+        True,
+    )
 
 
 def _add_label_free(kept: Kept, runs: Sequence[labels.Run]) -> None:
@@ -101,7 +159,7 @@ def _merge_reliability(kept: Kept, runs: Sequence[labels.Run], profile: Profile)
     return held_kept
 
 
-def securibench(folder: Path) -> tuple[list[Row], list[str]]:
+def securibench(folder: Path) -> Table:
     """The table for the three SARIF files; reliability rows leave one test folder out."""
     findings = securibench_findings(folder)
     with tempfile.TemporaryDirectory() as scratch:
@@ -119,10 +177,26 @@ def securibench(folder: Path) -> tuple[list[Row], list[str]]:
         test = labels.Run(held, tuple(f for f in findings if _folder(f) == held), 3)
         _merge_reliability(kept, [test], profile)
         notes.append(held)
-    return score(scored, kept), [
+    notes = [
         "reliability rows: leave-one-folder-out, a profile fitted (on every rule, noise "
         f"included) on the other folders scores each of: {', '.join(notes)}"
     ]
+    programs = [p.relative_to(folder).as_posix() for p in (folder / "test-cases").rglob("*.js")]
+    assert isinstance(scored, LineLabels)
+    units, split = by_program(scored, [*programs, *(f.evidence.file for f in findings)])
+    title = "securibench-micro-js (noise rules left out of scoring):"
+    return Table(
+        title,
+        score(scored, kept),
+        notes,
+        kept,
+        units,
+        "programs",
+        split,
+        _runs_of_programs(findings, 3),
+        every_rule,
+        True,
+    )
 
 
 def securibench_findings(folder: Path) -> list[NormalizedFinding]:
@@ -148,7 +222,7 @@ def bad_lines(folder: Path) -> str:
     return "\n".join(records) + "\n"
 
 
-def castle(folder: Path) -> tuple[list[Row], list[str]]:
+def castle(folder: Path) -> Table:
     """The table for the five C analysers, with the README's k-of-5 votes."""
     findings: list[NormalizedFinding] = []
     for path in sorted((folder / "sarif").glob("*.sarif")):
@@ -161,7 +235,24 @@ def castle(folder: Path) -> tuple[list[Row], list[str]]:
     _add_label_free(kept, runs)
     for k, chosen in votes(findings, CASTLE_TOLERANCE).items():
         kept[f"vote >= {k} of 5 tools"] = [(runs[0], (finding,)) for finding in chosen]
-    return score(label_set, kept), ["votes: distinct tools whose spans, widened by 2, overlap"]
+    notes = ["votes: distinct tools whose spans, widened by 2, overlap"]
+    dataset = folder / "datasets" / "CASTLE-C250"
+    programs = [p.relative_to(folder).as_posix() for p in dataset.glob("*.c")]
+    assert isinstance(label_set, LineLabels)
+    units, split = by_program(label_set, [*programs, *(f.evidence.file for f in findings)])
+    title = "castle-c250 (tolerance 2, any CWE):"
+    return Table(
+        title,
+        score(label_set, kept),
+        notes,
+        kept,
+        units,
+        "programs",
+        split,
+        _runs_of_programs(findings, 5),
+        label_set,
+        False,
+    )
 
 
 def votes(findings: Sequence[NormalizedFinding], widen: int) -> dict[int, list[NormalizedFinding]]:
@@ -226,6 +317,59 @@ def _time_model(path: Path, model: str) -> float:
         return time.perf_counter() - started
 
 
+def margins(table: Table) -> list[str]:
+    """The default model's F1 against the best single tool and the best k-of-n vote, with
+    the shipped profile and label-free, each with its bootstrap interval."""
+    sources = [row for row in table.rows if row.kind == "source"]
+    votes_ = [row for row in table.rows if VOTE.match(row.name)]
+    rivals = [
+        ("best single tool", max(sources, key=lambda row: row.metrics.f1)),
+        ("best k-of-n vote", max(votes_, key=lambda row: row.metrics.f1)),
+    ]
+    draws = resamples(len(table.units))
+    counts = {}
+    for name in {
+        KEPT,
+        f"{KEPT}, label-free",
+        *(f"source {row.name}" for row in sources),
+        *(row.name for row in votes_),
+    }:
+        counts[name] = aligned(table.split(table.kept[name]), table.units)
+    lines = [
+        f"margins: F1 difference, 95% interval over {len(draws):,} bootstrap resamples of "
+        f"the {len(table.units)} {table.unit_name}:"
+    ]
+    for model, profile in ((KEPT, "shipped profile"), (f"{KEPT}, label-free", "empty profile")):
+        for what, rival in rivals:
+            key = f"source {rival.name}" if rival.kind == "source" else rival.name
+            gap = interval(counts[model], counts[key], draws)
+            lines.append(
+                f"  {KEPT} ({profile}) - {what} ({rival.name}, {rival.metrics.f1:.3f}): {gap}"
+            )
+    return lines
+
+
+def learning_curve(table: Table) -> list[str]:
+    """`--learn`: profiles fitted on 10%, 25% and 50% of the units score the rest."""
+    best = max((row for row in table.rows if row.kind == "source"), key=lambda r: r.metrics.f1)
+    corpus = Corpus(
+        table.title.rstrip(":"),
+        table.units,
+        table.runs_of,
+        table.fit_labels,
+        table.split,
+        best.name,
+        table.kept[f"source {best.name}"],
+    )
+    lines = curve(corpus)
+    if table.shipped_in_sample:
+        lines.append(
+            "  (the shipped profile was fitted on all of this corpus's labels: its figure is "
+            "in-sample here, the learned one never is)"
+        )
+    return lines
+
+
 def _summary(rows: Sequence[Row], name: str) -> str:
     row = next(row for row in rows if row.name == name)
     m = row.metrics
@@ -238,21 +382,28 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=2, help="runs per model (best kept)")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--learn",
+        action="store_true",
+        help="instead of the tables: k-fold learning curves (fit on 10/25/50%%, score the rest)",
+    )
     args = parser.parse_args()
     if args.child:
         print(_time_model(Path(args.child[0]), args.child[1]))
         return
     corpora = args.shared / "corpora"
-    for judge in ("opus", "gpt-5.2"):
-        rows, notes = review_bots(corpora / "review-bots-dev", judge)
-        print(render_table(rows, f"review-bots-dev, {judge} labels:"))
-        print("\n".join([*notes, _summary(rows, KEPT)]) + "\n")
-    rows, notes = securibench(corpora / "securibench-micro-js")
-    print(render_table(rows, "securibench-micro-js (noise rules left out of scoring):"))
-    print("\n".join([*notes, _summary(rows, KEPT)]) + "\n")
-    rows, notes = castle(corpora / "castle-c250")
-    print(render_table(rows, "castle-c250 (tolerance 2, any CWE):"))
-    print("\n".join([*notes, _summary(rows, KEPT)]) + "\n")
+    tables = [
+        *(review_bots(corpora / "review-bots-dev", judge) for judge in ("opus", "gpt-5.2")),
+        securibench(corpora / "securibench-micro-js"),
+        castle(corpora / "castle-c250"),
+    ]
+    if args.learn:
+        for table in tables:
+            print("\n".join([table.title, *learning_curve(table)]) + "\n")
+        return
+    for table in tables:
+        print(render_table(table.rows, table.title))
+        print("\n".join([*table.notes, _summary(table.rows, KEPT), *margins(table)]) + "\n")
     times = timing(args.size, args.repeat)
     ratio = times["reliability"] / times["agreement"]
     print(

@@ -1,7 +1,8 @@
 """Configuration: `[tool.quorum]` in pyproject.toml, or a `.quorum.toml`; flags override it.
 
-Keys use the flag spelling (`gate-level`, `line-window`, ...); two are tables: `categories`
-(rule pattern = category) and `bot-logins` (GitHub login = bot name, docs/bot-comments.md).
+Keys use the flag spelling (`gate-level`, `line-window`, ...); three are tables: `categories`
+(rule pattern = category), `bot-logins` (GitHub login = bot name, docs/bot-comments.md) and
+`cost-per-run` (bot name = what one run of it costs, for `quorum stats`).
 Unknown keys and bad values
 are `ConfigError`s naming the file and the key. `.quorum.toml` holds the keys at top level
 (or under `[tool.quorum]`); pyproject.toml only under `[tool.quorum]`.
@@ -98,6 +99,19 @@ def _names(value: object) -> list[str]:
     return [name.strip() for name in value]
 
 
+def _costs(value: object) -> dict[str, float]:
+    if not isinstance(value, dict):
+        raise ValueError("expected a table of bot name = cost of one run")
+    costs = {}
+    for bot, cost in value.items():
+        if isinstance(cost, bool) or not isinstance(cost, int | float) or not is_finite(cost):
+            raise ValueError(f"{bot}: expected a number >= 0, not {shown(cost)}")
+        if cost < 0:
+            raise ValueError(f"{bot}: expected a number >= 0, not {shown(cost)}")
+        costs[bot] = float(cost)
+    return costs
+
+
 def _outcome_rule(value: object) -> Any:
     from review_quorum.history.outcomes import OutcomeRule
 
@@ -126,6 +140,7 @@ CHECKS: dict[str, Callable[[object], Any]] = {
     "model": _choice("agreement", "reliability"),
     "profile": _text,
     "outcome-rule": _outcome_rule,
+    "cost-per-run": _costs,
     "expected-bots": _names,
 }
 

@@ -236,6 +236,11 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
     `category_certainty` is 1.0 when the tool states the category (a rule's tags, a CWE, a
     label) and below 1.0, by how sure the guess is, when it was inferred from words.
     `cwes` are the CWE ids the tool's rule states, if any (finer than the category).
+    `use_only` is set when the tool's rule states only that a function is used, not that it
+    is misused: the tool relates the rule to its weaknesses only as relevant to them (SARIF
+    relationship kinds, as function-database scanners such as flawfinder state them). Rules
+    stating only CWE-676-style weaknesses (use of a dangerous function) are read as such
+    from `cwes` by the scoring. Such findings corroborate the call, not its misuse.
     """
 
     bot: str
@@ -252,6 +257,7 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
     source: CommentSource | None = None
     related: tuple[Evidence, ...] = ()
     cwes: tuple[int, ...] = ()
+    use_only: bool = False
 
     def __post_init__(self) -> None:
         if self._plainly_valid():
@@ -277,6 +283,8 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
             raise FindingError(f"{name}: related locations must be Evidence values")
         if self.cwes and not all(type(cwe) is int and cwe > 0 for cwe in self.cwes):
             raise FindingError(f"{name}: CWE ids must be positive integers")
+        if type(self.use_only) is not bool:
+            raise FindingError(f"{name}: use_only must be true or false")
 
     def _plainly_valid(self) -> bool:
         """Whether every field has exactly its usual type and a valid value: readers build
@@ -299,6 +307,7 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
             and (source is None or type(source) is CommentSource)
             and not self.related
             and not self.cwes
+            and self.use_only is False
         )
 
     def _check_extras(self, name: _FindingName) -> None:

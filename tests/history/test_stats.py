@@ -39,6 +39,13 @@ Sources, runs and reliability (95% interval)
   coderabbit     0  sync:4       0     0        0          0  0.40 [0.06-0.79] (thin)  3
   gemini         0  sync:3       0     0        0          0  0.20 [0.00-0.56] (thin)  3
 
+What each bot is worth
+  bot         only it  only it addressed                 without it  cost/addressed
+  sourcery          3                  2     2 addressed lost (40%)               -
+  copilot           1                  1     1 addressed lost (20%)               -
+  coderabbit        2                  0  no addressed finding lost               -
+  gemini            3                  0  no addressed finding lost               -
+
 Rules
   bot rule                 comments  findings      dup  addressed  dismissed  unknown  rate
   coderabbit (no rule id)         4         4  2 (50%)          1          2        1   33%
@@ -107,18 +114,37 @@ def test_filters_narrow_the_counts(synced: str) -> None:
 
 
 def test_calibrate_ranks_the_bots_by_what_reviewers_did(synced: str) -> None:
-    profile = calibrate(stats_of(synced), origin="scene")
+    # over no base profile: each addressed rate shrunk toward the mean bot's (5 of 11)
+    profile = calibrate(stats_of(synced), origin="scene", base=Profile())
     ranked = [(s.bot, s.rule, s.reliability, s.true, s.false) for s in profile.sources]
     assert ranked == [
-        ("sourcery", None, 0.75, 2, 0),
-        ("copilot", None, 0.6, 2, 1),
-        ("coderabbit", None, 0.4, 1, 2),
-        ("gemini", None, 0.2, 0, 3),
+        ("sourcery", None, 0.5948, 2, 0),
+        ("copilot", None, 0.527, 2, 1),
+        ("coderabbit", None, 0.4131, 1, 2),
+        ("gemini", None, 0.2992, 0, 3),
     ]
     assert Profile.from_json(profile.to_json(), "calibrated").sources == profile.sources
     assert profile.origin == (
         "scene: 5 pull request(s), outcomes of synced bot comments, recorded runs and triage"
     )
+
+
+def test_calibrate_shrinks_the_bots_the_shipped_profile_knows_toward_its_figures(
+    synced: str,
+) -> None:
+    shipped = Profile.default().lookup()
+    profile = calibrate(stats_of(synced), origin="scene")
+    learned = {s.bot: s for s in profile.sources}
+    for bot in ("copilot", "coderabbit", "gemini"):  # measured on review-bots-dev
+        rate = learned[bot].true / (learned[bot].true + learned[bot].false)
+        low, high = sorted((rate, shipped[bot, None].reliability))
+        assert low < learned[bot].reliability < high, bot
+    assert [(s.bot, s.reliability) for s in profile.sources] == [
+        ("sourcery", 0.5948),  # unknown to the shipped profile: toward the mean bot
+        ("copilot", 0.4215),
+        ("coderabbit", 0.2933),
+        ("gemini", 0.2133),
+    ]
 
 
 @pytest.fixture
@@ -149,7 +175,8 @@ def test_stats_command_writes_text_json_csv_and_html(
     assert main(["stats", "--db", cli_history, "--format", "csv", "--repo", "octo-org/other"]) == 0
     assert capsys.readouterr().out == (
         "scope,bot,rule,month,comments,findings,duplicates,addressed,dismissed,unknown,"
-        "addressed_rate,went_away,runs,reliability,reliability_low,reliability_high,outcomes\n"
+        "addressed_rate,went_away,runs,reliability,reliability_low,reliability_high,outcomes,"
+        "only_it,only_it_addressed,cost_per_addressed\n"
     )
 
 
@@ -159,7 +186,11 @@ def test_calibrate_command_writes_a_profile_review_can_read(
     out = tmp_path / "profile.json"
     assert main(["calibrate", "--db", cli_history, "-o", str(out), "--min-decided", "3"]) == 0
     document = json.loads(out.read_text(encoding="utf-8"))
-    assert [s["bot"] for s in document["sources"]] == ["copilot", "coderabbit", "gemini"]
+    bots = [s["bot"] for s in document["sources"]]
+    assert bots[:3] == ["copilot", "coderabbit", "gemini"]
+    # the learned sources extend the shipped profile: its other sources follow
+    assert len(bots) == 3 + len(Profile.default().sources) - 3
+    assert "copilot: 0.294 -> 0.421 (+0.127, 3 decided)" in capsys.readouterr().err
     assert document["format"] == "review-quorum-profile"
     assert Profile.load(out).sources[0].true == 2
 
@@ -207,6 +238,41 @@ def test_review_with_db_weighs_each_bot_by_its_history(
         for share in finding.get("contributions", [])
     }
     assert set(members) == {"sourcery", "gemini", "newbot"}
-    assert shares["sourcery"][0] == 0.75 and "history: " in shares["sourcery"][1]
-    assert shares["gemini"][0] == 0.2
+    assert shares["sourcery"][0] == 0.5948 and "history: " in shares["sourcery"][1]
+    assert shares["gemini"][0] == 0.2133
     assert "history" not in shares["newbot"][1]
+
+
+def test_stats_say_what_each_bot_is_worth_and_what_an_addressed_finding_cost(
+    cli_history: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / ".quorum.toml"
+    config.write_text("[cost-per-run]\nsourcery = 0.5\ncopilot = 1.25\n", encoding="utf-8")
+    assert main(["stats", "--db", cli_history, "--format", "json"]) == 0
+    bots = {b["bot"]: b for b in json.loads(capsys.readouterr().out)["bots"]}
+    # sourcery raised 3 findings nobody else did, 2 of them addressed: 2 of the 5 addressed
+    assert bots["sourcery"]["only_it"] == {"findings": 3, "addressed": 2}
+    assert bots["sourcery"]["without_it"] == {"addressed_lost": 2, "share_of_addressed": 0.4}
+    # copilot: 2 of its 3 findings were duplicates of coderabbit's
+    assert bots["copilot"]["only_it"] == {"findings": 1, "addressed": 1}
+    assert bots["gemini"]["without_it"]["addressed_lost"] == 0
+    # one review per pull request commented on, at the configured cost, per addressed finding
+    assert bots["sourcery"]["cost_per_run"] == 0.5
+    assert bots["sourcery"]["runs"] == 0  # synced only: no recorded run
+    assert bots["sourcery"]["cost_per_addressed"] == pytest.approx(0.5 * 3 / 2)
+    assert bots["copilot"]["cost_per_addressed"] == pytest.approx(1.25 * 3 / 2)
+    assert bots["gemini"]["cost_per_addressed"] is None  # no cost configured
+    assert main(["stats", "--db", cli_history]) == 0
+    assert (
+        "  sourcery          3                  2     2 addressed lost (40%)            0.75"
+        in (capsys.readouterr().out)
+    )
+
+
+def test_a_negative_cost_per_run_is_a_config_error(
+    cli_history: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / ".quorum.toml").write_text("[cost-per-run]\nsourcery = -1\n", encoding="utf-8")
+    assert main(["stats", "--db", cli_history]) == 2
+    err = capsys.readouterr().err
+    assert "cost-per-run" in err and "sourcery: expected a number >= 0, not -1" in err

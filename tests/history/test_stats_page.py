@@ -107,3 +107,58 @@ def test_the_network_log_catches_a_fetch_and_the_policy_stops_it(tmp_path: Path)
     closed.write_text(f'<!DOCTYPE html><head>{policy}</head><img src="{TRIPWIRE}">', "utf-8")
     assert browse(open_page, tmp_path, "--dump-dom")[1] == [TRIPWIRE]
     assert browse(closed, tmp_path, "--dump-dom")[1] == []
+
+
+def test_the_page_shows_what_each_bot_is_worth_and_its_sources_table(tmp_path: Path) -> None:
+    stats = scene_stats()
+    stats.bots["sourcery"].only_addressed = 2
+    stats.bots["sourcery"].pulls = 3
+    stats.costs = {"sourcery": 0.5}
+    page = tmp_path / "stats.html"
+    page.write_text(render_html(stats), encoding="utf-8")
+    dom, fetched = browse(page, tmp_path, "--dump-dom")
+    assert fetched == []
+    assert re.search(r'<table id="sources">.*<th>reliability</th>', dom)
+    assert "<th>only it addressed</th>" in dom and "<th>cost/addressed</th>" in dom
+    # sourcery: 3 findings, none a duplicate, 2 addressed of the 4 every bot had; 0.5 x 3 / 2
+    assert (
+        "<tr><td>sourcery</td><td>3</td><td>2</td><td>2 addressed lost (50%)</td><td>0.75</td></tr>"
+    ) in dom
+    assert "<td>gemini &lt;script&gt;</td><td>3</td><td>0</td>" in dom
+
+
+def test_charts_with_nothing_to_draw_say_why(tmp_path: Path) -> None:
+    stats = Stats(pull_requests=2)
+    stats.bots = {"sourcery": Tally(2, 2, 0, 0, 0, 2), "copilot": Tally(1, 1, 0, 0, 0, 1)}
+    stats.months = {("sourcery", "2026-01"): Tally(2, 2, 0, 0, 0, 2)}
+    page = tmp_path / "stats.html"
+    page.write_text(render_html(stats), encoding="utf-8")
+    dom, fetched = browse(page, tmp_path, "--dump-dom")
+    assert fetched == []
+    # nothing decided: no rate and no trend to plot, and the page says where outcomes come from
+    charts = re.findall(r'<svg class="chart" data-chart="([a-z]+)"', dom)
+    assert charts == ["outcomes", "duplicates"]
+    empty = re.findall(
+        r'<p class="empty" data-chart="([a-z]+)">No outcomes yet: outcomes come '
+        r"from <code>quorum history sync</code>",
+        dom,
+    )
+    assert empty == ["addressed", "trend"]
+    nothing = render_html(Stats())
+    assert nothing.count('<p class="empty"') == 4 and '<svg class="chart"' not in nothing
+    assert nothing.count("No findings stored") == 2
+
+
+def test_a_screenshot_of_the_page_with_its_tables(tmp_path: Path) -> None:
+    stats = scene_stats()
+    stats.bots["sourcery"].only_addressed = 2
+    stats.bots["sourcery"].pulls = 3
+    stats.costs = {"sourcery": 0.5}
+    page = tmp_path / "stats.html"
+    page.write_text(render_html(stats), encoding="utf-8")
+    shot = Path(os.environ.get("QUORUM_STATS_SCREENSHOT") or tmp_path / "stats.png")
+    _, fetched = browse(page, tmp_path, f"--screenshot={shot}", "--window-size=1100,2600")
+    assert fetched == []
+    header = shot.read_bytes()[:24]
+    assert header[:8] == b"\x89PNG\r\n\x1a\n"
+    assert struct.unpack(">II", header[16:24]) == (1100, 2600)

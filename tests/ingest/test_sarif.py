@@ -154,7 +154,9 @@ def test_codeql_rules_in_extensions_message_strings_links_rank_and_cvss() -> Non
             None,
         ),
     ]
-    assert [f.confidence for f in batch.findings] == [0.9, 0.9, 0.35, 0.9, 0.7]
+    # CodeQL's `precision` property is its confidence; the rank 35 of the unused import is
+    # its priority, not a confidence: its rule states no precision, so it states nothing
+    assert [f.confidence for f in batch.findings] == [0.9, 0.9, 1.0, 0.9, 0.7]
 
 
 @pytest.mark.parametrize(
@@ -174,7 +176,7 @@ def test_codeql_rules_in_extensions_message_strings_links_rank_and_cvss() -> Non
         ("An explicit level none stays info", "info", 1.0),
         ("The result's own score", "high", 1.0),
         ("The result's own level", "high", 1.0),
-        ("Ranked", "low", 0.8),
+        ("Ranked", "low", 1.0),  # a rank is a priority, not a confidence
         ("Precise", "low", 0.7),
     ],
 )

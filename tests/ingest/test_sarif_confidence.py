@@ -1,6 +1,7 @@
 """What SARIF producers state about how sure they are, and the CWEs they state, read from
-their real output: Bandit's issue confidence, Semgrep's confidence tags, flawfinder's rank
-on its own 0-1 scale and its CWE relationships."""
+their real output: Bandit's issue confidence, Semgrep's confidence tags; flawfinder's rank,
+its risk level on its own 0-1 scale, read as a severity and not as a confidence; its CWE
+relationships."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from conftest import REPO_ROOT, shared_path
 from review_quorum.ingest import sarif
 from review_quorum.ingest.base import Batch, Source
+from review_quorum.model import Severity
 
 INGEST = REPO_ROOT / "tests" / "fixtures" / "ingest"
 EXAMPLE = REPO_ROOT / "examples" / "pr-review" / "analysers"
@@ -49,13 +51,15 @@ def test_semgrep_states_its_rules_confidence_as_a_tag() -> None:
         assert finding.confidence == level[tag]
 
 
-def test_flawfinders_rank_is_on_a_zero_to_one_scale_and_its_cwes_are_relationships() -> None:
+def test_flawfinders_rank_is_its_risk_level_a_severity_and_its_cwes_are_relationships() -> None:
     findings = read(INGEST / "sarif.flawfinder-copy.json").findings
     by_line = {finding.evidence.line: finding for finding in findings}
     assert len(findings) == 8
-    assert by_line[8].confidence == pytest.approx(0.8)  # strcpy, risk level 4
-    assert by_line[7].confidence == pytest.approx(0.4)  # a static buffer, level 2
-    assert by_line[9].confidence == 0.0  # printf with a constant format, level 0
+    assert by_line[8].severity is Severity.HIGH  # strcpy, risk level 4 (rank 0.8)
+    assert by_line[7].severity is Severity.LOW  # a static buffer, level 2
+    assert by_line[9].severity is Severity.INFO  # printf with a constant format, level 0
+    # flawfinder states no confidence: its risk level says how bad, not how sure
+    assert {finding.confidence for finding in findings} == {1.0}
     assert by_line[7].cwes == (119, 120)
     assert by_line[16].cwes == (78,)  # system()
     assert by_line[16].category == "security"
@@ -75,5 +79,45 @@ def test_castle_flawfinder_output_reads_the_same_way() -> None:
     path = shared_path("corpora", "castle-c250", "sarif", "flawfinder.sarif")
     findings = read(path).findings
     assert len(findings) == 1272
-    assert {round(f.confidence, 1) for f in findings} == {0.0, 0.2, 0.4, 0.6, 0.8}
+    assert {f.confidence for f in findings} == {1.0}
+    severities = {f.severity for f in findings}
+    assert severities == {Severity.INFO, Severity.LOW, Severity.MEDIUM, Severity.HIGH}
     assert all(f.cwes for f in findings)
+
+
+def test_flawfinder_relates_its_rules_to_weaknesses_only_as_relevant_a_use_of_function() -> None:
+    findings = read(INGEST / "sarif.flawfinder-copy.json").findings
+    assert {finding.use_only for finding in findings} == {True}
+
+
+@pytest.mark.parametrize(
+    ("kinds", "use_only"),
+    [
+        (["relevant"], True),
+        (["incomparable"], True),
+        (["relevant", "equal"], False),  # the rule is the weakness
+        (["subset"], False),
+        (None, False),  # kinds not stated: nothing is read into them
+        ([], False),
+    ],
+)
+def test_only_rules_stating_mere_relevance_are_read_as_the_use_of_a_function(
+    kinds: list[str] | None, use_only: bool
+) -> None:
+    path = INGEST / "sarif.flawfinder-copy.json"
+    document = orjson.loads(path.read_bytes())
+    for rule in document["runs"][0]["tool"]["driver"]["rules"]:
+        for relationship in rule["relationships"]:
+            if kinds is None:
+                relationship.pop("kinds")
+            else:
+                relationship["kinds"] = kinds
+    findings = read(path, orjson.dumps(document)).findings
+    assert len(findings) == 8
+    assert {finding.use_only for finding in findings} == {use_only}
+    assert findings[0].cwes  # the CWEs are read whatever the kinds
+
+
+def test_castle_flawfinder_states_only_the_use_of_its_functions() -> None:
+    path = shared_path("corpora", "castle-c250", "sarif", "flawfinder.sarif")
+    assert {f.use_only for f in read(path).findings} == {True}

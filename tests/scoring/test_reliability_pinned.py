@@ -6,6 +6,14 @@ findings without a line whose text resembles a lined cluster or another lineless
 bots reporting twice, families, and the label-free reliability estimates. Its whole JSON
 rendering is pinned by digest, beside a few exact clusters: any change to what the model
 computes shows here, so an optimisation that keeps this digest keeps the output.
+
+Re-pinned (issue 30): a tool's stated confidence now shifts a source's odds after the
+agreement estimate instead of only its prior, so the workload's analyser rules, whose
+findings state random confidences, moved (the top clusters by 0.005-0.011).
+Re-pinned again (issue 30, one estimator): the shipped profile, refitted with labels'
+and history's shared estimator, shrinks each bot toward its witness family, so greptile
+moved 0.3982 -> 0.3897 (and greptile-v4, qodo, qodo-v2 by under 0.01): the two clusters
+greptile leads moved by -0.004.
 """
 
 from __future__ import annotations
@@ -63,13 +71,13 @@ def digest(count: int, seed: int, **options: object) -> str:
 
 def test_a_mixed_workload_keeps_its_clusters_and_scores() -> None:
     assert (digest(3000, 11), digest(3000, 12, bots_ran=10, line_window=1)) == (
-        "deb691b01422271c",
-        "6c5f8f6a84092131",
+        "0ed5ff88ed813bed",
+        "18c7d1a70381603b",
     )
 
 
 def test_a_canonical_order_keeps_its_clusters_and_scores() -> None:
-    assert digest(1500, 13, order="canonical") == "ccd22396f398c035"
+    assert digest(1500, 13, order="canonical") == "4c2550e27849b6b3"
 
 
 def test_a_few_clusters_exactly() -> None:
@@ -78,8 +86,8 @@ def test_a_few_clusters_exactly() -> None:
         (finding.file, finding.line, finding.detected_by, round(finding.consensus_score, 4))
         for finding in consensus[:4]
     ] == [
-        ("src/m2.py", 25, ("coderabbit", "semgrep"), 0.9268),
-        ("src/m0.py", 57, ("copilot", "semgrep"), 0.8949),
-        ("src/m6.py", 93, ("bandit", "greptile"), 0.8802),
-        ("src/m1.py", 1, ("greptile", "ruff"), 0.8609),
+        ("src/m2.py", 25, ("coderabbit", "semgrep"), 0.9317),
+        ("src/m0.py", 57, ("copilot", "semgrep"), 0.9042),
+        ("src/m6.py", 93, ("bandit", "greptile"), 0.8865),
+        ("src/m1.py", 1, ("greptile", "ruff"), 0.8677),
     ]

@@ -137,6 +137,57 @@ def test_a_profile_figure_is_kept_whatever_the_tool_states() -> None:
     assert score_of(clusters, "a1.py", 3) == pytest.approx(0.8)
 
 
+def _rules_with_the_same_agreement(
+    count: int, shared: int, low: float, high: float
+) -> list[NormalizedFinding]:
+    """Two rules of one tool, `count` findings each, `shared` of them also reported by
+    another tool: the same agreement counts, different stated confidences. The other tool
+    reports the same kind of issue elsewhere, so corroboration was possible."""
+    items = [analyser("sqlscan", 90, "sqli", file="z.py", cwes=(89,))]
+    for rule, stated in (("sql-a", low), ("sql-b", high)):
+        for n in range(count):
+            file = f"{rule}-{n}.py"
+            items.append(analyser("pyscan", 3, rule, file=file, cwes=(89,), confidence=stated))
+            if n < shared:
+                items.append(analyser("sqlscan", 3, "sqli", file=file, cwes=(89,)))
+    return items
+
+
+def _odds(probability: float) -> float:
+    return probability / (1.0 - probability)
+
+
+def _reliability(clusters: list[ConsensusFinding], source: str) -> float:
+    (value,) = {
+        c.reliability for cluster in clusters for c in cluster.contributions if c.source == source
+    }
+    return value
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 80),
+    st.floats(0.0, 1.0),
+    st.sampled_from([0.1, 0.3, 0.5, 0.7, 0.9]),
+    st.sampled_from([0.2, 0.6, 0.8, 1.0]),
+)
+def test_stated_confidence_sets_the_odds_ratio_of_two_rules_whatever_the_count(
+    count: int, share: float, low: float, high: float
+) -> None:
+    shared = round(share * count)
+    clusters = run(_rules_with_the_same_agreement(count, shared, low, high))
+    a, b = _reliability(clusters, "pyscan/sql-a"), _reliability(clusters, "pyscan/sql-b")
+    assert _odds(a) / _odds(b) == pytest.approx(low / high, rel=1e-9)
+
+
+def test_a_rule_its_tool_marks_low_confidence_stays_low_with_many_findings() -> None:
+    # 60 findings each, a third shared: agreement no longer washes the stated confidence out
+    clusters = run(_rules_with_the_same_agreement(60, 20, low=0.5, high=1.0))
+    low, high = _reliability(clusters, "pyscan/sql-a"), _reliability(clusters, "pyscan/sql-b")
+    assert _odds(low) / _odds(high) == pytest.approx(0.5)
+    assert ("sql-a-40.py", 3) not in kept(clusters)
+
+
 # A floor: what is kept of a tool nothing is known of.
 
 
@@ -289,3 +340,104 @@ def test_a_tool_read_twice_keeps_the_confidence_it_states() -> None:
     assert {c.contributions[0].origin for c in clusters} == {
         "the confidence pyscan states, no other tool here reports this kind of issue"
     }
+
+
+# Corroboration must be independent: findings that state only the use of a function
+# (CWE-676-style audit rules, function-database scanners) corroborate the call, not its
+# misuse.
+
+
+def _calls(
+    bot: str, rule: str, *, use_only: bool = False, cwes: tuple[int, ...] = (676,)
+) -> list[NormalizedFinding]:
+    """`bot` flags the same strcpy call in six files, and once more in a file of its own."""
+    found = [analyser(bot, 7, rule, file=f"c{n}.c", cwes=cwes) for n in range(6)]
+    found.append(analyser(bot, 30, rule, file=f"{bot}-only.c", cwes=cwes))
+    return [replace(finding, use_only=use_only) for finding in found]
+
+
+def _sources(cluster: ConsensusFinding) -> dict[str, tuple[float, bool]]:
+    return {c.source: (c.weight, c.counted) for c in cluster.contributions}
+
+
+def test_two_use_of_function_findings_are_one_witness_of_the_call() -> None:
+    # a CWE-676 audit rule and a function-database scanner (it relates its rule to CWE-120
+    # only as relevant) flag the same calls
+    items = _calls("auditor", "insecure-strcpy") + _calls(
+        "funcdb", "buffer/strcpy", use_only=True, cwes=(120,)
+    )
+    clusters = run(items)
+    both = next(c for c in clusters if c.file == "c0.c")
+    assert both.detected_by == ("auditor", "funcdb")
+    # neither lifts the other's estimate: their agreement is no corroboration
+    assert {c.origin.split(";")[0] for c in both.contributions} == {
+        "agreement in this input (0/7 shared)"
+    }
+    # and only one of them counts: the cluster scores what its lead alone scores
+    assert sum(counted for _, counted in _sources(both).values()) == 1
+    assert both.consensus_score == pytest.approx(max(c.reliability for c in both.contributions))
+    assert ("c0.c", 7) not in kept(clusters)
+
+
+def test_the_same_tools_stating_the_misuse_corroborate_each_other() -> None:
+    # the control: CWE-120 overflow rules, related to the weakness as the weakness itself
+    items = _calls("auditor", "strcpy-overflow", cwes=(120,)) + _calls(
+        "funcdb", "buffer/strcpy", cwes=(120,)
+    )
+    clusters = run(items)
+    both = next(c for c in clusters if c.file == "c0.c")
+    assert sum(counted for _, counted in _sources(both).values()) == 2
+    assert ("c0.c", 7) in kept(clusters)
+
+
+def test_a_finding_stating_the_misuse_still_corroborates_a_use_of_function_finding() -> None:
+    items = [
+        *_calls("auditor", "insecure-strcpy"),
+        *_calls("funcdb", "buffer/strcpy", use_only=True, cwes=(120,)),
+        *[analyser("checker", 7, "overflow", file=f"c{n}.c", cwes=(120,)) for n in range(6)],
+    ]
+    three = next(c for c in run(items) if c.file == "c0.c")
+    weights = _sources(three)
+    # the overflow checker and one of the two use-of-function witnesses count
+    assert sum(counted for _, counted in weights.values()) == 2
+    assert weights["checker/overflow"][1]
+    origins = {c.source: c.origin for c in three.contributions}
+    assert origins["auditor/insecure-strcpy"].startswith("agreement in this input (6/7 shared)")
+    assert origins["funcdb/buffer/strcpy"].startswith("agreement in this input (6/7 shared)")
+
+
+def test_a_use_of_function_finding_beside_its_own_familys_misuse_rule_is_one_witness() -> None:
+    # one tool's two rules on one call, and another tool's audit rule: two witnesses at most
+    items = [
+        analyser("scanner", 7, "strcpy-audit", file="c.c", cwes=(676,)),
+        analyser("scanner", 7, "strcpy-overflow", file="c.c", cwes=(120, 676)),
+        analyser("auditor", 7, "insecure-strcpy", file="c.c", cwes=(676,)),
+    ]
+    (cluster,) = run(items)
+    assert sum(counted for _, counted in _sources(cluster).values()) == 2
+    # the other tool's audit rule is corroborated by the misuse rule; the first tool's own
+    # audit rule is not, by its own tool nor by another audit rule
+    origins = {c.source: c.origin for c in cluster.contributions}
+    assert origins["auditor/insecure-strcpy"].startswith("agreement in this input (1/1 shared)")
+    assert origins["scanner/strcpy-audit"].startswith("agreement in this input (0/1 shared)")
+    (alone,) = run(items[:2])  # one tool's two rules: one witness
+    assert sum(counted for _, counted in _sources(alone).values()) == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(ISSUES, st.integers(2, 4))
+def test_more_tools_flagging_only_the_calls_never_keep_more(
+    issues: list[tuple[int, int]], tools: int
+) -> None:
+    def audit(name: str) -> list[NormalizedFinding]:
+        return [
+            analyser(name, 10 * line, f"use-{name}", file=f"f{file}.c", cwes=(676,))
+            for file, line in issues
+        ]
+
+    other = [analyser("checker", 5, "overflow", file="elsewhere.c", cwes=(676,))]
+    names = ["alpha", "bravo", "charlie", "delta"][:tools]
+    one = run(audit(names[0]) + other)
+    many = run([finding for name in names for finding in audit(name)] + other)
+    assert kept(many) <= kept(one)
+    assert max(c.consensus_score for c in many) <= max(c.consensus_score for c in one) + 1e-12

@@ -2,9 +2,13 @@
 
 Two sources of evidence: the history's outcomes (what reviewers did with past comments,
 `--db`), or labels (`quorum calibrate LABELS FINDINGS...`: which findings are real, in any
-format `quorum evaluate` reads). The profile goes to standard output or ``-o FILE``;
-`quorum review --profile FILE` reads it, and `quorum review --db` uses the history's
-profile directly.
+format `quorum evaluate` reads). Both go through one estimator (`scoring.fitting`): each
+source's rate shrunk toward what the base profile (``--profile FILE``, else the shipped
+one) says of it, its family's or the mean bot's, and its rule's toward its bot's. The
+learned sources extend the base profile, which keeps every source the evidence does not
+cover. The profile goes to standard output or ``-o FILE``, and what moved from the base
+profile, and by how much, to standard error; `quorum review --profile FILE` reads it, and
+`quorum review --db` uses the history's profile directly.
 """
 
 from __future__ import annotations
@@ -15,10 +19,12 @@ from typing import Any
 from review_quorum.cli.common import ExitCode, InputFiles, write_output
 from review_quorum.cli.evaluate import add_label_options, load_runs
 from review_quorum.cli.history import positive
+from review_quorum.cli.progress import note
 from review_quorum.cli.stats import add_filter_arguments, load_stats
 from review_quorum.history.rates import calibrate
 from review_quorum.ingest import READERS
-from review_quorum.scoring.fitting import fit
+from review_quorum.scoring.fitting import extend, fit, moved
+from review_quorum.scoring.profile import Profile
 
 
 def add_parser(subparsers: Any) -> None:
@@ -50,6 +56,11 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--root", help="labels mode: root that makes paths repository-relative")
     parser.add_argument("--origin", help="labels mode: what the profile was fitted on")
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="the profile to learn over and extend (default: the shipped one)",
+    )
     parser.add_argument("-o", "--output", help="write the profile to this file")
     parser.set_defaults(run=run)
 
@@ -60,9 +71,20 @@ def run(args: argparse.Namespace) -> int:
             paths=tuple(args.inputs[1:]), input_format=args.input_format, root=args.root
         )
         label_set, runs = load_runs(args, args.inputs[0], files)
-        profile = fit(label_set, runs, args.origin or f"labels: {label_set.name}")
+        base = _base(args.profile)
+        learned = fit(label_set, runs, args.origin or f"labels: {label_set.name}", base)
     else:
         stats, name = load_stats(args)
-        profile = calibrate(stats, origin=name, min_decided=args.min_decided)
-    write_output(profile.to_json().decode(), args.output)
+        base = _base(args.profile)
+        learned = calibrate(stats, origin=name, min_decided=args.min_decided, base=base)
+    write_output(extend(learned, base).to_json().decode(), args.output)
+    changes = moved(learned, base)
+    where = f"the profile {args.profile}" if args.profile else "the shipped profile"
+    note(f"calibrate: {len(learned.sources)} source(s) learned over {where}; what moved:")
+    for line in changes or ["nothing"]:
+        note(f"  {line}")
     return ExitCode.OK
+
+
+def _base(path: str | None) -> Profile:
+    return Profile.load(path) if path else Profile.default()

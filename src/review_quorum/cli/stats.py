@@ -52,7 +52,9 @@ def load_stats(args: argparse.Namespace) -> tuple[Stats, str]:
     database = open_reading(args.db, settings)
     try:
         filters = Filters(repository=args.repo, bot=args.bot, since=args.since)
-        return compute_stats(database, rule, filters), database.name
+        stats = compute_stats(database, rule, filters)
+        stats.costs = dict(settings.get("cost-per-run", {}))
+        return stats, database.name
     finally:
         database.close()
 

@@ -1,9 +1,11 @@
 """`quorum stats` as text, JSON or CSV: pure functions of the computed `Stats`.
 
-The text form is five tables: bots (best addressed rate first, the mostly ignored marked
+The text form is six tables: bots (best addressed rate first, the mostly ignored marked
 ``<< mostly ignored``), where each bot's findings came from with the plans' dispositions
 and its reliability (a 95% interval, the outcomes behind it, ``(thin)`` when too few),
-rules, agreement between bots, and the addressed rate per month.
+what each bot is worth (the findings only it raised, how many of those were addressed,
+what the review would lose without it, and with a configured `cost-per-run` the cost of
+one addressed finding), rules, agreement between bots, and the addressed rate per month.
 Bot names and rule ids are untrusted text: control characters are removed.
 """
 
@@ -22,7 +24,8 @@ from review_quorum.markup.escape import one_line
 IGNORED_MARK = "<< mostly ignored"
 THIN_MARK = "(thin)"
 _HEAD = ["comments", "findings", "dup", "addressed", "dismissed", "unknown", "rate"]
-_SOURCE_HEAD = ["runs", "from", "posted", "kept", "dropped", "went away", "reliability", "n"]
+SOURCE_HEAD = ["runs", "from", "posted", "kept", "dropped", "went away", "reliability", "n"]
+WORTH_HEAD = ["only it", "only it addressed", "without it", "cost/addressed"]
 POSTED, KEPT, DROPPED = ("inline",), ("summary", "audit"), ("dropped",)
 
 
@@ -48,13 +51,32 @@ def reliability_text(tally: Tally) -> str:
     return f"{tally.reliability:.2f} [{low:.2f}-{high:.2f}]{thin}"
 
 
-def _sources(tally: Tally) -> list[str]:
+def source_cells(tally: Tally) -> list[str]:
     """Where a tally's findings came from, what the plans did with them, how sure we are."""
     origins = ",".join(f"{name}:{count}" for name, count in sorted(tally.origins.items()))
     counts = [disposition_count(tally, names) for names in (POSTED, KEPT, DROPPED)]
     return [str(tally.runs), origins or "-", *map(str, counts), str(tally.went_away)] + [
         reliability_text(tally),
         str(tally.decided),
+    ]
+
+
+def worth(stats: Stats, bot: str, tally: Tally) -> list[str]:
+    """What `bot` is worth: the findings only it raised, how many of those were addressed,
+    what the review loses without it (those addressed findings, as a share of every bot's
+    addressed findings), and the cost of one addressed finding ("-" when not configured)."""
+    total = stats.addressed
+    lost = "nothing addressed yet"
+    if total:
+        lost = "no addressed finding lost"
+    if tally.only_addressed:
+        lost = f"{tally.only_addressed} addressed lost ({percent(tally.only_addressed / total)})"
+    cost = stats.cost_per_addressed(bot)
+    return [
+        str(tally.only),
+        str(tally.only_addressed),
+        lost,
+        "-" if cost is None else f"{cost:.2f}",
     ]
 
 
@@ -77,7 +99,8 @@ def render_text(stats: Stats) -> str:
         [one_line(bot), *_counts(tally), IGNORED_MARK if tally.ignored else ""]
         for bot, tally in stats.ranked()
     ]
-    sources = [[one_line(bot), *_sources(tally)] for bot, tally in stats.ranked()]
+    sources = [[one_line(bot), *source_cells(tally)] for bot, tally in stats.ranked()]
+    worths = [[one_line(bot), *worth(stats, bot, tally)] for bot, tally in stats.ranked()]
     rules = [
         [f"{one_line(bot)} {one_line(rule) or '(no rule id)'}", *_counts(tally)]
         for (bot, rule), tally in sorted(stats.rules.items())
@@ -94,7 +117,8 @@ def render_text(stats: Stats) -> str:
     parts = [
         f"{stats.pull_requests} pull request(s); rate = addressed / (addressed + dismissed)",
         _table("Bots", ["bot", *_HEAD, ""], bots),
-        _table("Sources, runs and reliability (95% interval)", ["bot", *_SOURCE_HEAD], sources),
+        _table("Sources, runs and reliability (95% interval)", ["bot", *SOURCE_HEAD], sources),
+        _table("What each bot is worth", ["bot", *WORTH_HEAD], worths),
         _table("Rules", ["bot rule", *_HEAD], rules),
         _table("Agreement", ["bots", "shared", "jaccard"], pairs) if pairs else "Agreement: none",
         _table("Addressed rate by month", ["bot", *months], trend),
@@ -133,7 +157,20 @@ def stats_data(stats: Stats) -> dict[str, Any]:
     return {
         "pull_requests": stats.pull_requests,
         "bots": [
-            {"bot": bot, **_tally_data(tally), "mostly_ignored": tally.ignored}
+            {
+                "bot": bot,
+                **_tally_data(tally),
+                "mostly_ignored": tally.ignored,
+                "only_it": {"findings": tally.only, "addressed": tally.only_addressed},
+                "without_it": {
+                    "addressed_lost": tally.only_addressed,
+                    "share_of_addressed": (
+                        tally.only_addressed / stats.addressed if stats.addressed else None
+                    ),
+                },
+                "cost_per_run": stats.costs.get(bot),
+                "cost_per_addressed": stats.cost_per_addressed(bot),
+            }
             for bot, tally in stats.ranked()
         ],
         "rules": [
@@ -158,6 +195,7 @@ def render_json(stats: Stats) -> str:
 CSV_COLUMNS = ["scope", "bot", "rule", "month", "comments", "findings", "duplicates"]
 CSV_COLUMNS += ["addressed", "dismissed", "unknown", "addressed_rate", "went_away", "runs"]
 CSV_COLUMNS += ["reliability", "reliability_low", "reliability_high", "outcomes"]
+CSV_COLUMNS += ["only_it", "only_it_addressed", "cost_per_addressed"]
 
 
 def render_csv(stats: Stats) -> str:
@@ -176,9 +214,11 @@ def render_csv(stats: Stats) -> str:
         numbers += [tally.addressed, tally.dismissed, tally.unknown]
         low, high = tally.interval
         estimate = [f"{value:.4f}" for value in (tally.reliability, low, high)]
+        cost = stats.cost_per_addressed(bot) if scope == "bot" else None
         writer.writerow(
             [scope, _cell(bot), _cell(rule), month, *numbers, "" if rate is None else f"{rate:.4f}"]
             + [tally.went_away, tally.runs, *estimate, tally.decided]
+            + [tally.only, tally.only_addressed, "" if cost is None else f"{cost:.4f}"]
         )
     return out.getvalue()
 

@@ -59,6 +59,13 @@ class Tally(msgspec.Struct):
     runs: int = 0
     dispositions: dict[str, int] = msgspec.field(default_factory=dict)
     origins: dict[str, int] = msgspec.field(default_factory=dict)
+    only_addressed: int = 0  # addressed findings no other bot raised
+    pulls: int = 0  # pull requests it has findings on (bots only)
+
+    @property
+    def only(self) -> int:
+        """Findings no other bot raised (not in a cluster with another bot's finding)."""
+        return self.findings - self.duplicates
 
     @property
     def decided(self) -> int:
@@ -95,6 +102,7 @@ class Tally(msgspec.Struct):
         self.duplicates += count if duplicate else 0
         if outcome == Outcome.ADDRESSED.value:
             self.addressed += count
+            self.only_addressed += 0 if duplicate else count
         elif outcome == Outcome.DISMISSED.value:
             self.dismissed += count
         elif outcome == WENT_AWAY:
@@ -123,6 +131,22 @@ class Stats(msgspec.Struct):
     months: dict[tuple[str, str], Tally] = msgspec.field(default_factory=dict)
     agreements: list[Agreement] = msgspec.field(default_factory=list)
     pull_requests: int = 0
+    costs: dict[str, float] = msgspec.field(default_factory=dict)  # config `cost-per-run`
+
+    @property
+    def addressed(self) -> int:
+        """Addressed findings of every bot."""
+        return sum(tally.addressed for tally in self.bots.values())
+
+    def cost_per_addressed(self, bot: str) -> float | None:
+        """What one addressed finding of `bot` cost: its cost per run (configured) times its
+        runs (the recorded runs it appeared in, else the pull requests it commented on: one
+        review each), over its addressed findings; None when unknown."""
+        cost, tally = self.costs.get(bot), self.bots[bot]
+        runs = tally.runs or tally.pulls
+        if cost is None or not runs or not tally.addressed:
+            return None
+        return cost * runs / tally.addressed
 
     @property
     def month_names(self) -> list[str]:
@@ -159,6 +183,12 @@ def compute_stats(database: Database, rule: OutcomeRule, filters: Filters | None
                 synced_params,
             )
         )
+        for bot, pulls in database.rows(
+            f"SELECT bot, COUNT(DISTINCT pull) FROM (SELECT bot, pull FROM ({synced}) s"
+            f" UNION SELECT bot, pull FROM ({recorded}) r) pulls GROUP BY bot",
+            synced_params,
+        ):
+            stats.bots[bot].pulls = int(pulls)
     _count_runs(database, stats, filters)
     stats.agreements = [
         Agreement(bot, other, count, count / _union(stats.bots[bot], stats.bots[other], count))

@@ -22,6 +22,7 @@ from review_quorum.ingest.sarif_rules import (
     SkipRecord,
     check_live,
     confidence_of,
+    ranked_severity,
     severity_of,
 )
 from review_quorum.ingest.titles import first_sentence, sentence
@@ -144,10 +145,9 @@ class RunReader:
         else:
             severity = severity_of(level, kind, rule, properties)
         rank = get("rank")
-        if rank is None and not properties:
-            confidence = rule.confidence
-        else:
-            confidence = confidence_of(rank, properties, rule)
+        if rank is not None:
+            severity = ranked_severity(rank, severity, rule)
+        confidence = confidence_of(properties, rule) if properties else rule.confidence
         category = self.rules.category(rule, properties) if properties else rule.category
         if category in HOUSEKEEPING and severity > Severity.MEDIUM:
             severity = Severity.MEDIUM
@@ -172,6 +172,7 @@ class RunReader:
             rule.id,
             body,
             cwes=rule.cwes,
+            use_only=rule.use_only,
         )
 
     def title(self, message: object, text: object, rule: Rule) -> str:

@@ -1,7 +1,13 @@
 """SARIF rule metadata, digested once per rule, and the per-result rules that use it.
 
 Rules: level, CVSS band, confidence, title and category, digested once each. Results:
-the SARIF fallback order for levels, kinds that are not findings, suppressions.
+the SARIF fallback order for levels, kinds that are not findings, suppressions, `rank`.
+
+Only what states how sure a tool is becomes a finding's confidence: Bandit's
+``issue_confidence``, a ``confidence`` or ``precision`` property, Semgrep's confidence tags.
+SARIF's ``rank`` is a result's priority (3.27.28), not its precision: its range is still
+checked, and where a tool documents it as its risk level (flawfinder: level / 5) it sets the
+severity, which orders findings; otherwise it changes nothing.
 
 A SARIF result names its rule by ``ruleId``, ``ruleIndex`` or a ``rule`` reference that may
 point into a tool extension (CodeQL keeps its queries in ``tool.extensions``). `RuleTable`
@@ -27,9 +33,18 @@ LEVEL_SEVERITY = {
     "none": Severity.INFO,
 }
 PRECISION_CONFIDENCE = {"very-high": 1.0, "high": 0.9, "medium": 0.7, "low": 0.5}
-# Tools whose SARIF `rank` is on a 0-1 scale instead of SARIF's 0-100 (flawfinder writes
-# its risk level / 5).
-UNIT_RANK_TOOLS = frozenset(["flawfinder"])
+# Tools whose SARIF `rank` is their documented risk level on a 0-1 scale instead of SARIF's
+# 0-100: flawfinder writes its risk level (0, very little risk, to 5, great risk) / 5.
+RISK_RANK_TOOLS = frozenset(["flawfinder"])
+RISK_LEVELS = 5
+RISK_SEVERITY = (
+    Severity.INFO,
+    Severity.LOW,
+    Severity.LOW,
+    Severity.MEDIUM,
+    Severity.HIGH,
+    Severity.CRITICAL,
+)
 # Where tools state how sure they are of a result or a rule, most specific first: Bandit's
 # issue confidence, a generic confidence, SARIF's precision.
 _CONFIDENCE_KEYS = ("issue_confidence", "confidence", "precision")
@@ -96,6 +111,24 @@ def _tagged_confidence(tags: tuple[str, ...]) -> float | None:
     return None
 
 
+def _relevant_only(descriptor: dict[str, object]) -> bool:
+    """Whether a rule relates itself to every weakness it names only as relevant to it (or
+    incomparable), never as equal to it or a subset of it: it flags what bears on a
+    weakness, such as the use of a function known to be risky (flawfinder's database of
+    functions), not the weakness itself. Only stated kinds count."""
+    relationships = descriptor.get("relationships")
+    if type(relationships) is not list or not relationships:
+        return False
+    for relationship in relationships:
+        kinds = relationship.get("kinds") if type(relationship) is dict else None
+        if type(kinds) is not list or not kinds or not _RELEVANT_ONLY.issuperset(kinds):
+            return False
+    return True
+
+
+_RELEVANT_ONLY = frozenset(["relevant", "incomparable"])
+
+
 def _related_cwes(descriptor: dict[str, object]) -> list[object]:
     """The CWE ids a rule states as relationships to the CWE taxonomy (flawfinder does)."""
     relationships = descriptor.get("relationships")
@@ -119,11 +152,12 @@ class Rule:
         "id",
         "level",
         "messages",
-        "rank_scale",
+        "rank_is_risk",
         "security",
         "severity",
         "tags",
         "title",
+        "use_only",
     )
 
     def __init__(self, rule_id: str, descriptor: dict[str, object], messages: dict[str, object]):
@@ -133,6 +167,7 @@ class Rule:
         self.id = rule_id
         self.tags = tuple(tag for tag in tags if type(tag) is str) if type(tags) is list else ()
         self.cwes = cwe_ids([*self.tags, properties.get("cwe"), *_related_cwes(descriptor)])
+        self.use_only = _relevant_only(descriptor)
         self.level = _default_level(descriptor)
         self.security = cvss_band(properties.get("security-severity"))
         # what a result that states no level, kind or properties of its own gets
@@ -141,7 +176,7 @@ class Rule:
         self.severity = default if self.security is None or informational else self.security
         # A tag naming the confidence is Semgrep's own metadata, its precision a constant.
         self.confidence = _tagged_confidence(self.tags) or _precision(properties) or 1.0
-        self.rank_scale = 100.0
+        self.rank_is_risk = False
         self.title = _describe(descriptor) or rule_id
         own = descriptor.get("messageStrings")
         self.messages = {**messages, **own} if type(own) is dict else messages
@@ -253,8 +288,8 @@ class RuleTable:
         return rule
 
     def _scaled(self, rule: Rule) -> Rule:
-        if self._tool in UNIT_RANK_TOOLS:
-            rule.rank_scale = 1.0
+        if self._tool in RISK_RANK_TOOLS:
+            rule.rank_is_risk = True
         return rule
 
     def lookup(self, result: dict[str, object]) -> Rule:
@@ -339,16 +374,23 @@ def security_severity(properties: object, rule: Rule) -> Severity | None:
     return rule.security
 
 
-def confidence_of(rank: object, properties: object, rule: Rule) -> float:
-    """``rank`` on its tool's scale when given, else the confidence the result states,
-    else the rule's, else 1.0."""
-    if rank is not None and rank != -1:
-        scale = rule.rank_scale
-        if type(rank) not in (int, float) or not 0 <= rank <= scale:  # type: ignore[operator]
-            message = f"rank must be a number from 0 to {scale:g}, not {shown(rank)}"
-            raise SkipRecord(message, "rank")
-        return rank / scale  # type: ignore[operator]
+def confidence_of(properties: object, rule: Rule) -> float:
+    """The confidence the result states, else the rule's, else 1.0."""
     return _precision(properties) or rule.confidence
+
+
+def ranked_severity(rank: object, severity: Severity, rule: Rule) -> Severity:
+    """The severity once a result's ``rank`` is read: checked against its tool's scale, and
+    the risk level it states where the tool documents it as one (`RISK_RANK_TOOLS`).
+    A rank of -1 is SARIF's "none given"."""
+    if rank is None or rank == -1:
+        return severity
+    scale = 1.0 if rule.rank_is_risk else 100.0
+    if type(rank) not in (int, float) or not 0 <= rank <= scale:  # type: ignore[operator]
+        raise SkipRecord(f"rank must be a number from 0 to {scale:g}, not {shown(rank)}", "rank")
+    if not rule.rank_is_risk:
+        return severity
+    return RISK_SEVERITY[round(rank * RISK_LEVELS)]  # type: ignore[operator]
 
 
 def severity_of(level: object, kind: object, rule: Rule, properties: object) -> Severity:

@@ -33,7 +33,12 @@ from review_quorum.ingest.categories import Categorizer
 from review_quorum.ingest.category_tables import HOUSEKEEPING
 from review_quorum.ingest.duplicates import duplicate_error
 from review_quorum.ingest.sarif_results import GLOBAL, RunReader, first_fingerprint
-from review_quorum.ingest.sarif_rules import SkipRecord, confidence_of, severity_of
+from review_quorum.ingest.sarif_rules import (
+    SkipRecord,
+    confidence_of,
+    ranked_severity,
+    severity_of,
+)
 from review_quorum.model import Evidence, NormalizedFinding, Severity
 
 # orjson reads integers beyond 64 bits as floats, msgspec as ints: integers outside int64
@@ -291,9 +296,9 @@ class _TypedRun:
         else:
             severity = severity_of(level, kind, rule, bag)
         rank = result.rank
-        confidence = (
-            rule.confidence if rank is None and bag is None else confidence_of(rank, bag, rule)
-        )
+        if rank is not None:
+            severity = ranked_severity(rank, severity, rule)
+        confidence = rule.confidence if bag is None else confidence_of(bag, rule)
         category = rule.category if bag is None else rules.category(rule, bag)
         if category in HOUSEKEEPING and severity > Severity.MEDIUM:
             severity = Severity.MEDIUM
@@ -318,6 +323,7 @@ class _TypedRun:
             rule.id,
             text or "",
             cwes=rule.cwes,
+            use_only=rule.use_only,
         )
 
     def _evidence(self, location: Location) -> Evidence:

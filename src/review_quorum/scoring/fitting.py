@@ -1,31 +1,40 @@
-"""A reliability profile fitted from labelled findings (`quorum calibrate LABELS FINDINGS...`).
+"""Reliability learned from evidence: labels (`quorum calibrate LABELS FINDINGS...`) and
+reviewers' outcomes (`quorum calibrate --db`) go through one estimator, `estimate`.
 
-Every labelled finding counts for its bot and, when it has one, for its bot's rule. A
-bot's reliability is an empirical-Bayes estimate: the bots' rates of real findings are
-taken to come from one Beta distribution, fitted by the method of moments (its mean is
-the pooled rate, its strength what the spread of the rates leaves after binomial noise),
-and each bot's rate is shrunk toward the mean by that strength. So a bot seen six times
-stays near the population, and a bot seen hundreds of times keeps its own rate. A rule
-is shrunk toward its bot's estimate by the strength that the spread of the rules' rates
-gives (rules of one analyser differ far more than analysers do).
+Every decided finding counts for its bot and, when it has one, for its bot's rule: real
+(a true label, an addressed outcome) or not. The estimate is empirical Bayes. The bots'
+rates are taken to come from one Beta distribution, fitted by the method of moments (its
+mean is the pooled rate, its strength what the spread of the rates leaves after binomial
+noise), and each bot's rate is shrunk by that strength toward a centre: the figure the base
+profile (the shipped one, by default) gives the bot where it knows it, else the pooled rate
+of the other bots of its witness family (Bandit's and Ruff's, two versions of one bot)
+shrunk toward the mean, else the mean. So a bot seen six times stays near what was known of
+it, and a bot seen hundreds of times keeps its own rate. A rule is shrunk toward the base
+profile's figure for it, else toward its bot's estimate, by the strength that the spread of
+the rules' rates gives (rules of one analyser differ far more than analysers do).
+
+The learned sources extend the base profile (`extend`): what the evidence does not cover
+keeps the base profile's figure. `moved` says what changed and by how much.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from review_quorum.labels import Labels, Run
-from review_quorum.scoring.profile import Profile, SourceReliability
+from review_quorum.scoring.families import KNOWN_FAMILIES
+from review_quorum.scoring.profile import Profile, SourceReliability, WitnessFamily
 
 MIN_STRENGTH, MAX_STRENGTH = 2.0, 200.0
 
 Key = tuple[str, str | None]
 
 
-def fit(labels: Labels, runs: Sequence[Run], origin: str) -> Profile:
-    """The profile of every source with at least one labelled finding in `runs`."""
+def fit(labels: Labels, runs: Sequence[Run], origin: str, base: Profile | None = None) -> Profile:
+    """The profile of every source with at least one labelled finding in `runs`, estimated
+    over `base` (empty by default: the evidence alone) and not yet extended by it."""
     real: Counter[Key] = Counter()
     seen: Counter[Key] = Counter()
     for run in runs:
@@ -39,22 +48,106 @@ def fit(labels: Labels, runs: Sequence[Run], origin: str) -> Profile:
             for key in keys:
                 seen[key] += 1
                 real[key] += truth
-    bots = [key for key in seen if key[1] is None]
-    mean, strength = beta_prior([(real[key], seen[key]) for key in bots])
-    estimate = {key[0]: (real[key] + strength * mean) / (seen[key] + strength) for key in bots}
-    rules = [key for key in seen if key[1] is not None]
-    _, rule_strength = beta_prior([(real[key], seen[key]) for key in rules])
+    counts = {key: (real[key], seen[key]) for key in seen}
+    return Profile(origin=origin, sources=estimate(counts, origin, base or Profile()))
+
+
+def estimate(
+    counts: Mapping[Key, tuple[int, int]],
+    origin: str,
+    base: Profile,
+    families: Sequence[WitnessFamily] = (),
+) -> tuple[SourceReliability, ...]:
+    """Each source's reliability from its (real, decided) counts, sorted by bot and rule.
+
+    Bots' rates are shrunk toward `base`'s figure, else their family's (the known families,
+    `base`'s and `families`), else the mean; rules' toward `base`'s figure, else their bot's.
+    Every rule's bot must have counts too (a rule's findings are its bot's).
+    """
+    known = base.lookup()
+    bots = {key[0]: value for key, value in counts.items() if key[1] is None}
+    mean, strength = beta_prior(list(bots.values()))
+    family = _families(base, families)
+    pooled: dict[str, list[int]] = {}
+    for bot, (real, seen) in bots.items():
+        total = pooled.setdefault(family.get(bot, bot), [0, 0])
+        total[0] += real
+        total[1] += seen
+    estimates = {}
+    for bot, (real, seen) in bots.items():
+        entry = known.get((bot, None))
+        if entry is not None:
+            centre = entry.reliability
+        else:
+            group_real, group_seen = pooled[family.get(bot, bot)]
+            others_real, others_seen = group_real - real, group_seen - seen
+            centre = (others_real + strength * mean) / (others_seen + strength)
+        estimates[bot] = (real + strength * centre) / (seen + strength)
+    rules = [value for key, value in counts.items() if key[1] is not None]
+    _, rule_strength = beta_prior(rules)
     sources = []
-    for key in sorted(seen, key=lambda item: (item[0], item[1] or "")):
+    for key in sorted(counts, key=lambda item: (item[0], item[1] or "")):
         bot, rule = key
-        value = estimate[bot]
+        real, seen = counts[key]
+        value = estimates[bot]
         if rule is not None:
-            value = (real[key] + rule_strength * value) / (seen[key] + rule_strength)
-        true = real[key]
-        sources.append(
-            SourceReliability(bot, rule, round(value, 4), true, seen[key] - true, origin)
-        )
-    return Profile(origin=origin, sources=tuple(sources))
+            entry = known.get(key)
+            centre = entry.reliability if entry is not None else value
+            value = (real + rule_strength * centre) / (seen + rule_strength)
+        sources.append(SourceReliability(bot, rule, round(value, 4), real, seen - real, origin))
+    return tuple(sources)
+
+
+def _families(base: Profile, families: Sequence[WitnessFamily]) -> dict[str, str]:
+    """Each bot's family name: the known families, then `base`'s, then `families`."""
+    family = {bot: name for name, members in KNOWN_FAMILIES.items() for bot in members}
+    for declared in (*base.families, *families):
+        for bot in declared.members:
+            family[bot] = declared.name
+    return family
+
+
+def extend(learned: Profile, base: Profile) -> Profile:
+    """`learned` where it has a source or family, `base` for the rest."""
+    known = {source.key for source in learned.sources}
+    named = {member for family in learned.families for member in family.members}
+    return Profile(
+        origin=f"{learned.origin}; otherwise {base.origin}",
+        sources=(*learned.sources, *(s for s in base.sources if s.key not in known)),
+        families=(
+            *learned.families,
+            *(f for f in base.families if not named.intersection(f.members)),
+        ),
+        name=learned.name,
+    )
+
+
+def moved(learned: Profile, base: Profile, limit: int = 10) -> list[str]:
+    """What `learned` changed of `base`: one line per source, the largest moves first, then
+    the sources `base` did not know, and how many more when there are more than `limit`."""
+    known = base.lookup()
+    changes = []
+    for source in learned.sources:
+        name = f"{source.bot}/{source.rule}" if source.rule else source.bot
+        decided = source.true + source.false
+        entry = known.get(source.key)
+        if entry is None:
+            changes.append((1, 0.0, f"{name}: new, {source.reliability:.3f} ({decided} decided)"))
+        elif abs(source.reliability - entry.reliability) >= 0.0005:
+            delta = source.reliability - entry.reliability
+            changes.append(
+                (
+                    0,
+                    -abs(delta),
+                    f"{name}: {entry.reliability:.3f} -> {source.reliability:.3f} "
+                    f"({delta:+.3f}, {decided} decided)",
+                )
+            )
+    changes.sort(key=lambda change: change[:2])
+    lines = [line for _, _, line in changes[:limit]]
+    if len(changes) > limit:
+        lines.append(f"... and {len(changes) - limit} more")
+    return lines
 
 
 def beta_prior(counts: Sequence[tuple[int, int]]) -> tuple[float, float]:

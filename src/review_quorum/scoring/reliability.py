@@ -103,7 +103,9 @@ def _canonical_key(finding: NormalizedFinding) -> tuple[object, ...]:
     return (*canonical_key(finding), finding.rule_id, finding.category_certainty, finding.body)
 
 
-Shares = dict[witnesses.Source, tuple[Contribution, Contribution, Contribution]]
+# Per source: its three contributions (see `_shares`) and whether it states only the use of
+# a function.
+Shares = dict[witnesses.Source, tuple[Contribution, Contribution, Contribution, bool]]
 _Score = tuple[tuple[Contribution, ...], float, ConsensusLevel]  # contributions, P, level
 
 
@@ -111,7 +113,8 @@ def _shares(
     estimates: dict[witnesses.Source, witnesses.Estimate], family: dict[str, str]
 ) -> Shares:
     """Per source, its contribution as the cluster's most reliable witness, as a further
-    witness (never below zero), and as a member whose family already counted.
+    witness (never below zero), and as a member whose family already counted; and whether
+    it states only the use of a function.
 
     Contributions are immutable, so every member of one source shares the same three.
     """
@@ -125,6 +128,7 @@ def _shares(
             Contribution(name, group, reliability, origin, True, weight),
             Contribution(name, group, reliability, origin, True, max(weight, 0.0)),
             Contribution(name, group, reliability, origin, False, 0.0),
+            estimate.use_only,
         )
     return shares
 
@@ -240,13 +244,20 @@ class _Alone:
 
 
 def _contributions(sources: Sequence[witnesses.Source], shares: Shares) -> tuple[Contribution, ...]:
-    """Each member's share: only the most reliable member of each family counts."""
+    """Each member's share: only the most reliable member of each family counts, and of
+    the families whose members here all state only the use of a function, only the most
+    reliable one: they corroborate the call, not its misuse."""
     chosen = [shares[source] for source in sources]
     best: dict[str, tuple[int, float]] = {}  # family -> its most reliable member, first
-    for position, (share, _, _) in enumerate(chosen):
+    substantive: set[str] = set()  # families stating more than the use of a function
+    for position, (share, _, _, use_only) in enumerate(chosen):
         leader = best.get(share.family)
         if leader is None or share.reliability > leader[1]:
             best[share.family] = (position, share.reliability)
+        if not use_only:
+            substantive.add(share.family)
+    if len(best) - len(substantive) > 1:
+        best = _one_use_witness(best, substantive)
     # Every member its own family (the usual case): all of them count.
     counted = None if len(best) == len(chosen) else {at for at, _ in best.values()}
     lead, most = -1, 0.0  # the most reliable leader, the first on ties
@@ -255,7 +266,26 @@ def _contributions(sources: Sequence[witnesses.Source], shares: Shares) -> tuple
             lead, most = at, reliability
     return tuple(
         [
-            share[0 if at == lead else 1 if counted is None or at in counted else 2]
+            share[0] if at == lead else share[1] if counted is None or at in counted else share[2]
             for at, share in enumerate(chosen)
         ]
     )
+
+
+_USE_OF_A_FUNCTION = "\x00use of a function"  # no family's name: bot names are not empty
+
+
+def _one_use_witness(
+    best: dict[str, tuple[int, float]], substantive: set[str]
+) -> dict[str, tuple[int, float]]:
+    """`best` with the families stating only the use of a function reduced to their most
+    reliable one (the first on ties)."""
+    users = sorted(
+        (-reliability, at)
+        for family, (at, reliability) in best.items()
+        if family not in substantive
+    )
+    kept = {family: leader for family, leader in best.items() if family in substantive}
+    most, at = users[0]
+    kept[_USE_OF_A_FUNCTION] = (at, -most)
+    return kept

@@ -19,10 +19,12 @@ from the input itself, where what the input can show depends on the source:
   else its bot's estimate from the sources that could be corroborated, else, knowing
   nothing, the even odds `UNKNOWN` ranked by the tool's own stated levels.
 Estimated sources are ranked by what their tool states: a tool's stated confidence is
-read as proportional to its precision, so a source's prior odds are multiplied by its mean
-stated confidence over the tool's mean (for the floor, also doubled per level above the
-tool's mean level), and agreement in the input then updates that prior by its count. A
-tool stating one value for everything is unaffected.
+read as proportional to its precision, so a source's odds, once estimated (from agreement
+or its prior), are multiplied by its mean stated confidence over the tool's mean (for the
+floor, also doubled per level above the tool's mean level). The shift is applied after the
+agreement estimate, so it holds whatever the count: two rules of one tool with the same
+agreement counts have odds in the ratio of their stated confidences. A tool stating one
+value for everything is unaffected, and so is a source the profile measured.
 """
 
 from __future__ import annotations
@@ -45,6 +47,10 @@ UNKNOWN = 0.5
 PSEUDO_COUNT = 4.0
 LEVEL_LOG_ODDS = math.log(2.0)  # the floor: each level above the tool's average doubles the odds
 GENERIC = "other"  # a stated category that says nothing about the kind of issue
+# Weaknesses that are the use of a function itself (CWE-676 use of a potentially dangerous
+# function, CWE-242 of an inherently dangerous one, CWE-477 of an obsolete one, CWE-1177
+# of prohibited code): a rule stating only these says a function is called, not misused.
+USE_OF_FUNCTION_CWES = frozenset([242, 477, 676, 1177])
 _FLOOR, _CEILING = 0.01, 0.99
 
 Source = tuple[str, str]  # (bot, rule id or "")
@@ -52,10 +58,20 @@ source_of = attrgetter("bot", "rule_id")  # a finding's source, built in C
 
 
 class Estimate(msgspec.Struct, frozen=True):
-    """A source's reliability and where it came from."""
+    """A source's reliability and where it came from; `use_only` when its findings state
+    only the use of a function (see `uses_only`)."""
 
     reliability: float
     origin: str
+    use_only: bool = False
+
+
+def uses_only(finding: NormalizedFinding) -> bool:
+    """Whether a finding states only that a function is used: its tool says so of its rule
+    (`use_only`), or every CWE it states is a use-of-function weakness. Two such findings
+    corroborate the call, not its misuse."""
+    cwes = finding.cwes
+    return finding.use_only or (bool(cwes) and USE_OF_FUNCTION_CWES.issuperset(cwes))
 
 
 def source_name(source: Source) -> str:
@@ -105,16 +121,50 @@ def reliabilities(
     members = chain.from_iterable(compress(clusters, map(shared.__getitem__, bots_of)))
     agreed: Counter[Source] = Counter(map(source_of, members))
     _count_repeats_once(clusters, bots_of, shared, seen, agreed)
-    evidence = _Evidence(seen, agreed, _stated(findings), family, profile)
+    stated = _stated(findings)
+    use_only = {source for source, said in stated.items() if uses_only(said.example)}
+    # another family met these on a line: corroboration was possible, even where it was
+    # only another finding of the call's use
+    met = {source for source in use_only if agreed[source] > 0}
+    if use_only:
+        _uncount_use_only_agreement(clusters, bots_of, shared, family, use_only, agreed)
+    evidence = _Evidence(seen, agreed, stated, family, profile, met)
     known = profile.lookup()
     estimates: dict[Source, Estimate] = {}
     for source, count in seen.items():
         entry = known.get((source[0], source[1] or None))
         if entry is not None:
-            estimates[source] = Estimate(entry.reliability, _profile_origin(entry, profile))
+            estimate = Estimate(entry.reliability, _profile_origin(entry, profile))
         else:
-            estimates[source] = evidence.estimate(source, count, known.get((source[0], None)))
+            estimate = evidence.estimate(source, count, known.get((source[0], None)))
+        if source in use_only:
+            estimate = Estimate(estimate.reliability, estimate.origin, True)
+        estimates[source] = estimate
     return estimates
+
+
+def _uncount_use_only_agreement(
+    clusters: Sequence[Sequence[NormalizedFinding]],
+    bots_of: Sequence[tuple[str, ...]],
+    shared: dict[tuple[str, ...], bool],
+    family: dict[str, str],
+    use_only: set[Source],
+    agreed: Counter[Source],
+) -> None:
+    """A source stating only the use of a function is corroborated only by another family
+    stating more than that: two such findings agree on the call, not on its misuse. Take
+    out of `agreed` (once per source and cluster, as repeats are already counted once)
+    the clusters where every other family's members state only the use."""
+    for members, bots in zip(clusters, bots_of, strict=True):
+        if not shared[bots]:
+            continue
+        sources = set(map(source_of, members))
+        if sources.isdisjoint(use_only):
+            continue
+        substantive = {family.get(bot, bot) for bot, _ in sources - use_only}
+        for source in sources & use_only:
+            if not substantive - {family.get(source[0], source[0])}:
+                agreed[source] -= 1
 
 
 def _count_repeats_once(
@@ -149,15 +199,18 @@ class _Evidence:
         stated: dict[Source, _Stated],
         family: dict[str, str],
         profile: Profile,
+        met: set[Source],
     ) -> None:
         kinds = _family_kinds(stated, family)
         self.agreed = agreed
         self.stated = stated
         self.tools = _tool_means(stated)
-        # corroboration was possible where it happened, or where another family reports
-        # the same kind of issue
+        # corroboration was possible where it happened, where another family met the
+        # source on a line, or where another family reports the same kind of issue
         self.possible = {
-            source: agreed[source] > 0 or _corroborable(stated[source].example, family, kinds)
+            source: agreed[source] > 0
+            or source in met
+            or _corroborable(stated[source].example, family, kinds)
             for source in seen
         }
         self.prior = _population_mean(profile)
@@ -175,10 +228,12 @@ class _Evidence:
             base = self.bots.get(bot, self.prior) if rule else self.prior
             if bot_entry is not None:
                 base = bot_entry.reliability
-            if shift:  # what the tool states moves the prior; agreement updates it
-                base = _shifted(base, shift)
             mixed = (_mix(agreed, count) * count + base * PSEUDO_COUNT) / (count + PSEUDO_COUNT)
-            return Estimate(mixed, f"agreement in this input ({agreed}/{count} shared)")
+            origin = f"agreement in this input ({agreed}/{count} shared)"
+            if abs(shift) > 1e-9:  # what the tool states ranks its rules, whatever the count
+                mixed = _shifted(mixed, shift)
+                origin += f"; {shift:+.2f} log-odds for the confidence {bot} states of it"
+            return Estimate(mixed, origin)
         if bot_entry is not None:
             value, origin = bot_entry.reliability, f"{bot} in the profile, {_ALONE}"
         elif said.confidence < 1.0:
