@@ -116,7 +116,7 @@ class Workspace:
         return review(
             self.findings,
             settings=self.settings,
-            diff=DiffScope.parse(self.diff),
+            diff=DiffScope.parse(self.diff) if self.diff else None,
             verdicts=verdicts,  # type: ignore[arg-type]
         )
 

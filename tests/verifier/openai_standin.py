@@ -205,7 +205,9 @@ def serve(contract: Contract, shape: str = "openai") -> Iterator[StandIn]:
     server = _Server(("127.0.0.1", 0), _Handler)
     server.standin = standin
     standin.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     try:
         yield standin
