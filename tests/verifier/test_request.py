@@ -198,3 +198,22 @@ def test_the_cache_key_follows_the_window(workspace: Workspace) -> None:
 def test_a_missing_file_or_line_is_not_sent(workspace: Workspace) -> None:
     (workspace.checkout / "app" / "calc.py").unlink()
     assert request_for(workspace, LONE_HIGH) == Unsendable("file not readable at head")
+
+
+def test_base_keeps_the_lines_a_change_removed() -> None:
+    import difflib
+
+    from verifier.conftest import BASE
+
+    head = [*BASE[:4], "def connect(path, timeout):", *BASE[5:]]
+    diff = "".join(
+        difflib.unified_diff(
+            [f"{line}\n" for line in BASE],
+            [f"{line}\n" for line in head],
+            "a/app/calc.py",
+            "b/app/calc.py",
+        )
+    )
+    rebuilt, mapping = base_lines(head, parse_patches(diff)["app/calc.py"])
+    assert rebuilt == BASE
+    assert mapping[4] == 5  # the changed line sits where the removed one was

@@ -109,3 +109,25 @@ def test_families_come_from_the_reliability_model_or_known_families(workspace: W
     ]
     plan = workspace.plan()
     assert selection.families(plan.findings[0].finding) == ("bandit-ruff",)
+
+
+def test_two_families_that_confirm_a_cluster_are_not_second_guessed(
+    workspace: Workspace,
+) -> None:
+    workspace.findings = [
+        finding("alpha", 12, Severity.MEDIUM, "logic_error", "off by one in the loop bound"),
+        finding("beta", 12, Severity.MEDIUM, "logic_error", "loop bound is off by one"),
+    ]
+    plan = workspace.plan()
+    [item] = plan.findings
+    assert item.finding.consensus_score >= 0.8
+    assert selection.families(item.finding) == ("alpha", "beta")
+    assert selection.reason_to_pass(item, 2) == selection.CONFIRMED_BY_FAMILIES
+
+
+def test_the_middle_starts_at_the_needs_verification_cut(workspace: Workspace) -> None:
+    workspace.findings = [finding("bandit", 12, Severity.MEDIUM, "logic_error", "odd loop")]
+    plan = workspace.plan()
+    [item] = plan.findings
+    assert item.finding.consensus_score == 0.5
+    assert selection.reason_to_pass(item, 1) is None

@@ -29,6 +29,7 @@ from review_quorum.cli.common import (
     write_output,
 )
 from review_quorum.errors import InputError
+from review_quorum.evaluate import Replan, Verifier
 from review_quorum.ingest.base import Source
 from review_quorum.plan import ReviewPlan
 from review_quorum.scoring.confidence.attach import AttachedVerdictInput
@@ -168,6 +169,20 @@ def apply_to_review(
         for problem in verification.problems:
             warn(problem)
         return apply(plan, replan, verification, chosen)
+
+
+def evaluator(args: argparse.Namespace) -> Verifier | None:
+    """`quorum evaluate`'s verifier: each planned review verified (no diff: every finding
+    counts as in it), or None without `--verify-url` or `--verifier-cmd`."""
+    chosen = options(args, {})
+    if not chosen.wanted:
+        return None
+
+    def verified(plan: ReviewPlan, replan: Replan) -> ReviewPlan:
+        verification = verify(plan, None, chosen, os.environ)
+        return apply(plan, replan, verification, chosen)
+
+    return verified
 
 
 def _fields(chosen: Options) -> dict[str, Any]:
