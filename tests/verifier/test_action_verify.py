@@ -16,6 +16,7 @@ from github.action_harness import (
     installed_path,
     pull_request_event,
 )
+from review_quorum.github.target import ACTIONS_BOT
 from verifier.openai_standin import StandIn
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="the steps run in bash")
@@ -37,10 +38,15 @@ def test_the_action_verifies_a_pull_request_from_the_repository(
     tmp_path: Path, standin: StandIn
 ) -> None:
     event = pull_request_event()
-    with action_job(tmp_path) as job:
+    with action_job(tmp_path, example_comments=True) as job:
         shutil.copytree(job.workspace / "head" / "app", job.workspace / "app")
-        result = job.run(inputs(standin.url), path=installed_path(job.python_dir), event=event)
+        posting = {**inputs(standin.url), "post": "true"}
+        result = job.run(posting, path=installed_path(job.python_dir), event=event)
         assert result.step("Review").outcome == "success"
+        # the saved plan, verification included, is posted: the summary says what happened
+        assert result.step("Post to the pull request").outcome == "success"
+        [sticky] = job.fake.issue_comments_by(ACTIONS_BOT)
+        assert "Verifier: 3 verified" in sticky["body"]
         plan = json.loads(Path(result.outputs["plan"]).read_text(encoding="utf-8"))
     assert plan["verification"]["verified"] == 3
     assert len(standin.requests) == 3  # the SARIF-less run asked once per cluster

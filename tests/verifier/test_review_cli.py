@@ -11,6 +11,9 @@ import pytest
 
 from conftest import REPO_ROOT
 from review_quorum.cli import main
+from review_quorum.errors import InputError
+from review_quorum.render.json_report import report_data
+from review_quorum.saved_plan import read_saved_plan
 from verifier.openai_standin import StandIn
 
 EXAMPLE = REPO_ROOT / "examples" / "pr-review"
@@ -87,6 +90,13 @@ def test_the_example_verified_moves_placements_and_a_rerun_asks_nothing(
     assert verified["verification"]["verified"] == 3
     assert verified["gate"] == plain["gate"]
     assert "Verifier: 3 verified" in verified["summary_markdown"]
+    # `quorum post` reads the plan back: the figures and the summary lines come with it
+    saved = read_saved_plan(verified, "verified.json")
+    assert report_data(saved)["summary_markdown"] == verified["summary_markdown"]
+    assert report_data(saved)["verification"] == verified["verification"]
+    forged = {**verified, "verification": {**verified["verification"], "verified": "3"}}
+    with pytest.raises(InputError, match="/verification"):
+        read_saved_plan(forged, "forged.json")
 
     asked = len(standin.requests)
     again = review(tmp_path, "again.json", "--verify-url", standin.url, "--verify-model", "m")

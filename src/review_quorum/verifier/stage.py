@@ -18,12 +18,12 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import httpx
 import msgspec
 from msgspec.structs import replace
 
+from review_quorum.errors import InputError
 from review_quorum.markup.escape import code, inline
 from review_quorum.plan import Gate, ReviewPlan
 from review_quorum.scoring.confidence.attach import AttachedVerdictInput
@@ -47,6 +47,7 @@ from review_quorum.verifier.request import (
 )
 
 SOURCE = "verifier"
+INJECTION = "injection suspected"
 CACHE_NAME = ".quorum-verifier-cache.json"
 
 
@@ -248,11 +249,10 @@ def apply(
         kept = tuple(new for old, new in pairs if id(old) in blocking)
         after = replace(after, gate=Gate(plan.gate.level, kept))
     data = figures(verification, plan, after, options)
-    lines = notes(verification, plan, data)
     return replace(
         after,
-        notes=(*after.notes, *lines),
-        extra={**after.extra, "verification": data},
+        notes=(*after.notes, *notes(data, after)),
+        extra={**after.extra, "verification": msgspec.to_builtins(data)},
     )
 
 
@@ -265,10 +265,40 @@ def _percentile(values: Sequence[float], share: float) -> float | None:
     return round(cuts[int(share * 100) - 1], 3)
 
 
+class Place(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A finding named in the figures, by where it is."""
+
+    file: str
+    line: int | None
+
+
+class Figures(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What the summary and the JSON report say about the verification (`verification`)."""
+
+    model: str | None
+    endpoint: str
+    verified: int
+    cached: int
+    not_verified: dict[str, int]
+    skipped: dict[str, int]
+    dismissed_for_review_by_hand: int
+    review_by_hand: list[Place]
+    injection_suspected: list[Place]
+    verdicts: dict[str, int]
+    placements_changed: int
+    requests: int
+    tokens_in: int
+    tokens_out: int
+    latency_p50_s: float | None
+    latency_p95_s: float | None
+    problems: list[str]
+    gate: str
+
+
 def figures(
     verification: Verification, before: ReviewPlan, after: ReviewPlan, options: Options
-) -> dict[str, Any]:
-    """What the summary and the JSON report say about the verification."""
+) -> Figures:
+    """The verification counted, for the summary and the JSON report."""
     by_status = Counter(o.status for o in verification.outcomes)
     skipped = Counter(o.reason for o in verification.outcomes if o.status == "skipped")
     failed = Counter(o.reason for o in verification.outcomes if o.status == "not verified")
@@ -280,55 +310,88 @@ def figures(
         for old, new in zip(before.findings, after.findings, strict=True)
         if old.disposition is not new.disposition
     )
-    return {
-        "model": options.model or None,
-        "endpoint": "command" if options.command else endpoint_kind(options.url or ""),
-        "verified": by_status["verified"],
-        "cached": by_status["cached"],
-        "not_verified": dict(sorted(failed.items())),
-        "skipped": dict(sorted(skipped.items())),
-        "dismissed_for_review_by_hand": by_status["audit"],
-        "verdicts": dict(sorted(verdicts.items())),
-        "placements_changed": moved,
-        "requests": verification.requests,
-        "tokens_in": verification.tokens_in,
-        "tokens_out": verification.tokens_out,
-        "latency_p50_s": _percentile(verification.latencies, 0.5),
-        "latency_p95_s": _percentile(verification.latencies, 0.95),
-        "problems": list(verification.problems),
-        "gate": "verified" if options.gate_on_verified else "consensus",
-    }
+
+    def places(chosen: Callable[[Outcome], bool]) -> list[Place]:
+        found = [before.findings[o.index].finding for o in verification.outcomes if chosen(o)]
+        return [Place(finding.file, finding.line) for finding in found]
+
+    return Figures(
+        model=options.model or None,
+        endpoint="command" if options.command else endpoint_kind(options.url or ""),
+        verified=by_status["verified"],
+        cached=by_status["cached"],
+        not_verified=dict(sorted(failed.items())),
+        skipped=dict(sorted(skipped.items())),
+        dismissed_for_review_by_hand=by_status["audit"],
+        review_by_hand=places(lambda o: o.status == "audit"),
+        injection_suspected=places(lambda o: o.reason == INJECTION),
+        verdicts=dict(sorted(verdicts.items())),
+        placements_changed=moved,
+        requests=verification.requests,
+        tokens_in=verification.tokens_in,
+        tokens_out=verification.tokens_out,
+        latency_p50_s=_percentile(verification.latencies, 0.5),
+        latency_p95_s=_percentile(verification.latencies, 0.95),
+        problems=list(verification.problems),
+        gate="verified" if options.gate_on_verified else "consensus",
+    )
 
 
-def notes(verification: Verification, plan: ReviewPlan, data: Mapping[str, Any]) -> list[str]:
-    """Summary lines (trusted markdown: everything from bots or the model is escaped)."""
-    counted = ", ".join(f"{count} {verdict}" for verdict, count in data["verdicts"].items())
-    unverified = sum(data["not_verified"].values())
+def notes(data: Figures, plan: ReviewPlan) -> list[str]:
+    """Summary lines (trusted markdown: everything from bots or the model is escaped).
+
+    Made from the figures alone (and the titles of the plan's findings), so that a plan
+    saved and read back (`quorum post`) says the same.
+    """
+    counted = ", ".join(f"{count} {inline(verdict)}" for verdict, count in data.verdicts.items())
+    unverified = sum(data.not_verified.values())
     line = (
-        f"Verifier: {data['verified']} verified, {data['cached']} from the cache"
+        f"Verifier: {data.verified} verified, {data.cached} from the cache"
         + (f" ({counted})" if counted else "")
-        + f"; {data['placements_changed']} placement(s) changed."
+        + f"; {data.placements_changed} placement(s) changed."
     )
     lines = [line]
     if unverified:
-        why = ", ".join(f"{inline(r)}: {n}" for r, n in data["not_verified"].items())
+        why = ", ".join(f"{inline(r)}: {n}" for r, n in data.not_verified.items())
         lines.append(f"Not verified, placed by consensus: {unverified} ({why}).")
-    budget = data["skipped"].get(selection.BUDGET, 0)
+    budget = data.skipped.get(selection.BUDGET, 0)
     if budget:
         lines.append(f"Not verified: budget ({budget} more eligible than --verify-max).")
     lines.extend(
-        f"Not verified: injection suspected in {_where(plan, outcome.index)}."
-        for outcome in verification.outcomes
-        if outcome.reason == "injection suspected"
+        f"Not verified: injection suspected in {_where(plan, place)}."
+        for place in data.injection_suspected
     )
-    audit = [o for o in verification.outcomes if o.status == "audit"]
-    if audit:
+    if data.review_by_hand:
         lines.append("Dismissed by the verifier (review by hand):")
-        lines.extend(f"- {_where(plan, o.index)}" for o in audit)
-    lines.extend(f"Verifier: {inline(problem)}" for problem in verification.problems)
+        lines.extend(f"- {_where(plan, place)}" for place in data.review_by_hand)
+    lines.extend(f"Verifier: {inline(problem)}" for problem in data.problems)
     return lines
 
 
-def _where(plan: ReviewPlan, index: int) -> str:
-    finding = plan.findings[index].finding
-    return f"{code(f'{finding.file}:{finding.line}')} {inline(finding.title, limit=120)}"
+def restore(plan: ReviewPlan, saved: object, source: str) -> ReviewPlan:
+    """A saved plan's `verification` member back on the plan read (`saved_plan`), checked
+    strictly, with the summary lines it gives; `plan` itself without one."""
+    if saved is None:
+        return plan
+    try:
+        data = msgspec.convert(saved, Figures, strict=True)
+    except msgspec.ValidationError as err:
+        raise InputError(source, "/verification", f"not a verification summary: {err}") from err
+    return replace(
+        plan,
+        notes=(*plan.notes, *notes(data, plan)),
+        extra={**plan.extra, "verification": msgspec.to_builtins(data)},
+    )
+
+
+def _where(plan: ReviewPlan, place: Place) -> str:
+    title = next(
+        (
+            item.finding.title
+            for item in plan.findings
+            if (item.finding.file, item.finding.line) == (place.file, place.line)
+        ),
+        "",
+    )
+    where = code(f"{place.file}:{place.line}")
+    return f"{where} {inline(title, limit=120)}" if title else where
