@@ -187,3 +187,10 @@ def test_unreadable_and_empty_replies_are_failures() -> None:
     assert read_reply(empty).failure == "empty answer"
     filtered = b'{"choices": [{"message": {"content": "{}"}, "finish_reason": "content_filter"}]}'
     assert read_reply(filtered).failure == "filtered answer"
+
+
+def test_a_request_never_waits_past_the_budget(standin: StandIn) -> None:
+    standin.faults = ["slow"]  # the answer comes after 1.5 s
+    reply = client(standin.url, timeout=30, budget=0.3).ask(USER)
+    assert reply.failure == "timeout"
+    assert reply.seconds < 1.0

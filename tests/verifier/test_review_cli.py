@@ -142,7 +142,8 @@ def test_quorum_verify_writes_what_verdicts_reads(tmp_path: Path, standin: Stand
     plan = tmp_path / "plan.json"
     argv = example_args(tmp_path)
     assert main([*argv, "-o", str(plan)]) == 1
-    verdicts = tmp_path / "verdicts.json"
+    (tmp_path / "out").mkdir()
+    verdicts = tmp_path / "out" / "verdicts.json"
     code = main(
         [
             "verify",
@@ -188,3 +189,19 @@ def test_verify_needs_an_endpoint(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert code == 2
     assert "--verify-url" in capsys.readouterr().err
     assert not (tmp_path / "v.json").exists()
+
+
+def test_the_cache_sits_beside_the_output_by_default(tmp_path: Path, standin: StandIn) -> None:
+    argv = example_args(tmp_path)
+    at = argv.index("--verify-cache")
+    del argv[at : at + 2]
+    (tmp_path / "out").mkdir()
+    flags = ["--verify-url", standin.url, "--verify-model", "m"]
+    assert main([*argv, *flags, "-o", str(tmp_path / "out" / "plan.json")]) == 1
+    assert (tmp_path / "out" / ".quorum-verifier-cache.json").exists()
+
+
+def test_gate_on_verified_is_a_flag(tmp_path: Path, standin: StandIn) -> None:
+    flags = ["--verify-url", standin.url, "--verify-model", "m", "--gate-on-verified"]
+    report = review(tmp_path, "gated.json", *flags)
+    assert report["verification"]["gate"] == "verified"

@@ -265,3 +265,63 @@ def test_a_failing_verifier_command_leaves_consensus(
     assert [i.disposition for i in after.findings] == [i.disposition for i in before.findings]
     reasons = list(after.extra["verification"]["not_verified"])
     assert len(reasons) == 1 and reasons[0].startswith(failure)
+
+
+def test_a_dismissal_leaves_the_gate_unless_gate_on_verified(
+    workspace: Workspace, standin: StandIn
+) -> None:
+    from msgspec.structs import replace
+
+    from review_quorum.model import ConsensusLevel
+
+    workspace.settings = replace(workspace.settings, gate_level=ConsensusLevel.NEEDS_VERIFICATION)
+    standin.verdicts["app/calc.py:11"] = {"verdict": "DISMISSED", "cited_lines": [11]}
+    before, after, _ = run(workspace, options(workspace, standin.url))
+    gate = [i.finding.line for i in before.gate.blocking]
+    assert UNCERTAIN[1] in gate
+    assert at(after, UNCERTAIN).disposition is Disposition.DROPPED
+    assert [i.finding.line for i in after.gate.blocking] == gate  # the gate stays
+    _, verified, _ = run(workspace, options(workspace, standin.url, gate_on_verified=True))
+    assert UNCERTAIN[1] not in [i.finding.line for i in verified.gate.blocking]
+
+
+def test_nothing_moves_when_nothing_is_verified(workspace: Workspace, standin: StandIn) -> None:
+    standin.always = "refusal"
+    _, after, _ = run(workspace, options(workspace, standin.url))
+    assert after.extra["verification"]["placements_changed"] == 0
+
+
+def test_a_cache_of_another_version_is_not_trusted(workspace: Workspace, standin: StandIn) -> None:
+    run(workspace, options(workspace, standin.url))
+    cache = workspace.root / "cache.json"
+    document = json.loads(cache.read_text(encoding="utf-8"))
+    cache.write_text(json.dumps({**document, "version": 0}), encoding="utf-8")
+    sent = len(standin.requests)
+    run(workspace, options(workspace, standin.url))
+    assert len(standin.requests) == sent + 3
+
+
+def test_an_unreadable_cache_is_ignored_with_a_note(workspace: Workspace, standin: StandIn) -> None:
+    (workspace.root / "cache.json").write_text("{not json", encoding="utf-8")
+    _, after, _ = run(workspace, options(workspace, standin.url))
+    assert len(standin.requests) == 3
+    assert any(note.startswith("Verifier: verifier cache") for note in after.notes)
+
+
+UNKNOWN_ID = """
+import json, sys
+findings = json.load(sys.stdin)["findings"]
+out = [{"id": "not-asked", "verdict": "DISMISSED", "file": f["file"], "line": f["line"],
+        "severity": "low", "in_changed_code": True, "evidence_strength": "direct",
+        "context_completeness": "full", "cited_lines": [f["line"]]} for f in findings]
+json.dump({"verdicts": out}, sys.stdout)
+"""
+
+
+def test_a_verifier_command_verdict_for_an_unknown_id_is_ignored(workspace: Workspace) -> None:
+    script = workspace.root / "verify.py"
+    script.write_text(UNKNOWN_ID, encoding="utf-8")
+    chosen = options(workspace, command=f"{sys.executable} {script}")
+    before, after, verification = run(workspace, chosen)
+    assert verification.verdicts == ()
+    assert [i.disposition for i in after.findings] == [i.disposition for i in before.findings]
