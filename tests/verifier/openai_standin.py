@@ -13,7 +13,8 @@ against `CreateChatCompletionResponse`) or, with `shape="ollama"`, in Ollama's r
 (with `Retry-After`), `429-late` (Retry-After longer than any budget), `500`, `reset` (the
 connection closed without an answer), `length` (a truncated answer), `refusal`,
 `invalid-json`, `slow` (an answer later than the client's timeout), `no-schema` (400: the
-server does not do json_schema). `always` applies one fault to every request.
+server does not do json_schema), `bad-request` (another 400). `always` applies one fault
+to every request.
 """
 
 from __future__ import annotations
@@ -180,6 +181,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if fault == "500":
             self._send(500, b'{"error": {"message": "server error", "type": "api_error"}}')
+            return
+        if fault == "bad-request":
+            self._send(400, b'{"error": {"message": "messages: too long"}}')
             return
         if fault == "no-schema":
             message = "This response_format type is unavailable now"

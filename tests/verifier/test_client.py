@@ -194,3 +194,17 @@ def test_a_request_never_waits_past_the_budget(standin: StandIn) -> None:
     reply = client(standin.url, timeout=30, budget=0.3).ask(USER)
     assert reply.failure == "timeout"
     assert reply.seconds < 1.0
+
+
+def test_only_a_400_about_the_format_gets_json_mode(standin: StandIn) -> None:
+    standin.faults = ["bad-request"]
+    reply = client(standin.url).ask(USER)
+    assert reply.failure == "HTTP 400"
+    assert len(standin.requests) == 1
+
+
+def test_bad_answers_do_not_open_the_breaker(standin: StandIn) -> None:
+    standin.faults = ["refusal", "refusal", "refusal"]
+    ask = client(standin.url, breaker=Breaker(limit=2))
+    assert [ask.ask(USER).failure for _ in range(3)] == ["refused"] * 3
+    assert ask.ask(USER).failure is None

@@ -217,3 +217,79 @@ def test_base_keeps_the_lines_a_change_removed() -> None:
     rebuilt, mapping = base_lines(head, parse_patches(diff)["app/calc.py"])
     assert rebuilt == BASE
     assert mapping[4] == 5  # the changed line sits where the removed one was
+
+
+def test_instruction_directories_count_anywhere_in_the_path() -> None:
+    assert is_instruction_file("packages/web/.cursor/rules/style.mdc")
+    assert is_instruction_file("services/api/.github/instructions/x.md")
+
+
+def long_workspace(tmp_path: Path, inserted: int) -> tuple[Workspace, list[str]]:
+    """A 200-line file with `inserted` lines added at its top, and its diff."""
+    import difflib
+
+    workspace = Workspace(tmp_path)
+    base = [f"value_{n} = {n}" for n in range(1, 201)]
+    head = [f"added_{n} = {n}" for n in range(inserted)] + base
+    (workspace.checkout / "app" / "long.py").write_text("\n".join(head) + "\n", encoding="utf-8")
+    workspace.diff = "".join(
+        difflib.unified_diff(
+            [f"{line}\n" for line in base],
+            [f"{line}\n" for line in head],
+            "a/app/long.py",
+            "b/app/long.py",
+        )
+    )
+    return workspace, base
+
+
+def long_request(workspace: Workspace, line: int) -> ClusterRequest:
+    workspace.findings = [
+        finding("coderabbit", line, Severity.HIGH, "security", "x", "app/long.py")
+    ]
+    plan = review(workspace.findings, settings=workspace.settings)
+    built = build_request(
+        "f1",
+        plan.findings[0].finding,
+        workspace.checkout,
+        parse_patches(workspace.diff),
+        model="m",
+        endpoint_kind="x",
+    )
+    assert isinstance(built, ClusterRequest)
+    return built
+
+
+def test_the_base_window_is_the_same_region_before_the_change(tmp_path: Path) -> None:
+    workspace, base = long_workspace(tmp_path, inserted=20)
+    built = long_request(workspace, 120)  # head line 120 is base line 100
+    assert built.base is not None
+    assert (built.base.start, built.base.end) == (70, 130)
+    assert built.base.text_of(100) == base[99] == built.head.text_of(120)
+
+
+def test_hunks_within_the_radius_are_sent_and_far_ones_are_not(tmp_path: Path) -> None:
+    workspace, _ = long_workspace(tmp_path, inserted=5)  # the hunk covers head lines 1-8
+    assert "@@" in long_request(workspace, 30).payload["diff_hunks"]
+    assert long_request(workspace, 120).payload["diff_hunks"] == ""
+
+
+def test_the_cache_key_covers_the_hunks(workspace: Workspace) -> None:
+    import difflib
+
+    from verifier.conftest import BASE
+
+    first = request_for(workspace, LONE_HIGH)
+    workspace.diff = "".join(
+        difflib.unified_diff(
+            [f"{line}\n" for line in BASE],
+            [f"{line}\n" for line in HEAD],
+            "a/app/calc.py",
+            "b/app/calc.py",
+            n=1,
+        )
+    )
+    narrower = request_for(workspace, LONE_HIGH)
+    assert isinstance(first, ClusterRequest) and isinstance(narrower, ClusterRequest)
+    assert first.base == narrower.base and first.head == narrower.head
+    assert first.key != narrower.key

@@ -205,3 +205,17 @@ def test_gate_on_verified_is_a_flag(tmp_path: Path, standin: StandIn) -> None:
     flags = ["--verify-url", standin.url, "--verify-model", "m", "--gate-on-verified"]
     report = review(tmp_path, "gated.json", *flags)
     assert report["verification"]["gate"] == "verified"
+
+
+def test_a_command_wins_over_a_url(
+    tmp_path: Path, standin: StandIn, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    script = tmp_path / "verify.py"
+    script.write_text("import json; print(json.dumps({'verdicts': []}))", encoding="utf-8")
+    flags = ["--verify-url", standin.url, "--verify-model", "m"]
+    report = review(tmp_path, "both.json", *flags, "--verifier-cmd", f"{sys.executable} {script}")
+    assert standin.requests == []
+    assert report["verification"]["endpoint"] == "command"
+    assert "using --verifier-cmd" in capsys.readouterr().err

@@ -81,7 +81,10 @@ def test_a_dismissal_never_drops_what_two_families_raised(
     assert at(after, TWO_FAMILIES).verdict is None
     assert [o.status for o in verification.outcomes if o.status == "audit"] == ["audit"]
     assert "Dismissed by the verifier (review by hand):" in after.notes
-    assert any("app/calc.py:17" in note for note in after.notes)
+    assert any(
+        "app/calc.py:17" in note and at(before, TWO_FAMILIES).finding.title in note
+        for note in after.notes
+    )
 
 
 def test_out_of_changed_code_from_two_families_is_not_dropped_either(
@@ -325,3 +328,43 @@ def test_a_verifier_command_verdict_for_an_unknown_id_is_ignored(workspace: Work
     before, after, verification = run(workspace, chosen)
     assert verification.verdicts == ()
     assert [i.disposition for i in after.findings] == [i.disposition for i in before.findings]
+
+
+def test_without_a_model_nothing_is_sent(workspace: Workspace, standin: StandIn) -> None:
+    _, after, _ = run(workspace, options(workspace, standin.url, model=None))
+    assert standin.requests == []
+    assert after.extra["verification"]["not_verified"] == {"no model named (--verify-model)": 3}
+
+
+TWICE = """
+import json, sys
+findings = json.load(sys.stdin)["findings"]
+out = []
+for verdict in ("CONFIRMED", "DISMISSED"):
+    out += [{"id": f["id"], "verdict": verdict, "file": f["file"], "line": f["line"],
+             "severity": "high", "in_changed_code": True, "evidence_strength": "direct",
+             "context_completeness": "full", "cited_lines": [f["line"]]} for f in findings]
+json.dump({"verdicts": out}, sys.stdout)
+"""
+
+
+def test_a_second_verdict_for_one_finding_is_ignored(workspace: Workspace) -> None:
+    script = workspace.root / "verify.py"
+    script.write_text(TWICE, encoding="utf-8")
+    _, _, verification = run(workspace, options(workspace, command=f"{sys.executable} {script}"))
+    assert {v.verdict.verdict.value for v in verification.verdicts} == {"CONFIRMED"}
+
+
+BAD_CITATIONS = TWICE.replace('"cited_lines": [f["line"]]', '"cited_lines": "all of them"')
+
+
+def test_a_command_verdict_with_bad_cited_lines_is_no_verdict(workspace: Workspace) -> None:
+    script = workspace.root / "verify.py"
+    script.write_text(BAD_CITATIONS, encoding="utf-8")
+    _, after, verification = run(
+        workspace, options(workspace, command=f"{sys.executable} {script}")
+    )
+    assert verification.verdicts == ()
+    assert after.extra["verification"]["not_verified"] == {
+        "cited_lines is not a list of line numbers": 3
+    }

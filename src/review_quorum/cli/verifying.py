@@ -13,8 +13,8 @@ import argparse
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ from review_quorum.evaluate import Replan, Verifier
 from review_quorum.ingest.base import Source
 from review_quorum.plan import ReviewPlan
 from review_quorum.scoring.confidence.attach import AttachedVerdictInput
+from review_quorum.verifier.cache import Store
 from review_quorum.verifier.stage import CACHE_NAME, Options, apply, verify
 
 KEYS = (
@@ -164,11 +165,28 @@ def apply_to_review(
     if chosen.url and chosen.command:
         warn("--verify-url and --verifier-cmd both given: using --verifier-cmd")
         chosen = Options(**{**_fields(chosen), "url": None})
-    with timed or nullcontext():
-        verification = verify(plan, diff_text(args), chosen, os.environ)
+    with timed or nullcontext(), _history_store(args) as store:
+        verification = verify(plan, diff_text(args), chosen, os.environ, store=store)
         for problem in verification.problems:
             warn(problem)
         return apply(plan, replan, verification, chosen)
+
+
+@contextmanager
+def _history_store(args: argparse.Namespace) -> Iterator[Store | None]:
+    """With `--db` and no `--verify-cache`, the answers kept in the history database."""
+    recorder = getattr(args, "recorder", None)
+    if recorder is None or getattr(args, "verify_cache", None) is not None:
+        yield None
+        return
+    from review_quorum.history import open_history
+    from review_quorum.history.answers import AnswerStore
+
+    database = open_history(recorder.target)
+    try:
+        yield AnswerStore(database)
+    finally:
+        database.close()
 
 
 def evaluator(args: argparse.Namespace) -> Verifier | None:

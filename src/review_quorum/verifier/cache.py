@@ -5,13 +5,17 @@ schema versions, the path, the exact windows and hunks, and the members' texts a
 after a push, only clusters whose windows changed are sent again. Only answers that gave
 a verdict are kept; failures never are. The file is JSON, replaced whole (written beside
 and renamed), and one that cannot be read is ignored with a note, never trusted in part.
+With a `Store` (the history database, `--db`), answers are read from and written to it
+instead, one key at a time.
 """
 
 from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Protocol
 
 import msgspec
 
@@ -25,14 +29,26 @@ class _File(msgspec.Struct):
     entries: dict[str, AnswerItem]
 
 
-class VerdictCache:
-    """A file of answers by request key."""
+class Store(Protocol):
+    """Somewhere else to keep answers: JSON bytes by request key."""
 
-    def __init__(self, path: Path) -> None:
+    def read(self, key: str) -> bytes | None: ...
+
+    def write(self, entries: Mapping[str, bytes]) -> None: ...
+
+
+class VerdictCache:
+    """A file (or a `Store`) of answers by request key."""
+
+    def __init__(self, path: Path, store: Store | None = None) -> None:
         self.path = path
+        self.store = store
         self.entries: dict[str, AnswerItem] = {}
+        self.added: dict[str, AnswerItem] = {}
         self.problem = ""
         self.changed = False
+        if store is not None:
+            return
         try:
             data = path.read_bytes()
         except FileNotFoundError:
@@ -49,15 +65,30 @@ class VerdictCache:
             self.entries = stored.entries
 
     def get(self, key: str) -> AnswerItem | None:
-        return self.entries.get(key)
+        if self.store is None or key in self.entries:
+            return self.entries.get(key)
+        data = self.store.read(key)
+        if data is None:
+            return None
+        try:
+            item = msgspec.json.decode(data, type=AnswerItem)
+        except msgspec.MsgspecError:
+            return None  # an answer stored by another version: asked again
+        self.entries[key] = item
+        return item
 
     def put(self, key: str, item: AnswerItem) -> None:
         self.entries[key] = item
+        self.added[key] = item
         self.changed = True
 
     def save(self) -> None:
         """Write the cache if anything was added (atomically: a reader never sees half)."""
         if not self.changed:
+            return
+        if self.store is not None:
+            self.store.write({k: msgspec.json.encode(v) for k, v in self.added.items()})
+            self.changed = False
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         data = msgspec.json.encode(_File(CACHE_VERSION, dict(sorted(self.entries.items()))))

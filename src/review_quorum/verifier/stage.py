@@ -23,7 +23,7 @@ import httpx
 import msgspec
 from msgspec.structs import replace
 
-from review_quorum.errors import InputError
+from review_quorum.errors import InputError, QuorumError
 from review_quorum.markup.escape import code, inline
 from review_quorum.plan import Gate, ReviewPlan
 from review_quorum.scoring.confidence.attach import AttachedVerdictInput
@@ -36,7 +36,7 @@ from review_quorum.verifier.answer import (
     item_for,
     read_answer,
 )
-from review_quorum.verifier.cache import VerdictCache
+from review_quorum.verifier.cache import Store, VerdictCache
 from review_quorum.verifier.client import Breaker, Budget, ChatClient, Reply, endpoint_kind
 from review_quorum.verifier.command import run_command
 from review_quorum.verifier.request import (
@@ -99,15 +99,19 @@ def verify(
     *,
     transport: httpx.BaseTransport | None = None,
     sleep: Callable[[float], None] = time.sleep,
+    store: Store | None = None,
 ) -> Verification:
-    """Verdicts for the eligible clusters of `plan`, and what happened to every cluster."""
+    """Verdicts for the eligible clusters of `plan`, and what happened to every cluster.
+
+    Answers are kept in `store` (the history database) when given, else in the cache file.
+    """
     chosen = selection.select(plan.findings, options.max_clusters)
     outcomes = [Outcome(p.index, "skipped", p.reason) for p in chosen.passed]
     model = options.model or ("command" if options.command else "")
     kind = "command" if options.command else endpoint_kind(options.url or "")
     patches = parse_patches(diff_text)
     checkout = Path(options.checkout)
-    cache = VerdictCache(_cache_path(options))
+    cache = VerdictCache(_cache_path(options), store)
     problems = [cache.problem] if cache.problem else []
     pending: list[tuple[selection.Candidate, ClusterRequest]] = []
     answers: dict[int, tuple[AnswerItem, str]] = {}
@@ -153,6 +157,8 @@ def verify(
         cache.save()
     except OSError as err:
         problems.append(f"verifier cache {cache.path} not written: {err.strerror or err}")
+    except QuorumError as err:  # the history database refused the answers: asked again
+        problems.append(f"verifier answers not kept in the history: {err}")
     real = [reply for reply in replies if isinstance(reply, Reply)]
     return Verification(
         verdicts=tuple(verdicts),
