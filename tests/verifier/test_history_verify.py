@@ -61,3 +61,18 @@ def test_answers_verdicts_and_stats_live_in_the_history(
     assert bots["verifier"]["findings"] == 3
     rules = {(row["bot"], row["rule"]) for row in data["rules"]}
     assert {("verifier", "CONFIRMED"), ("verifier", "LIKELY")} <= rules
+
+
+def test_with_a_history_the_cache_file_is_not_read(
+    tmp_path: Path,
+    standin: StandIn,
+    db_target: str,  # noqa: F811
+) -> None:
+    argv = example_args(tmp_path)
+    at = argv.index("--verify-cache")
+    del argv[at : at + 2]
+    flags = ["--verify-url", standin.url, "--verify-model", "m"]
+    assert main([*argv, *flags, "-o", str(tmp_path / "plan.json")]) == 1
+    assert (tmp_path / ".quorum-verifier-cache.json").exists()
+    review(tmp_path, standin, HEADS[0], db_target)
+    assert len(standin.requests) == 6  # asked again: the history had none of the answers
