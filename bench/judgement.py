@@ -72,7 +72,7 @@ def verifier(folder: Path) -> Verifier | None:
     """The verifier for a corpus whose code is in `folder`, or None without --verify-url."""
     if not VERIFY:
         return None
-    chosen = stage.Options(
+    chosen = stage.VerifyOptions(
         url=VERIFY["url"],
         model=VERIFY["model"],
         key_env=VERIFY.get("key_env") or None,

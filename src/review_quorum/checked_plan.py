@@ -28,7 +28,7 @@ from review_quorum.comment_links import comment_key, link_targets
 from review_quorum.errors import Skipped
 from review_quorum.model import NormalizedFinding
 from review_quorum.plan import PlannedFinding, ReviewPlan, assemble, fingerprint, place_finding
-from review_quorum.render.serialize import finding_data
+from review_quorum.render.serialize import member_data
 from review_quorum.scoring import compute_consensus
 from review_quorum.scoring.confidence import Disposition
 
@@ -57,7 +57,7 @@ class CheckedPlan(msgspec.Struct, frozen=True):
 
 def identity(finding: NormalizedFinding) -> bytes:
     """Every field of a finding as serialised: equal exactly when the findings are equal."""
-    return orjson.dumps(finding_data(finding), option=orjson.OPT_SORT_KEYS)
+    return orjson.dumps(member_data(finding), option=orjson.OPT_SORT_KEYS)
 
 
 def check_plan(plan: ReviewPlan, fresh: Fresh) -> CheckedPlan:
@@ -78,15 +78,7 @@ def _rebuilt(
     plan: ReviewPlan, findings: list[NormalizedFinding], mismatched: Sequence[NormalizedFinding]
 ) -> ReviewPlan:
     settings = plan.settings
-    consensus = compute_consensus(
-        findings,
-        bots_ran=settings.bots_ran,
-        line_window=settings.line_window,
-        title_overlap=settings.title_overlap,
-        order=settings.order,
-        model=settings.model,
-        profile=settings.profile,
-    )
+    consensus = compute_consensus(findings, settings)
     same_members = {_members(item.finding.members): item for item in plan.findings}
     by_fingerprint = {item.fingerprint: item for item in plan.findings}
     planned: list[PlannedFinding] = []

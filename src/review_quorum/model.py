@@ -20,6 +20,7 @@ from __future__ import annotations
 import enum
 import math
 import operator
+import unicodedata
 from collections.abc import Iterable
 
 import msgspec
@@ -86,6 +87,30 @@ _LEVEL_RANK = {
 }
 
 
+def level_for(value: float, floors: tuple[float, float]) -> ConsensusLevel:
+    """The consensus level of `value` (a score, a probability) given the lowest values of
+    confirmed and of needs-verification, both inclusive."""
+    confirmed, needs_verification = floors
+    if value >= confirmed:
+        return ConsensusLevel.CONFIRMED
+    if value >= needs_verification:
+        return ConsensusLevel.NEEDS_VERIFICATION
+    return ConsensusLevel.UNVERIFIED
+
+
+def is_stated(finding: NormalizedFinding) -> bool:
+    """Whether the finding's category is the tool's own (certainty 1.0), not one guessed
+    from its words: only a stated category keeps two findings apart."""
+    return finding.category_certainty >= 1.0
+
+
+def check_line_window(line_window: object) -> int:
+    """`line_window` when it is a whole number of lines, 0 or more; else ValueError."""
+    if isinstance(line_window, bool) or not isinstance(line_window, int) or line_window < 0:
+        raise ValueError(f"line_window must be a non-negative integer, not {line_window!r}")
+    return line_window
+
+
 MAX_LINE = 2**31 - 1
 """The highest line number a finding may name: what GitHub, SARIF viewers and every
 output format (64-bit JSON integers included) can carry."""
@@ -103,6 +128,20 @@ def check_bot_count(count: int) -> int:
     if count > MAX_BOTS:
         raise ValueError(f"expected at most {MAX_BOTS:,} bots")
     return count
+
+
+_UNNAMEABLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
+def _check_file(file: str) -> None:
+    """A path with a control, bidi or other invisible character names no file a pull
+    request can hold, and displays as another one (``app/\u202efdp.exe`` as
+    ``app/exe.pdf``): the finding is refused, so every reader counts it as skipped."""
+    if not file.isprintable() and any(unicodedata.category(char) in _UNNAMEABLE for char in file):
+        raise FindingError(
+            f"file path {file!r} holds a control or invisible character (a bidi override, "
+            "NUL, newline, zero-width space): it cannot name a file in the pull request"
+        )
 
 
 def _check_line(line: object, file: str) -> None:
@@ -139,8 +178,13 @@ class Evidence(msgspec.Struct, frozen=True, gc=False):
 
     def __post_init__(self) -> None:
         line = self.line
-        if self.end_line is None and (line is None or (type(line) is int and 0 < line <= MAX_LINE)):
+        if (
+            self.end_line is None
+            and (line is None or (type(line) is int and 0 < line <= MAX_LINE))
+            and self.file.isprintable()
+        ):
             return  # the common case, decided before anything else (readers build millions)
+        _check_file(self.file)
         _check_line(self.line, self.file)
         _check_line(self.end_line, self.file)
         if self.end_line is not None and (self.line is None or self.end_line < self.line):

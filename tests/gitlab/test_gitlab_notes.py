@@ -73,3 +73,23 @@ def test_malformed_discussions_become_skipped_records_not_errors() -> None:
         ("/discussions/5/notes/0", "field 'line' must be a positive integer or null, not \"12\""),
         ("/discussions/6/notes/0", "comment by a human/unknown author"),
     ]
+
+
+def test_a_look_alike_username_is_neither_the_bot_nor_a_person() -> None:
+    """Issue 33 item 3 on GitLab: a note by `coderabbit\\u0430i` (Cyrillic a) does not pass
+    as CodeRabbit, and is counted as skipped with a reason that says why."""
+    position = {"position_type": "text", "new_path": "a.py", "new_line": 3, "head_sha": HEAD}
+    body = "_⚠️ Potential issue_\n\n**The lock is never released.**\n\nRelease it in a finally."
+    discussions = [
+        {"id": "d1", "notes": [note("coderabbitai", body, position=position)]},
+        {"id": "d2", "notes": [note("coderabbit\u0430i", body, id=2, position=position)]},
+    ]
+    batch = read_notes(conversation(discussions, head_sha=HEAD))
+    assert [f.bot for f in batch.findings] == ["coderabbit"]
+    assert [(skipped.position, skipped.reason) for skipped in batch.skipped] == [
+        (
+            "/discussions/1/notes/0",
+            "comment by an unknown author whose login 'coderabbit\u0430i' looks like "
+            "coderabbit's but is not it",
+        )
+    ]

@@ -127,3 +127,22 @@ def test_a_hard_coded_index_is_a_maintainability_nit_not_security() -> None:
     assert [(d.severity, d.category, d.category_certainty) for d in parsed.findings] == [
         (Severity.LOW, "maintainability", 0.8)
     ]
+
+
+def test_bare_closing_tags_in_the_prose_do_not_hide_the_comment() -> None:
+    """Issue 33 item 1: a comment about an HTML template quotes raw ``</summary></details>``
+    outside a code span; its text is still read (a stray close does not end anything)."""
+    parsed = parse("copilot.inline-bare-details-tags.md", INLINE, "templates/search.html", 7)
+    assert [(d.title, d.file, d.line) for d in parsed.findings] == [
+        ("The query is built from term", "templates/search.html", 7)
+    ]
+    assert parsed.skipped == ()
+
+
+def test_a_line_of_prose_before_a_collapsed_block_is_read() -> None:
+    body = "Escape the value before it is used.<details><summary>Why</summary>hidden</details>"
+    (draft,) = PARSER.parse(Comment(INLINE, "Copilot", body, "a.html", 2)).findings
+    assert (draft.title, draft.body) == (
+        "Escape the value before it is used",
+        "Escape the value before it is used.",
+    )

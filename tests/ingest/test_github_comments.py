@@ -493,3 +493,49 @@ def test_our_login_is_ours_only_when_the_body_opens_with_our_marker() -> None:
     default = read(records)  # quorum-app[bot] is no login of ours: read as any bot
     assert [f.bot for f in default.findings] == ["github-actions"]
     assert [where for where, reason in skips(default) if reason == OWN] == ["/1"]
+
+
+def test_look_alike_logins_are_not_extra_bots() -> None:
+    """Issue 33 item 3: a zero-width space is dropped before attribution (the same bot), and a
+    Cyrillic i makes an unknown author, skipped with a reason naming the bot imitated."""
+    body = "The token is compared with `==`, which leaks its length through timing."
+    comments = [
+        {"id": n, "user": {"login": login, "type": "Bot"}, "body": body, "path": "a.py", "line": 4}
+        for n, login in enumerate(["Copilot", "Copilot\u200b", "Cop\u0456lot", "Copilot\u202e"])
+    ]
+    batch = read(comments)
+    assert [f.bot for f in batch.findings] == ["copilot", "copilot", "copilot"]
+    assert skips(batch) == [
+        ("/2", "comment by an unknown author whose login 'cop\u0456lot' looks like copilot's "
+         "but is not it"),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("login", "imitated"),
+    [
+        ("c\u043ederabbitai", "coderabbit"),  # Cyrillic o
+        ("gemini-c\u03bfde-assist[bot]", "gemini"),  # Greek omicron
+        ("curs0r[bot]", "cursor"),  # a digit zero
+        ("cl\u0430\u0301ude", "claude"),  # Cyrillic a with a combining accent
+    ],
+)
+def test_a_look_alike_is_skipped_even_when_people_are_read(login: str, imitated: str) -> None:
+    comment = {"id": 1, "user": {"login": login, "type": "User"}, "body": "A bug.", "path": "a.py"}
+    batch = read([comment], ReadOptions(include_humans=True))
+    assert batch.findings == []
+    assert [reason for _, reason in skips(batch)] == [
+        f"comment by an unknown author whose login {login.lower().removesuffix('[bot]')!r} "
+        f"looks like {imitated}'s but is not it"
+    ]
+
+
+def test_a_login_named_in_the_configuration_is_honoured_even_if_it_looks_alike() -> None:
+    comment = {
+        "id": 1,
+        "user": {"login": "curs0r"},
+        "body": "Possible bug: x is None.",
+        "path": "a.py",
+    }
+    batch = read([comment], ReadOptions(bot_logins={"curs0r": "house-linter"}))
+    assert [f.bot for f in batch.findings] == ["house-linter"]

@@ -97,7 +97,8 @@ def test_rdjsonl_lines_sources_severities_and_bad_lines() -> None:
         (
             "rdjsonl.golangci.jsonl",
             "line 7",
-            'unknown severity "SEVERE" (expected ERROR, WARNING, INFO or UNKNOWN_SEVERITY)',
+            'unknown severity "SEVERE" (expected ERROR, WARNING, INFO or UNKNOWN_SEVERITY, '
+            "or their numbers 1, 2, 3 and 0)",
         ),
         ("rdjsonl.golangci.jsonl", "line 8", "invalid JSON: unexpected end of data"),
         (
@@ -165,8 +166,9 @@ def test_detection_by_content(data: bytes, fmt: str) -> None:
             "evidence for 'a': end_line 2 without a start line at or before it (line 5)",
         ),
         (
-            {"message": "m", "severity": 2},
-            "unknown severity 2 (expected ERROR, WARNING, INFO or UNKNOWN_SEVERITY)",
+            {"message": "m", "severity": 7},
+            "unknown severity 7 (expected ERROR, WARNING, INFO or UNKNOWN_SEVERITY, or their "
+            "numbers 1, 2, 3 and 0)",
         ),
     ],
 )
@@ -185,7 +187,8 @@ def test_bad_diagnostics_are_skipped_with_reasons(record: object, reason: str) -
         (
             b'{"diagnostics": [], "severity": "LOUD"}',
             "/severity",
-            'unknown severity "LOUD" (expected ERROR, WARNING, INFO or UNKNOWN_SEVERITY)',
+            'unknown severity "LOUD" (expected ERROR, WARNING, INFO or UNKNOWN_SEVERITY, or '
+            "their numbers 1, 2, 3 and 0)",
         ),
         (b'{"diagnostics": [', "line 1 column 18", "invalid JSON: unexpected end of data"),
     ],
@@ -198,3 +201,25 @@ def test_broken_rdjson_files(data: bytes, position: str, message: str) -> None:
         position,
         message,
     )
+
+
+@pytest.mark.parametrize(
+    ("number", "severity"), [(1, "high"), (2, "medium"), (3, "low"), (0, "low")]
+)
+def test_severity_as_the_enum_number(number: int, severity: str) -> None:
+    """Issue 33 item 16: protobuf's JSON mapping writes an enum as its number; reviewdog's
+    UNKNOWN_SEVERITY (0) falls back to the result's severity, here INFO."""
+    data = orjson.dumps({"severity": 3, "diagnostics": [{"message": "m", "severity": number}]})
+    batch = rdjson.RDJSON.read(Source("x.rdjson", data))
+    assert ([f.severity.label for f in batch.findings], batch.skipped) == ([severity], [])
+
+
+def test_a_numeric_top_level_severity_reads_the_whole_file() -> None:
+    data = orjson.dumps({"severity": 1, "diagnostics": [{"message": "m"}]})
+    assert [f.severity.label for f in rdjson.RDJSON.read(Source("x.rdjson", data)).findings] == [
+        "high"
+    ]
+    line = orjson.dumps({"message": "m", "severity": 2, "location": {"path": "a.go"}})
+    assert [f.severity.label for f in rdjson.RDJSONL.read(Source("x.jsonl", line)).findings] == [
+        "medium"
+    ]

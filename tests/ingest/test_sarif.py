@@ -35,7 +35,7 @@ def read_fixture(name: str, **options: object) -> Batch:
         ("sarif.eslint-files.json", "/tmp/eslintproj", {"eslint"}, 6, 0),
         ("sarif.codeql-extensions.json", None, {"codeql"}, 5, 0),
         ("sarif.multi-run.json", None, {"semgrep", "eslint"}, 2, 1),
-        ("sarif.suppressed.json", None, {"codeql"}, 5, 6),
+        ("sarif.suppressed.json", None, {"codeql"}, 7, 4),
         ("sarif.missing-locations.json", None, {"shop-audit"}, 6, 0),
         ("sarif.bad-records.json", None, {"broken-tool"}, 2, 15),
     ],
@@ -189,15 +189,15 @@ def test_suppressed_fixed_passed_and_inapplicable_results_are_skipped_with_reaso
     batch = read_fixture("sarif.suppressed.json")
     assert [(f.title, f.severity.label) for f in batch.findings] == [
         ("Kept: no suppressions", "high"),
+        ("Kept: the suppression is under review", "high"),  # SARIF 2.1.0: not suppressed
         ("Kept: the only suppression was rejected", "high"),
+        ("Kept: one suppression accepted, one rejected", "high"),
         ("Kept: new since the baseline", "high"),
         ("Kept as info: informational", "info"),
         ("Kept: an explicit fail", "high"),
     ]
     assert [(s.position, s.reason) for s in batch.skipped] == [
         ("/runs/0/results/1/suppressions", "suppressed (inSource)"),
-        ("/runs/0/results/2/suppressions", "suppressed (external)"),
-        ("/runs/0/results/4/suppressions", "suppressed (inSource)"),
         ("/runs/0/results/5/baselineState", "baselineState 'absent': no longer present"),
         ("/runs/0/results/7/kind", "kind 'pass': the rule was checked and passed; not a finding"),
         ("/runs/0/results/8/kind", "kind 'notApplicable': the rule does not apply; not a finding"),

@@ -10,8 +10,8 @@ import pytest
 from review_quorum.verifier.client import (
     MAX_ATTEMPTS,
     Breaker,
-    Budget,
     ChatClient,
+    TimeBudget,
     endpoint_kind,
     read_reply,
 )
@@ -49,7 +49,7 @@ def client(
         "m",
         key=key,
         timeout=timeout,
-        budget=Budget(budget),
+        budget=TimeBudget(budget),
         breaker=breaker or Breaker(),
         sleep=sleeps if sleeps is not None else Sleeps(),
     )

@@ -14,7 +14,7 @@ import pytest
 from review_quorum.plan import ReviewPlan
 from review_quorum.scoring.confidence import Disposition
 from review_quorum.scoring.confidence.attach import AttachedVerdictInput
-from review_quorum.verifier.stage import Options, Verification, apply, verify
+from review_quorum.verifier.stage import Verification, VerifyOptions, apply, verify
 from verifier.conftest import CONFIRMED, LONE_HIGH, TWO_FAMILIES, UNCERTAIN, Workspace
 from verifier.openai_standin import StandIn
 
@@ -28,18 +28,18 @@ CONFIRM = {
 }
 
 
-def options(workspace: Workspace, url: str = "", **change: Any) -> Options:
+def options(workspace: Workspace, url: str = "", **change: Any) -> VerifyOptions:
     fields: dict[str, Any] = {
         "url": url or None,
         "model": "m",
         "checkout": str(workspace.checkout),
         "cache": str(workspace.root / "cache.json"),
     }
-    return Options(**{**fields, **change})
+    return VerifyOptions(**{**fields, **change})
 
 
 def run(
-    workspace: Workspace, chosen: Options, environ: dict[str, str] | None = None
+    workspace: Workspace, chosen: VerifyOptions, environ: dict[str, str] | None = None
 ) -> tuple[ReviewPlan, ReviewPlan, Verification]:
     before = workspace.plan()
     verification = verify(before, workspace.diff, chosen, environ or {}, sleep=lambda s: None)

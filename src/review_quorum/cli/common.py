@@ -21,6 +21,7 @@ from review_quorum.cli.output import print_chunks, print_text, write_file
 from review_quorum.errors import InputError, Skipped, UsageError, shown
 from review_quorum.ingest.base import Batch, ReadOptions, Source
 from review_quorum.ingest.categories import CategoryMap
+from review_quorum.ingest.paths import outside_repository
 from review_quorum.markup.escape import one_line
 from review_quorum.model import MAX_BOTS, ConsensusLevel, check_bot_count
 from review_quorum.scoring import MODELS
@@ -166,7 +167,23 @@ def load_inputs(
             advance(path)
     if not readable and not args.allow_empty:
         raise _unreadable(batch.skipped)
+    _warn_outside(batch)
     return batch
+
+
+def _warn_outside(batch: Batch) -> None:
+    """Warn about findings whose path cannot be in the repository (absolute, ``../``, a URL
+    or a UNC path): kept, and like any file the diff does not touch, outside the diff."""
+    files = {finding.evidence.file for finding in batch.findings}
+    outside = {file for file in files if outside_repository(file)}
+    if outside:
+        count = sum(finding.evidence.file in outside for finding in batch.findings)
+        warn(
+            f"{count} finding{'s' if count != 1 else ''} name{'' if count != 1 else 's'} a path "
+            f"outside the repository (absolute, ../, URL or UNC), such as "
+            f"{one_line(min(outside))!r}: no pull request changes such a file, so the diff "
+            "scope treats them as outside the diff (pass --root to make absolute paths relative)"
+        )
 
 
 def _nothing_broken(skipped: Sequence[Skipped]) -> bool:

@@ -21,7 +21,7 @@ from review_quorum.cli import github_input, progress
 from review_quorum.cli.github_input import PullInput, wait
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions
-from review_quorum.ingest.gitlab_notes import Conversation, conversation, read_notes
+from review_quorum.ingest.gitlab_notes import MergeRequestConversation, conversation, read_notes
 
 
 def add_gitlab_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,7 +56,7 @@ def read_gitlab(
     args: argparse.Namespace, options: ReadOptions, env: Mapping[str, str] | None = None
 ) -> PullInput:
     """Read (after waiting, if asked) the merge request's notes into a batch of findings."""
-    from review_quorum.cli.post import make_http_client
+    from review_quorum.cli.posting import make_http_client
     from review_quorum.github.waiting import parse_bot_list
     from review_quorum.gitlab.client import GitLabClient
     from review_quorum.gitlab.snapshot import read_merge_request
@@ -81,7 +81,7 @@ def read_gitlab(
             if user is not None:
                 options = msgspec.structs.replace(options, own_login=user.username)
 
-        def read() -> Conversation:
+        def read() -> MergeRequestConversation:
             snapshot = read_merge_request(client, target)
             return conversation(
                 snapshot.discussions,

@@ -34,7 +34,7 @@ from review_quorum.ingest.base import Source
 from review_quorum.plan import ReviewPlan
 from review_quorum.scoring.confidence.attach import AttachedVerdictInput
 from review_quorum.verifier.cache import Store
-from review_quorum.verifier.stage import CACHE_NAME, Options, apply, verify
+from review_quorum.verifier.stage import CACHE_NAME, VerifyOptions, apply, verify
 
 KEYS = (
     "verify-url",
@@ -106,19 +106,19 @@ def add_arguments(parser: argparse.ArgumentParser, *, review: bool = True) -> No
         )
 
 
-def options(args: argparse.Namespace, settings: dict[str, Any]) -> Options:
+def options(args: argparse.Namespace, settings: dict[str, Any]) -> VerifyOptions:
     """The verifier's options: flags, then the configuration, then the defaults."""
 
     def value(key: str) -> Any:
         flag = getattr(args, key.replace("-", "_"), None)
         return flag if flag is not None else settings.get(key)
 
-    defaults = Options()
+    defaults = VerifyOptions()
     cache = value("verify-cache")
     output = getattr(args, "output", None)
     if cache is None and output not in (None, "-"):
         cache = str(Path(output).parent / CACHE_NAME)
-    return Options(
+    return VerifyOptions(
         url=value("verify-url"),
         model=value("verify-model"),
         key_env=value("verify-key-env"),
@@ -164,7 +164,7 @@ def apply_to_review(
         return plan
     if chosen.url and chosen.command:
         warn("--verify-url and --verifier-cmd both given: using --verifier-cmd")
-        chosen = Options(**{**_fields(chosen), "url": None})
+        chosen = VerifyOptions(**{**_fields(chosen), "url": None})
     with timed or nullcontext(), _history_store(args) as store:
         verification = verify(plan, diff_text(args), chosen, os.environ, store=store)
         for problem in verification.problems:
@@ -203,7 +203,7 @@ def evaluator(args: argparse.Namespace) -> Verifier | None:
     return verified
 
 
-def _fields(chosen: Options) -> dict[str, Any]:
+def _fields(chosen: VerifyOptions) -> dict[str, Any]:
     return {name: getattr(chosen, name) for name in chosen.__struct_fields__}
 
 

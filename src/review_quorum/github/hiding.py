@@ -20,9 +20,10 @@ import msgspec
 from review_quorum.checked_plan import Fresh, identity
 from review_quorum.comment_kinds import CommentKind
 from review_quorum.comment_links import comment_key
+from review_quorum.delivery.draft import ReviewDraft
+from review_quorum.delivery.fitting import fit_body
 from review_quorum.github import moderation
 from review_quorum.github.client import GitHubClient
-from review_quorum.github.draft import ReviewDraft
 from review_quorum.github.duplicates import (
     HIDDEN,
     HIDING,
@@ -36,7 +37,6 @@ from review_quorum.github.duplicates import (
     read_record,
     record_markers,
 )
-from review_quorum.github.limits import fit_body
 from review_quorum.github.remote import RemoteComment, RemoteIssueComment, RemoteReview
 from review_quorum.markup.markers import find_markers, marker
 
@@ -209,7 +209,7 @@ class Hiding:
         return "\n\n".join(notes)
 
     def _warn(
-        self, verb: str, outcome: moderation.Outcome, comments: Iterable[PostedComment]
+        self, verb: str, outcome: moderation.MutationResult, comments: Iterable[PostedComment]
     ) -> None:
         keys = {comment.node_id: comment.key for comment in comments}
         for node, why in outcome.failed:
@@ -276,7 +276,7 @@ def _same_author(named: str, actual: str) -> bool:
     return not named or named.casefold() == actual.casefold()
 
 
-def _with_state(comment: PostedComment, state: moderation.State | None) -> PostedComment:
+def _with_state(comment: PostedComment, state: moderation.CommentState | None) -> PostedComment:
     if state is None:
         return comment
     return PostedComment(

@@ -24,20 +24,22 @@ from typing import Any
 
 import msgspec
 
+from review_quorum.delivery.bodies import fixed_body, moved_section
+from review_quorum.delivery.draft import DraftComment, ReviewDraft
+from review_quorum.delivery.reconcile import gone, normal
 from review_quorum.errors import GitLabError
-from review_quorum.github.bodies import MOVED, fixed_body, without_markers
-from review_quorum.github.draft import DraftComment, ReviewDraft
 from review_quorum.gitlab.client import TOKEN_HELP, GitLabClient
 from review_quorum.gitlab.positions import addressable, anchored_at, position_for
-from review_quorum.gitlab.reconcile import Ours, Thread, find_ours, find_thread
+from review_quorum.gitlab.reconcile import FindingThread, Ours, find_ours, find_thread
 from review_quorum.gitlab.snapshot import DiffRefs, MergeRequestSnapshot, read_merge_request
 from review_quorum.gitlab.target import MergeRequest
-from review_quorum.markup.escape import code
-from review_quorum.markup.markers import marker
 from review_quorum.plan import Gate
 from review_quorum.retrying import create_once
 
 STATUS_NAME = "review-quorum"
+NOT_IN_DIFF = (
+    "These findings are on lines the merge request's diff does not show, so they are listed here."
+)
 
 
 class GitLabPostResult(msgspec.Struct, frozen=True):
@@ -79,9 +81,9 @@ class _Work(msgspec.Struct):
     create: list[tuple[DraftComment, dict[str, Any]]] = msgspec.field(default_factory=list)
     moved: list[DraftComment] = msgspec.field(default_factory=list)
     skipped: int = 0
-    update: list[tuple[Thread, str]] = msgspec.field(default_factory=list)
-    replace: list[Thread] = msgspec.field(default_factory=list)
-    fixed: list[tuple[Thread, str]] = msgspec.field(default_factory=list)
+    update: list[tuple[FindingThread, str]] = msgspec.field(default_factory=list)
+    replace: list[FindingThread] = msgspec.field(default_factory=list)
+    fixed: list[tuple[FindingThread, str]] = msgspec.field(default_factory=list)
     kept_replied: int = 0
 
 
@@ -167,15 +169,10 @@ class _Run:
             else:
                 work.create.append((comment, position))
                 work.replace += [thread for thread in threads if not thread.replied]
-        reported = self.draft.fingerprints()
-        for fingerprint, threads in ours.live.items():
-            if fingerprint in reported or not resolve_fixed:
-                continue
-            for thread in threads:
-                if thread.replied:
-                    work.kept_replied += 1
-                else:
-                    work.fixed.append((thread, fixed_body(thread.body, fingerprint, self._head())))
+        if resolve_fixed:
+            fixed, work.kept_replied = gone(self.draft, ours.live, lambda t: t.replied)
+            for thread, fingerprint in fixed:
+                work.fixed.append((thread, fixed_body(thread.body, fingerprint, self._head())))
         self._moved_at_start = list(work.moved)
         return work
 
@@ -212,16 +209,7 @@ class _Run:
     def _summary(self, moved: Sequence[DraftComment]) -> str:
         if not moved:
             return self.draft.summary
-        entries = [
-            f"{marker(MOVED, c.fingerprint)}\n**{code(c.path)} line {c.line}**\n\n"
-            f"{without_markers(c.body)}"
-            for c in moved
-        ]
-        heading = (
-            "### Not placed on the diff\n\nThese findings are on lines the merge request's "
-            "diff does not show, so they are listed here."
-        )
-        return "\n\n".join([self.draft.summary.rstrip(), heading, *entries])
+        return "\n\n".join([self.draft.summary.rstrip(), moved_section(moved, NOT_IN_DIFF)])
 
     def _create(self, work: _Work) -> int:
         created = 0
@@ -244,7 +232,7 @@ class _Run:
         body = {"body": comment.body, "position": position}
         self._create_once(f"{self.target.path}/discussions", body, applied)
 
-    def _delete(self, threads: Sequence[Thread]) -> int:
+    def _delete(self, threads: Sequence[FindingThread]) -> int:
         for thread in threads:
             path = f"{self.target.path}/discussions/{thread.discussion}/notes/{thread.note}"
             try:
@@ -254,11 +242,11 @@ class _Run:
                     raise
         return len(threads)
 
-    def _edit(self, thread: Thread, body: str) -> None:
+    def _edit(self, thread: FindingThread, body: str) -> None:
         path = f"{self.target.path}/discussions/{thread.discussion}/notes/{thread.note}"
         self._write("PUT", path, {"body": body})
 
-    def _resolve(self, fixed: Sequence[tuple[Thread, str]]) -> int:
+    def _resolve(self, fixed: Sequence[tuple[FindingThread, str]]) -> int:
         """Resolve first, then rewrite: an interrupted run still finishes the thread."""
         for thread, body in fixed:
             if not thread.resolved:
@@ -304,9 +292,8 @@ class _Run:
         return self.client.write(method, path, body, dry_run=self.dry_run)
 
 
-def _stale(thread: Thread, body: str) -> bool:
-    normal = body.replace("\r\n", "\n").strip()
-    return not thread.replied and thread.body.replace("\r\n", "\n").strip() != normal
+def _stale(thread: FindingThread, body: str) -> bool:
+    return not thread.replied and normal(thread.body) != normal(body)
 
 
 def _describe(gate: Gate) -> str:

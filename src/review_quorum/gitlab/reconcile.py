@@ -14,11 +14,11 @@ from typing import Any
 
 import msgspec
 
-from review_quorum.github.bodies import FIXED
-from review_quorum.markup.markers import FINDING, SUMMARY, find_markers
+from review_quorum.delivery.reconcile import is_ours, live_fingerprint
+from review_quorum.markup.markers import SUMMARY, find_markers
 
 
-class Thread(msgspec.Struct, frozen=True):
+class FindingThread(msgspec.Struct, frozen=True):
     """One of our finding threads: its discussion, its first note, and where it sits."""
 
     discussion: str
@@ -33,27 +33,26 @@ class Ours(msgspec.Struct, frozen=True):
     """Our sticky summary note (its id) and our live finding threads by fingerprint."""
 
     sticky: int | None = None
-    live: dict[str, list[Thread]] = msgspec.field(default_factory=dict)
+    live: dict[str, list[FindingThread]] = msgspec.field(default_factory=dict)
 
 
 def find_ours(username: str, discussions: Sequence[Mapping[str, Any]]) -> Ours:
     """Our sticky note and live threads among `discussions`."""
-    ours = username.casefold()
     sticky: int | None = None
-    live: dict[str, list[Thread]] = {}
+    live: dict[str, list[FindingThread]] = {}
     for discussion in discussions:
         notes = [note for note in _notes(discussion) if note.get("system") is not True]
-        if not notes or not ours or _author(notes[0]) != ours:
+        if not notes or not is_ours(_author(notes[0]), username):
             continue
         first, body = notes[0], _body(notes[0])
-        markers = find_markers(body)
-        if sticky is None and (SUMMARY, "") in markers and _id(first) is not None:
+        if sticky is None and (SUMMARY, "") in find_markers(body) and _id(first) is not None:
             sticky = _id(first)
             continue
-        fingerprint = next((payload for kind, payload in markers if kind == FINDING), None)
-        if fingerprint is None or any(kind == FIXED for kind, _ in markers):
+        fingerprint = live_fingerprint(body)
+        if fingerprint is None:
             continue
-        thread = _thread(discussion, first, body, any(_author(n) != ours for n in notes[1:]))
+        replied = any(not is_ours(_author(n), username) for n in notes[1:])
+        thread = _thread(discussion, first, body, replied)
         if thread is not None:
             live.setdefault(fingerprint, []).append(thread)
     return Ours(sticky, live)
@@ -64,7 +63,7 @@ def find_thread(
     discussions: Sequence[Mapping[str, Any]],
     fingerprint: str,
     position: Mapping[str, Any],
-) -> Thread | None:
+) -> FindingThread | None:
     """Our live thread for `fingerprint` at `position`'s line, if one exists (a create that
     failed was applied after all)."""
     for thread in find_ours(username, discussions).live.get(fingerprint, []):
@@ -76,12 +75,12 @@ def find_thread(
 
 def _thread(
     discussion: Mapping[str, Any], first: Mapping[str, Any], body: str, replied: bool
-) -> Thread | None:
+) -> FindingThread | None:
     key, note_id = discussion.get("id"), _id(first)
     if not isinstance(key, str) or note_id is None:
         return None
     position = first.get("position")
-    return Thread(
+    return FindingThread(
         discussion=key,
         note=note_id,
         body=body,

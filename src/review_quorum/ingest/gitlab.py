@@ -6,7 +6,10 @@ Each issue is ``{"description", "check_name", "fingerprint", "severity", "locati
 
 - bot: ``--bot``, else ``engine_name``, else "code-quality".
 - severity: info -> info, minor -> low, major -> medium, critical -> high, blocker ->
-  critical; absent -> medium (SARIF's default level, for consistency).
+  critical, in any case; absent -> medium (SARIF's default level, for consistency). Any
+  other name (golangci-lint writes "warning") is what GitLab shows as "unknown": kept,
+  as medium, like an absent one.
+- lines: a line of 0 (Trivy's template writes it for image vulnerabilities) means no line.
 - category: from ``check_name`` via `categories.Categorizer`, with the Code Climate
   ``categories`` (Security, Bug Risk, Performance, Style, ...) as tags.
 - ``type`` other than "issue" (Code Climate's "measurement") is not a finding: Skipped.
@@ -123,10 +126,9 @@ def _text(issue: dict[str, object], key: str) -> str:
 def _severity(value: object) -> Severity:
     if value is None:
         return Severity.MEDIUM
-    severity = SEVERITIES.get(value.lower()) if isinstance(value, str) else None
-    if severity is None:
+    if not isinstance(value, str):
         raise FindingError(f"unknown severity {shown(value)} (expected {', '.join(SEVERITIES)})")
-    return severity
+    return SEVERITIES.get(value.lower(), Severity.MEDIUM)  # GitLab's "unknown"
 
 
 def _categories(value: object) -> tuple[str, ...]:
@@ -150,7 +152,7 @@ def _line(holder: dict[str, object], which: str, name: str) -> int | None:
         if not isinstance(value, dict):
             raise FindingError(f"field 'location.positions.{which}' must be an object")
         value = value.get("line")
-    if value is None:
+    if value is None or value == 0:  # 0: no line (Trivy's template)
         return None
     if type(value) is not int or value < 1:
         raise FindingError(f"field 'location.{name}.{which}' must be a positive integer")

@@ -62,6 +62,15 @@ def is_absolute(path: str) -> bool:
     return path.startswith("/") or (len(path) > 2 and path[1] == ":" and path[2] == "/")
 
 
+def outside_repository(path: str) -> bool:
+    """Whether a resolved `path` cannot name a file of the repository: absolute (``/x``,
+    ``C:/x``, a UNC ``//host/x``), climbing out of it (``../x``) or a URL (``https:``,
+    ``javascript:``)."""
+    return bool(path) and (
+        is_absolute(path) or path == ".." or path.startswith("../") or bool(_SCHEME.match(path))
+    )
+
+
 def clean(path: str) -> str:
     """`path` without ``.`` segments, doubled slashes or resolvable ``..``; ``""`` for none."""
     if not path:

@@ -8,6 +8,7 @@ holds one Diagnostic per line. A Diagnostic is ``{"message", "location": {"path"
   "reviewdog" (the format leaves the tool optional).
 - severity: ERROR -> high, WARNING -> medium, INFO -> low; UNKNOWN_SEVERITY or none falls
   back to the result's severity, then medium (SARIF's default level, for consistency).
+  The enum's numbers (1, 2, 3, 0), which protobuf's JSON mapping allows, mean the same.
 - rule id: ``code.value``; category from it via `categories.Categorizer`.
 """
 
@@ -29,6 +30,8 @@ SEVERITIES = {
     "INFO": Severity.LOW,
     "UNKNOWN_SEVERITY": None,
 }
+# The same enum by number, as protobuf's JSON mapping also writes it (reviewdog's proto).
+SEVERITY_NUMBERS = {0: None, 1: Severity.HIGH, 2: Severity.MEDIUM, 3: Severity.LOW}
 
 
 class _Diagnostics:
@@ -105,9 +108,12 @@ def _code(code: object) -> str:
 def _severity(value: object, default: Severity) -> Severity:
     if value is None:
         return default
+    if type(value) is int and value in SEVERITY_NUMBERS:
+        return SEVERITY_NUMBERS[value] or default
     if not isinstance(value, str) or value.upper() not in SEVERITIES:
         raise FindingError(
-            f"unknown severity {shown(value)} (expected ERROR, WARNING, INFO or UNKNOWN_SEVERITY)"
+            f"unknown severity {shown(value)} (expected ERROR, WARNING, INFO or UNKNOWN_SEVERITY,"
+            " or their numbers 1, 2, 3 and 0)"
         )
     return SEVERITIES[value.upper()] or default
 

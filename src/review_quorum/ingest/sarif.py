@@ -43,6 +43,7 @@ from review_quorum.errors import InputError, Skipped, shown
 from review_quorum.ingest import sarif_typed
 from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.ingest.categories import Categorizer
+from review_quorum.ingest.duplicates import duplicate_error
 from review_quorum.ingest.sarif_results import RunReader
 
 # A top-level object whose members before "runs" are scalars, then "runs": [ (how every
@@ -50,6 +51,10 @@ from review_quorum.ingest.sarif_results import RunReader
 _STRING = r'"(?:[^"\\]|\\.)*"'
 _SCALAR = rf"(?:{_STRING}|-?[0-9][0-9.eE+-]*|true|false|null)"
 _SARIF_HEAD = re.compile(rf'\{{\s*(?:{_STRING}\s*:\s*{_SCALAR}\s*,\s*)*"runs"\s*:\s*\[')
+
+
+NOT_RUN = '"runs" is null: the tool did not run (SARIF 2.1.0), so the file holds no results'
+_SARIF_SCHEMA = re.compile(r'"\$schema"\s*:\s*"[^"]*sarif', re.IGNORECASE)
 
 
 class SarifReader:
@@ -61,7 +66,13 @@ class SarifReader:
         if source.parsed() is None and _SARIF_HEAD.match(source.head()):
             return True  # no parse: the typed path reads the bytes itself
         document = source.json_or_none()
-        return isinstance(document, dict) and isinstance(document.get("runs"), list)
+        if not isinstance(document, dict):
+            return False
+        runs = document.get("runs", ())
+        not_run = runs is None and (
+            document.get("version") == "2.1.0" or bool(_SARIF_SCHEMA.search(source.head()))
+        )
+        return isinstance(runs, list) or not_run
 
     def read(self, source: Source) -> Batch:
         if source.parsed() is None:
@@ -82,8 +93,15 @@ def read_parsed(source: Source) -> Batch:
             source.name, "/version", f"unsupported SARIF version {shown(version)}; expected 2.1.0"
         )
     runs = document.get("runs")
+    if runs is None and "runs" in document:
+        return Batch(skipped=[Skipped(source.name, "/runs", NOT_RUN)])
     if not isinstance(runs, list):
         raise InputError(source.name, "/runs", "expected an array of runs")
+    data = source.data
+    if data.count(b'"runs"') > 1 or data.count(b'"results"') > len(runs):
+        error = duplicate_error(source.name, data, sarif_typed.is_log_or_run, 2)
+        if error is not None:  # a repeated "runs" or "results" would replace findings
+            raise error
     batch = Batch()
     categorizer = Categorizer(source.options.categories)
     for index, run in enumerate(runs):

@@ -292,7 +292,7 @@ class RuleTable:
         if rule is None:
             rule = self._scaled(Rule(rule_id or "", {}, {}))
             rule.category = self._categorizer.category(self._tool, rule.id)
-        elif rule_id is not None and rule.id != rule_id:
+        elif rule_id and rule.id != rule_id:  # an empty ruleId names nothing: the rule's own
             rule = rule.renamed(rule_id)
         return rule
 
@@ -371,15 +371,25 @@ def severity_of(level: object, kind: object, rule: Rule, properties: object) -> 
     return severity if band is None else band
 
 
+def _status(suppression: object) -> object:
+    status = suppression.get("status") if type(suppression) is dict else None
+    return "accepted" if status is None else status
+
+
 def check_live(result: dict[str, object]) -> None:
     """Raise `SkipRecord` for results that are suppressed or gone since the baseline."""
     suppressions = result.get("suppressions")
     if suppressions:
         if type(suppressions) is not list:
             raise SkipRecord("suppressions must be an array", "suppressions")
-        live = [s for s in suppressions if not (type(s) is dict and s.get("status") == "rejected")]
-        if live:
-            kinds = sorted({str(s.get("kind", "?")) if type(s) is dict else "?" for s in live})
+        # SARIF 2.1.0 (and the SARIF SDK's IsSuppressed): suppressed when a suppression is
+        # accepted (an absent status means accepted) and none is rejected or under review
+        statuses = [_status(suppression) for suppression in suppressions]
+        accepted = [
+            s for s, status in zip(suppressions, statuses, strict=True) if status == "accepted"
+        ]
+        if accepted and "rejected" not in statuses and "underReview" not in statuses:
+            kinds = sorted({str(s.get("kind", "?")) if type(s) is dict else "?" for s in accepted})
             raise SkipRecord(f"suppressed ({', '.join(kinds)})", "suppressions", not_a_finding=True)
     if result.get("baselineState") == "absent":
         reason = "baselineState 'absent': no longer present"

@@ -21,6 +21,7 @@ how deep msgspec goes follows the interpreter, and on 3.11 it stops first.
 
 from __future__ import annotations
 
+from threading import Lock
 from typing import Annotated
 
 import msgspec
@@ -30,6 +31,7 @@ from review_quorum.errors import FindingError
 from review_quorum.ingest.base import Batch, Source
 from review_quorum.ingest.categories import Categorizer
 from review_quorum.ingest.category_tables import HOUSEKEEPING
+from review_quorum.ingest.duplicates import duplicate_error
 from review_quorum.ingest.sarif_results import GLOBAL, RunReader, first_fingerprint
 from review_quorum.ingest.sarif_rules import SkipRecord, confidence_of, severity_of
 from review_quorum.model import Evidence, NormalizedFinding, Severity
@@ -123,6 +125,9 @@ class Result(_Shape):
     rank: Integer | float | None = None
     properties: Properties | None = None
 
+    def __post_init__(self) -> None:
+        _DECODED[1] += 1  # a result that a repeated key replaces is counted, not kept
+
 
 class Descriptor(_Shape):
     """A rule; its members go to `sarif_rules.Rule` as dicts, which checks their types."""
@@ -156,20 +161,25 @@ class Artifact(_Shape):
     location: object = None
 
 
-class Run(_Shape):
+class SarifRun(_Shape):
     tool: Tool | None = None
     results: list[Result] | None = None
     artifacts: list[Artifact] | None = None
     original_uri_base_ids: object = None
     invocations: list[Invocation] | None = None
 
+    def __post_init__(self) -> None:
+        _DECODED[0] += 1
+
 
 class Log(_Shape):
-    runs: list[Run]
+    runs: list[SarifRun]
     version: str | None = None
 
 
 _DECODER = msgspec.json.Decoder(Log)
+_DECODED = [0, 0]  # runs and results decoded by the current `_decode`
+_DECODING = Lock()
 _NO_PROPERTIES = Properties()
 _READ = Result()  # stands in for results already read
 
@@ -182,7 +192,7 @@ def read(source: Source) -> Batch | None:
     """Every finding in `source`, or None when its shapes need the generic path."""
     data = source.data[3:] if source.data.startswith(b"\xef\xbb\xbf") else source.data
     try:
-        log = _DECODER.decode(data)
+        log = _decode(source.name, data)
     except (msgspec.DecodeError, RecursionError):  # ValidationError is a DecodeError
         return None
     if log.version is not None and log.version != "2.1.0":
@@ -192,6 +202,26 @@ def read(source: Source) -> Batch | None:
     for index, run in enumerate(log.runs):
         _TypedRun(source, run, index, categorizer).read_into(batch)
     return batch
+
+
+def _decode(name: str, data: bytes) -> Log:
+    """The log in `data`; `InputError` when a repeated ``runs`` or ``results`` key would
+    replace runs or results (the decoder keeps the last value: the Structs it made for the
+    others are counted, and the counts then differ from what the log holds)."""
+    with _DECODING:  # the counts are per decode
+        _DECODED[:] = [0, 0]
+        log = _DECODER.decode(data)
+        runs, results = _DECODED
+    if runs != len(log.runs) or results != sum(len(run.results or ()) for run in log.runs):
+        error = duplicate_error(name, data, is_log_or_run, 2)
+        if error is not None:
+            raise error
+    return log
+
+
+def is_log_or_run(path: tuple[str | int, ...]) -> bool:
+    """Whether `path` leads to the log object or one of its runs."""
+    return not path or (len(path) == 2 and path[0] == "runs")
 
 
 class _TypedRun:
@@ -208,7 +238,7 @@ class _TypedRun:
         "_titles",
     )
 
-    def __init__(self, source: Source, run: Run, index: int, categorizer: Categorizer) -> None:
+    def __init__(self, source: Source, run: SarifRun, index: int, categorizer: Categorizer) -> None:
         self._results = run.results
         # the run without its results, as dicts: rules, artifacts and bases are few
         context = to_builtins(msgspec.structs.replace(run, results=None))

@@ -27,6 +27,7 @@ import httpx
 import msgspec
 import orjson
 
+from review_quorum.retrying import retry_after
 from review_quorum.verifier.request import ANSWER_SCHEMA, SCHEMA_NAME, SYSTEM_PROMPT
 
 MAX_ATTEMPTS = 3
@@ -47,7 +48,7 @@ class Reply(msgspec.Struct, frozen=True):
     seconds: float = 0.0
 
 
-class Budget:
+class TimeBudget:
     """The wall-clock seconds the whole verification may take."""
 
     def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
@@ -83,20 +84,6 @@ def endpoint_kind(url: str) -> str:
     return "compatible"
 
 
-def retry_after(response: httpx.Response) -> float | None:
-    """The seconds `Retry-After` asks for, when it is a number."""
-    value = response.headers.get("retry-after", "").strip()
-    try:
-        seconds = float(value)
-    except ValueError:
-        return None
-    return seconds if seconds >= 0 else None
-
-
-class _Refused(Exception):
-    """The server does not do `json_schema` structured output."""
-
-
 class ChatClient:
     """Asks one OpenAI-compatible endpoint about one cluster at a time (thread-safe)."""
 
@@ -107,7 +94,7 @@ class ChatClient:
         *,
         key: str | None,
         timeout: float,
-        budget: Budget,
+        budget: TimeBudget,
         breaker: Breaker,
         sleep: Callable[[float], None] = time.sleep,
         transport: httpx.BaseTransport | None = None,
@@ -184,7 +171,7 @@ class ChatClient:
             else:
                 if response.status_code == 429 or response.status_code >= 500:
                     failure = f"HTTP {response.status_code}"
-                    asked = retry_after(response)
+                    asked = retry_after(response.headers.get("retry-after"), time.time())
                     wait = asked if asked is not None else BACKOFF_S * 2**attempt
                 elif response.status_code == 400 and not self.json_mode and _no_schema(response):
                     self.json_mode = True

@@ -37,7 +37,7 @@ from review_quorum.verifier.answer import (
     read_answer,
 )
 from review_quorum.verifier.cache import Store, VerdictCache
-from review_quorum.verifier.client import Breaker, Budget, ChatClient, Reply, endpoint_kind
+from review_quorum.verifier.client import Breaker, ChatClient, Reply, TimeBudget, endpoint_kind
 from review_quorum.verifier.command import run_command
 from review_quorum.verifier.request import (
     ClusterRequest,
@@ -51,7 +51,7 @@ INJECTION = "injection suspected"
 CACHE_NAME = ".quorum-verifier-cache.json"
 
 
-class Options(msgspec.Struct, frozen=True):
+class VerifyOptions(msgspec.Struct, frozen=True):
     """How to verify: the endpoint or command, the limits, where code and cache live."""
 
     url: str | None = None
@@ -71,7 +71,7 @@ class Options(msgspec.Struct, frozen=True):
         return bool(self.url or self.command)
 
 
-class Outcome(msgspec.Struct, frozen=True):
+class ClusterOutcome(msgspec.Struct, frozen=True):
     """What happened to one cluster."""
 
     index: int
@@ -83,7 +83,7 @@ class Outcome(msgspec.Struct, frozen=True):
 
 class Verification(msgspec.Struct, frozen=True):
     verdicts: tuple[AttachedVerdictInput, ...]
-    outcomes: tuple[Outcome, ...]
+    outcomes: tuple[ClusterOutcome, ...]
     requests: int = 0
     tokens_in: int = 0
     tokens_out: int = 0
@@ -94,7 +94,7 @@ class Verification(msgspec.Struct, frozen=True):
 def verify(
     plan: ReviewPlan,
     diff_text: str | None,
-    options: Options,
+    options: VerifyOptions,
     environ: Mapping[str, str] = os.environ,
     *,
     transport: httpx.BaseTransport | None = None,
@@ -106,7 +106,7 @@ def verify(
     Answers are kept in `store` (the history database) when given, else in the cache file.
     """
     chosen = selection.select(plan.findings, options.max_clusters)
-    outcomes = [Outcome(p.index, "skipped", p.reason) for p in chosen.passed]
+    outcomes = [ClusterOutcome(p.index, "skipped", p.reason) for p in chosen.passed]
     model = options.model or ("command" if options.command else "")
     kind = "command" if options.command else endpoint_kind(options.url or "")
     patches = parse_patches(diff_text)
@@ -122,7 +122,7 @@ def verify(
             cluster_id, item.finding, checkout, patches, model=model, endpoint_kind=kind
         )
         if isinstance(built, Unsendable):
-            outcomes.append(Outcome(candidate.index, "skipped", built.reason))
+            outcomes.append(ClusterOutcome(candidate.index, "skipped", built.reason))
             continue
         cached = cache.get(built.key)
         if cached is not None:
@@ -132,11 +132,11 @@ def verify(
     replies, failure = _ask(asking, plan, options, environ, transport, sleep)
     for (candidate, request), reply in zip(asking, replies, strict=True):
         if failure:
-            outcomes.append(Outcome(candidate.index, "not verified", failure))
+            outcomes.append(ClusterOutcome(candidate.index, "not verified", failure))
             continue
         got = _item(reply, request.id)
         if isinstance(got, NoVerdict):
-            outcomes.append(Outcome(candidate.index, "not verified", got.reason))
+            outcomes.append(ClusterOutcome(candidate.index, "not verified", got.reason))
             continue
         cache.put(request.key, got)
         answers[candidate.index] = (got, "verified")
@@ -148,7 +148,7 @@ def verify(
         enforced = enforce(got, request.head, source=SOURCE, position=request.id)
         if enforced.drops and len(candidate.families) >= 2:
             reason = "dismissed by the verifier (review by hand)"
-            audit = Outcome(candidate.index, "audit", reason, got.verdict, enforced.changed)
+            audit = ClusterOutcome(candidate.index, "audit", reason, got.verdict, enforced.changed)
             outcomes.append(audit)
             continue
         verdicts.append(AttachedVerdictInput(request.file, request.line, enforced.verdict))
@@ -171,12 +171,12 @@ def verify(
     )
 
 
-def _done(index: int, status: str, enforced: Enforced) -> Outcome:
+def _done(index: int, status: str, enforced: Enforced) -> ClusterOutcome:
     verdict = enforced.verdict.verdict.value
-    return Outcome(index, status, "", verdict, enforced.changed)
+    return ClusterOutcome(index, status, "", verdict, enforced.changed)
 
 
-def _cache_path(options: Options) -> Path:
+def _cache_path(options: VerifyOptions) -> Path:
     return Path(options.cache) if options.cache else Path(CACHE_NAME)
 
 
@@ -195,7 +195,7 @@ Asked = Reply | AnswerItem | NoVerdict
 def _ask(
     asking: Sequence[tuple[selection.Candidate, ClusterRequest]],
     plan: ReviewPlan,
-    options: Options,
+    options: VerifyOptions,
     environ: Mapping[str, str],
     transport: httpx.BaseTransport | None,
     sleep: Callable[[float], None],
@@ -204,7 +204,7 @@ def _ask(
     blank: list[Asked] = [Reply(failure="not sent") for _ in asking]
     if not asking:
         return [], ""
-    budget = Budget(options.budget_s)
+    budget = TimeBudget(options.budget_s)
     if options.command:
         pairs = [(request, plan.findings[c.index].finding) for c, request in asking]
         found = run_command(options.command, pairs, budget.remaining())
@@ -245,7 +245,7 @@ def apply(
     plan: ReviewPlan,
     replan: Callable[[Sequence[AttachedVerdictInput]], ReviewPlan],
     verification: Verification,
-    options: Options,
+    options: VerifyOptions,
 ) -> ReviewPlan:
     """`plan` re-planned with the verdicts, the gate kept on consensus, figures added."""
     after = replan(verification.verdicts) if verification.verdicts else plan
@@ -302,7 +302,7 @@ class Figures(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 def figures(
-    verification: Verification, before: ReviewPlan, after: ReviewPlan, options: Options
+    verification: Verification, before: ReviewPlan, after: ReviewPlan, options: VerifyOptions
 ) -> Figures:
     """The verification counted, for the summary and the JSON report."""
     by_status = Counter(o.status for o in verification.outcomes)
@@ -317,7 +317,7 @@ def figures(
         if old.disposition is not new.disposition
     )
 
-    def places(chosen: Callable[[Outcome], bool]) -> list[Place]:
+    def places(chosen: Callable[[ClusterOutcome], bool]) -> list[Place]:
         found = [before.findings[o.index].finding for o in verification.outcomes if chosen(o)]
         return [Place(finding.file, finding.line) for finding in found]
 

@@ -10,14 +10,21 @@ The decision is written top to bottom; the first rule that applies wins:
 3. The configuration's ``bot-logins`` table names the login's bot (so ``qodo-merge-pro``
    and ``qodo-code-review`` can be one bot or two, and a person's account that a bot
    posts through, as Kodus does, is read as that bot).
-4. A login GitHub marks as a person (``user.type == "User"``) is a person, whatever its
+4. A login that only looks like a known bot's (``copіlot`` with a Cyrillic i, a Greek
+   omicron, a digit zero for an o) is an unknown author, never read, and the Skipped
+   record says which bot it imitates: no look-alike counts as a bot or as a person.
+5. A login GitHub marks as a person (``user.type == "User"``) is a person, whatever its
    name, so a person called ``claude`` is not taken for the Claude app.
-5. A login with a dedicated reader (`PARSERS`) is that bot.
-6. Any other bot (``user.type == "Bot"`` or a ``[bot]`` login) is read by the generic
+6. A login with a dedicated reader (`PARSERS`) is that bot.
+7. Any other bot (``user.type == "Bot"`` or a ``[bot]`` login) is read by the generic
    reader under its login.
-7. Everyone else is a person: read by the generic reader under the login only when
+8. Everyone else is a person: read by the generic reader under the login only when
    humans are included, else skipped (the reason mentions a Kodus signature, since a
    signature alone proves nothing: anyone can paste it).
+
+Every login is compared normalised (`normalise_login`): NFKC, without zero-width, bidi
+and other invisible characters, lower-cased, without the ``[bot]`` suffix; so
+``Copilot\u200b`` is Copilot, and its findings carry the login as it displays.
 
 Under rules 2 and 3 the reader is the one of the named bot if it has one, else the one
 of the login, else the generic reader.
@@ -25,7 +32,8 @@ of the login, else the generic reader.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import unicodedata
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 import msgspec
@@ -68,9 +76,42 @@ class Author(msgspec.Struct, frozen=True):
     reason: str = ""
 
 
+LOOK_ALIKE = "comment by an unknown author whose login {login!r} looks like {bot}'s but is not it"
+# Letters that display as a Latin one (Cyrillic, Greek, Armenian, IPA) and digits read as
+# letters: enough to tell an imitation of a bot's login, which is ASCII, from the login.
+_SKELETON = str.maketrans(
+    "аеорсухіјѕԁһӏԛԝɡαοριυνκτχεϲօսոց01|ı",
+    "aeopcyxijsdhlqwgaopiuvktxecoungolli",
+)
+
+
 def normalise_login(login: str) -> str:
-    """`login` lower-cased without the ``[bot]`` suffix the REST API adds."""
+    """`login` as compared: NFKC, without invisible characters (zero-width, bidi, other
+    format and control characters), lower-cased, without the ``[bot]`` suffix the REST
+    API adds."""
+    if not login.isascii():
+        login = "".join(
+            char
+            for char in unicodedata.normalize("NFKC", login)
+            if unicodedata.category(char) not in ("Cf", "Cc")
+        )
     return login.strip().lower().removesuffix("[bot]")
+
+
+def skeleton(login: str) -> str:
+    """A normalised `login` with look-alike characters replaced by the letters they
+    imitate, and accents dropped: two logins that display alike have one skeleton."""
+    decomposed = unicodedata.normalize("NFKD", login)
+    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return bare.translate(_SKELETON).replace("rn", "m")
+
+
+def imitated(normal: str, known: Iterable[str]) -> str:
+    """The known login that normalised `normal` imitates without being it, else ''."""
+    if normal in known:
+        return ""
+    shape = skeleton(normal)
+    return next((login for login in known if skeleton(login) == shape), "")
 
 
 def is_own(login: str, body: str, own_login: str | None = None) -> bool:
@@ -96,6 +137,9 @@ def resolve(
     if bot:
         reader = named.get(bot) or parsers.get(normal) or generic(bot)
         return Author(bot, reader)
+    lookalike = imitated(normal, parsers)
+    if lookalike:
+        return Author("", None, LOOK_ALIKE.format(login=normal, bot=parsers[lookalike].name))
     if user_type != "User" and normal in parsers:
         return Author(parsers[normal].name, parsers[normal])
     if user_type == "Bot" or login.strip().lower().endswith("[bot]"):

@@ -38,6 +38,7 @@ _SPACE = re.compile(r"\s+")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "approx", "no"})
 _SUMMARY = re.compile(r"<summary>([^<\n]{0,500}(?:<(?!/summary>)[^<\n]{0,500}){0,20})</summary>")
+_DETAILS_TAG = re.compile(r"</details>|<details")
 _HEADING_MARK = re.compile(r"^\s{0,3}#{1,6}\s+")
 _DIFF_ANCHOR = re.compile(r"#diff-([0-9a-f]{64})R(\d{1,9})(?:-R(\d{1,9}))?")
 
@@ -213,19 +214,45 @@ def layout(lines: Sequence[str]) -> Layout:
                 prose.append("")  # a fence ends the paragraph before it
             continue
         markup = outside_code(line)
-        depth += markup.count("<details")
         summary = summary_text(markup) or summary
-        if depth <= 0 and "</details>" not in markup:
+        text, depth = _outside_details(line, depth)
+        if text is line:
             prose.append(line)
             if line.strip():
                 last_prose = line.strip()
+        elif text.strip():
+            prose.append(text)
+            last_prose = text.strip()
         elif prose and prose[-1]:
             prose.append("")  # a collapsed block ends the paragraph before it
-        depth = max(depth - markup.count("</details>"), 0)
         if depth == 0:
             summary = ""
         index += 1
     return Layout(tuple(prose), tuple(fences))
+
+
+def _outside_details(line: str, depth: int) -> tuple[str, int]:
+    """The parts of `line` outside collapsed ``<details>`` blocks when `depth` blocks are open
+    before it, and the depth after it. `line` itself when no block touches it. A closing tag
+    with no block open is text (a comment about a template quotes it), not the end of one."""
+    if "details" not in line:
+        return (line, depth) if depth == 0 else ("", depth)
+    masked = _CODE_SPAN.sub(lambda span: " " * len(span.group()), line) if "`" in line else line
+    kept: list[str] = []
+    position = 0
+    for tag in _DETAILS_TAG.finditer(masked):
+        if depth == 0:
+            kept.append(line[position : tag.start()])
+        if tag.group() != "</details>":
+            depth += 1
+        elif depth > 0:
+            depth -= 1
+        position = tag.end()
+    if position == 0:
+        return (line, depth) if depth == 0 else ("", depth)
+    if depth == 0:
+        kept.append(line[position:])
+    return "".join(kept), depth
 
 
 def outside_code(line: str) -> str:
