@@ -46,6 +46,7 @@ class Reply(msgspec.Struct, frozen=True):
     tokens_in: int = 0
     tokens_out: int = 0
     seconds: float = 0.0
+    attempts: int = 0  # HTTP requests made (retries included)
 
 
 class TimeBudget:
@@ -143,13 +144,21 @@ class ChatClient:
         }
 
     def ask(self, user: str) -> Reply:
-        """The answer to one request, retried within bounds; never raises for the server."""
-        started = time.monotonic()
-        reply = self._attempts(user)
-        self.breaker.record(reply.failure is None or not _is_transport(reply.failure))
-        return msgspec.structs.replace(reply, seconds=time.monotonic() - started)
+        """The answer to one request, retried within bounds; never raises for the server.
 
-    def _attempts(self, user: str) -> Reply:
+        Only a request actually sent counts for the breaker: one that the open breaker or
+        the spent budget held back neither opens nor closes it.
+        """
+        started = time.monotonic()
+        sent: list[int] = []
+        reply = self._attempts(user, sent)
+        if sent:
+            self.breaker.record(reply.failure is None or not _is_transport(reply.failure))
+        return msgspec.structs.replace(
+            reply, seconds=time.monotonic() - started, attempts=len(sent)
+        )
+
+    def _attempts(self, user: str, sent: list[int]) -> Reply:
         failure = "not sent"
         for attempt in range(MAX_ATTEMPTS):
             if self.breaker.open:
@@ -157,6 +166,7 @@ class ChatClient:
             remaining = self.budget.remaining()
             if remaining <= 0:
                 return Reply(failure="time budget")
+            sent.append(attempt)
             try:
                 response = self.http.post(
                     self.url,

@@ -163,10 +163,10 @@ def verify(
     return Verification(
         verdicts=tuple(verdicts),
         outcomes=tuple(sorted(outcomes, key=lambda o: o.index)),
-        requests=sum(1 for reply in real if reply.failure != "not sent"),
+        requests=sum(reply.attempts for reply in real),
         tokens_in=sum(reply.tokens_in for reply in real),
         tokens_out=sum(reply.tokens_out for reply in real),
-        latencies=tuple(reply.seconds for reply in real if reply.seconds),
+        latencies=tuple(reply.seconds for reply in real if reply.attempts),
         problems=tuple(problems),
     )
 
