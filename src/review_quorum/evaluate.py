@@ -16,7 +16,7 @@ removed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import msgspec
 
@@ -25,7 +25,7 @@ from review_quorum.model import ConsensusLevel, NormalizedFinding
 from review_quorum.plan import ReviewPlan, Settings, review
 from review_quorum.scoring import MODELS, Model, compute_consensus
 from review_quorum.scoring.confidence import Disposition
-from review_quorum.scoring.confidence.attach import AttachedVerdictInput
+from review_quorum.scoring.confidence.attach import AttachedVerdict
 from review_quorum.scoring.profile import Profile
 
 LEVELS = (ConsensusLevel.CONFIRMED, ConsensusLevel.NEEDS_VERIFICATION, ConsensusLevel.UNVERIFIED)
@@ -51,7 +51,7 @@ class Options(msgspec.Struct, frozen=True):
     verifier: Verifier | None = None
 
 
-Replan = Callable[[Sequence[AttachedVerdictInput]], ReviewPlan]
+Replan = Callable[[Mapping[int, AttachedVerdict]], ReviewPlan]
 # A planned review, and how to plan it again with verdicts -> the verified review.
 Verifier = Callable[[ReviewPlan, Replan], ReviewPlan]
 DISMISSED_BY_VERIFIER = "dismissed by the verifier"
@@ -123,8 +123,8 @@ def _model_policies(
     if options.verifier is None:
         return
 
-    def replan(verdicts: Sequence[AttachedVerdictInput]) -> ReviewPlan:
-        return review(run.findings, settings=settings, verdicts=verdicts)
+    def replan(verdicts: Mapping[int, AttachedVerdict]) -> ReviewPlan:
+        return review(run.findings, settings=settings, verdicts_at=verdicts)
 
     verified = options.verifier(plan, replan)
     for before, after in zip(plan.findings, verified.findings, strict=True):

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from review_quorum.plan import ReviewPlan
+from review_quorum.plan import ReviewPlan, review
+from review_quorum.scope import DiffScope
 from review_quorum.scoring.confidence import Disposition
-from review_quorum.scoring.confidence.attach import AttachedVerdictInput
+from review_quorum.scoring.confidence.attach import AttachedVerdict
 from review_quorum.verifier.stage import Verification, VerifyOptions, apply, verify
 from verifier.conftest import CONFIRMED, LONE_HIGH, TWO_FAMILIES, UNCERTAIN, Workspace
 from verifier.openai_standin import StandIn
@@ -44,8 +45,13 @@ def run(
     before = workspace.plan()
     verification = verify(before, workspace.diff, chosen, environ or {}, sleep=lambda s: None)
 
-    def replan(more: Sequence[AttachedVerdictInput]) -> ReviewPlan:
-        return workspace.plan(list(more))
+    def replan(more: Mapping[int, AttachedVerdict]) -> ReviewPlan:
+        return review(
+            workspace.findings,
+            settings=workspace.settings,
+            diff=DiffScope.parse(workspace.diff) if workspace.diff else None,
+            verdicts_at=more,
+        )
 
     return before, apply(before, replan, verification, chosen), verification
 
@@ -368,3 +374,25 @@ def test_a_command_verdict_with_bad_cited_lines_is_no_verdict(workspace: Workspa
     assert after.extra["verification"]["not_verified"] == {
         "cited_lines is not a list of line numbers": 3
     }
+
+
+def test_a_verdict_lands_on_its_own_cluster_when_another_shares_the_line(
+    workspace: Workspace, standin: StandIn
+) -> None:
+    from review_quorum.model import Severity
+    from verifier.conftest import finding
+
+    # three families confirm a resource leak on line 13; coderabbit alone reports SQL there
+    workspace.findings = [
+        finding(bot, 13, Severity.MEDIUM, "resource_leak", "connection never closed")
+        for bot in ("alpha", "beta", "gamma")
+    ] + [finding("coderabbit", 13, Severity.HIGH, "security", "SQL built with an f-string")]
+    standin.verdicts["app/calc.py:13"] = {"verdict": "DISMISSED", "cited_lines": [13]}
+    before, after, _ = run(workspace, options(workspace, standin.url))
+    by_category = {item.finding.category: item for item in after.findings}
+    assert len(standin.requests) == 1
+    confirmed = by_category["resource_leak"]
+    assert confirmed.verdict is None  # never judged: not the cluster that was asked about
+    assert confirmed.disposition is Disposition.INLINE
+    assert by_category["security"].verdict is not None
+    assert by_category["security"].disposition is Disposition.AUDIT

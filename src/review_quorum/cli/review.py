@@ -305,8 +305,9 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
             batch.findings,
             settings=settings,
             diff=diff,
-            verdicts=[*verdicts, *more],
+            verdicts=verdicts,
             skipped=batch.skipped,
+            verdicts_at=more,
         ),
         stages.stage("verify", "asking the verifier"),
     )

@@ -13,7 +13,7 @@ import argparse
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,6 @@ from review_quorum.errors import InputError
 from review_quorum.evaluate import Replan, Verifier
 from review_quorum.ingest.base import Source
 from review_quorum.plan import ReviewPlan
-from review_quorum.scoring.confidence.attach import AttachedVerdictInput
 from review_quorum.verifier.cache import Store
 from review_quorum.verifier.stage import CACHE_NAME, VerifyOptions, apply, verify
 
@@ -152,7 +151,7 @@ def apply_to_review(
     args: argparse.Namespace,
     settings: dict[str, Any],
     plan: ReviewPlan,
-    replan: Callable[[Sequence[AttachedVerdictInput]], ReviewPlan],
+    replan: Replan,
     timed: AbstractContextManager[None] | None = None,
 ) -> ReviewPlan:
     """`plan` verified and re-planned when a verifier is configured, else `plan`.

@@ -26,7 +26,7 @@ from msgspec.structs import replace
 from review_quorum.errors import InputError, QuorumError
 from review_quorum.markup.escape import code, inline
 from review_quorum.plan import Gate, ReviewPlan
-from review_quorum.scoring.confidence.attach import AttachedVerdictInput
+from review_quorum.scoring.confidence.attach import AttachedVerdict, AttachedVerdictInput
 from review_quorum.verifier import select as selection
 from review_quorum.verifier.answer import (
     AnswerItem,
@@ -83,6 +83,7 @@ class ClusterOutcome(msgspec.Struct, frozen=True):
 
 class Verification(msgspec.Struct, frozen=True):
     verdicts: tuple[AttachedVerdictInput, ...]
+    placed: dict[int, AttachedVerdict]  # the same verdicts by the cluster's place in the plan
     outcomes: tuple[ClusterOutcome, ...]
     requests: int = 0
     tokens_in: int = 0
@@ -141,6 +142,7 @@ def verify(
         cache.put(request.key, got)
         answers[candidate.index] = (got, "verified")
     verdicts = []
+    placed: dict[int, AttachedVerdict] = {}
     for candidate, request in pending:
         if candidate.index not in answers:
             continue
@@ -152,6 +154,7 @@ def verify(
             outcomes.append(audit)
             continue
         verdicts.append(AttachedVerdictInput(request.file, request.line, enforced.verdict))
+        placed[candidate.index] = enforced.verdict
         outcomes.append(_done(candidate.index, status, enforced))
     try:
         cache.save()
@@ -162,6 +165,7 @@ def verify(
     real = [reply for reply in replies if isinstance(reply, Reply)]
     return Verification(
         verdicts=tuple(verdicts),
+        placed=placed,
         outcomes=tuple(sorted(outcomes, key=lambda o: o.index)),
         requests=sum(reply.attempts for reply in real),
         tokens_in=sum(reply.tokens_in for reply in real),
@@ -243,12 +247,12 @@ def _ask(
 
 def apply(
     plan: ReviewPlan,
-    replan: Callable[[Sequence[AttachedVerdictInput]], ReviewPlan],
+    replan: Callable[[Mapping[int, AttachedVerdict]], ReviewPlan],
     verification: Verification,
     options: VerifyOptions,
 ) -> ReviewPlan:
     """`plan` re-planned with the verdicts, the gate kept on consensus, figures added."""
-    after = replan(verification.verdicts) if verification.verdicts else plan
+    after = replan(verification.placed) if verification.placed else plan
     if not options.gate_on_verified and after is not plan:
         blocking = {id(item) for item in plan.gate.blocking}
         pairs = zip(plan.findings, after.findings, strict=True)
