@@ -192,6 +192,8 @@ def test_a_missing_key_variable_sends_nothing(workspace: Workspace, standin: Sta
     assert after.extra["verification"]["not_verified"] == {
         "no API key: $QUORUM_TEST_KEY is not set": 3
     }
+    assert after.extra["verification"]["latency_p50_s"] is None  # no request: no latency
+    assert after.extra["verification"]["requests"] == 0
     run(workspace, chosen, environ={"QUORUM_TEST_KEY": "sk-1"})
     assert standin.requests[0]["headers"]["authorization"] == "Bearer sk-1"
 
