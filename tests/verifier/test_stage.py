@@ -398,3 +398,16 @@ def test_a_verdict_lands_on_its_own_cluster_when_another_shares_the_line(
     assert confirmed.disposition is Disposition.INLINE
     assert by_category["security"].verdict is not None
     assert by_category["security"].disposition is Disposition.AUDIT
+
+
+def test_the_key_never_goes_over_plain_http_to_another_machine(workspace: Workspace) -> None:
+    from review_quorum.verifier.client import key_may_go_to
+
+    chosen = options(workspace, "http://10.0.0.7:8000/v1", key_env="QUORUM_TEST_KEY")
+    _, after, _ = run(workspace, chosen, environ={"QUORUM_TEST_KEY": "sk-1"})
+    assert after.extra["verification"]["not_verified"] == {
+        "the API key is sent only over https (or to this machine)": 3
+    }
+    assert key_may_go_to("https://api.openai.com/v1")
+    assert key_may_go_to("http://127.0.0.1:8080/v1") and key_may_go_to("http://localhost/v1")
+    assert not key_may_go_to("http://gateway.internal/v1")

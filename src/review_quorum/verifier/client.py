@@ -77,6 +77,15 @@ class Breaker:
             self.failures = 0 if ok else self.failures + 1
 
 
+_LOOPBACK = ("localhost", "127.0.0.1", "::1")
+
+
+def key_may_go_to(url: str) -> bool:
+    """Whether an API key may be sent to `url`: over https, or to this machine."""
+    parts = urlsplit(url)
+    return parts.scheme == "https" or (parts.hostname or "").lower() in _LOOPBACK
+
+
 def endpoint_kind(url: str) -> str:
     """`openai` for OpenAI's and Azure OpenAI's endpoints, else `compatible`."""
     host = (urlsplit(url).hostname or "").lower()

@@ -37,7 +37,14 @@ from review_quorum.verifier.answer import (
     read_answer,
 )
 from review_quorum.verifier.cache import Store, VerdictCache
-from review_quorum.verifier.client import Breaker, ChatClient, Reply, TimeBudget, endpoint_kind
+from review_quorum.verifier.client import (
+    Breaker,
+    ChatClient,
+    Reply,
+    TimeBudget,
+    endpoint_kind,
+    key_may_go_to,
+)
 from review_quorum.verifier.command import run_command
 from review_quorum.verifier.request import (
     ClusterRequest,
@@ -221,6 +228,8 @@ def _ask(
         key = environ.get(options.key_env) or None
         if key is None:
             return blank, f"no API key: ${options.key_env} is not set"
+        if not key_may_go_to(options.url or ""):
+            return blank, "the API key is sent only over https (or to this machine)"
     if not options.model:
         return blank, "no model named (--verify-model)"
     client = ChatClient(
