@@ -29,7 +29,14 @@ cross-validated above, and label-free, with an empty one) over the best single t
 best k-of-n vote, with a bootstrap interval over the corpus's pull requests or programs
 (1,000 resamples, bench/margins.py); "not significant" where it spans zero.
 
+With `--verify-url URL --verify-model NAME` (and `--verify-key-env VAR`), the two corpora
+that ship their code (securibench-micro-js, castle-c250) are verified too: the reliability
+rows gain `disposition ..., verified` (F1 with the verifier beside F1 without) and
+`dismissed by the verifier` (its `true` column: real findings lost; the rest: false
+positives removed). review-bots-dev has no lines to verify.
+
     python bench/judgement.py [--shared ../shared] [--size 1000000] [--repeat 2]
+        [--verify-url URL --verify-model NAME [--verify-key-env VAR]]
     python bench/judgement.py --learn     # k-fold learning curves instead (bench/learning.py)
 """
 
@@ -50,14 +57,16 @@ import msgspec
 from msgspec.structs import replace
 
 from review_quorum import Profile, compute_consensus, labels
-from review_quorum.evaluate import Options, Row, kept_by_policy, score
+from review_quorum.evaluate import Options, Replan, Row, Verifier, kept_by_policy, score
 from review_quorum.ingest import read
 from review_quorum.ingest.base import Source
 from review_quorum.labels.lines import LineLabels
 from review_quorum.labels.review_bots import ReviewBotsLabels
 from review_quorum.model import NormalizedFinding
+from review_quorum.plan import ReviewPlan
 from review_quorum.render.evaluation import render_table
 from review_quorum.scoring.fitting import fit
+from review_quorum.verifier import stage
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from learning import Corpus, curve
@@ -69,6 +78,27 @@ KEPT = "reliability >= needs-verification"
 CASTLE_TOLERANCE = 2
 Kept = dict[str, list[tuple[labels.Run, tuple[NormalizedFinding, ...]]]]
 VOTE = re.compile(r"^(agreement clusters of >= \d+ bots|vote >= \d+ of \d+ tools)$")
+VERIFY: dict[str, str] = {}  # --verify-url, --verify-model, --verify-key-env when given
+
+
+def verifier(folder: Path) -> Verifier | None:
+    """The verifier for a corpus whose code is in `folder`, or None without --verify-url."""
+    if not VERIFY:
+        return None
+    chosen = stage.VerifyOptions(
+        url=VERIFY["url"],
+        model=VERIFY["model"],
+        key_env=VERIFY.get("key_env") or None,
+        checkout=str(folder),
+        cache=str(Path(tempfile.gettempdir()) / "quorum-judgement-verifier-cache.json"),
+        max_clusters=1_000_000,
+        budget_s=3600.0,
+    )
+
+    def verified(plan: ReviewPlan, replan: Replan) -> ReviewPlan:
+        return stage.apply(plan, replan, stage.verify(plan, None, chosen), chosen)
+
+    return verified
 
 
 class Table(msgspec.Struct, frozen=True):
@@ -151,8 +181,11 @@ def _add_label_free(kept: Kept, runs: Sequence[labels.Run]) -> None:
     kept |= {f"{name}, label-free": items for name, items in free.items() if "reliability" in name}
 
 
-def _merge_reliability(kept: Kept, runs: Sequence[labels.Run], profile: Profile) -> Kept:
-    held_kept = kept_by_policy(runs, Options(profile=profile, models=("reliability",)))
+def _merge_reliability(
+    kept: Kept, runs: Sequence[labels.Run], profile: Profile, verify: Verifier | None = None
+) -> Kept:
+    options = Options(profile=profile, models=("reliability",), verifier=verify)
+    held_kept = kept_by_policy(runs, options)
     for name, items in held_kept.items():
         if "reliability" in name:
             kept.setdefault(name, []).extend(items)
@@ -175,7 +208,7 @@ def securibench(folder: Path) -> Table:
         train = labels.Run("train", tuple(f for f in findings if _folder(f) != held), 3)
         profile = fit(every_rule, [train], f"labels: securibench-micro-js without {held}")
         test = labels.Run(held, tuple(f for f in findings if _folder(f) == held), 3)
-        _merge_reliability(kept, [test], profile)
+        _merge_reliability(kept, [test], profile, verifier(folder))
         notes.append(held)
     notes = [
         "reliability rows: leave-one-folder-out, a profile fitted (on every rule, noise "
@@ -231,7 +264,7 @@ def castle(folder: Path) -> Table:
         folder / "labels.jsonl", "jsonl", tolerance=CASTLE_TOLERANCE, any_category=True
     )
     runs = label_set.runs(findings, 5)
-    kept = kept_by_policy(runs)
+    kept = kept_by_policy(runs, Options(verifier=verifier(folder)))
     _add_label_free(kept, runs)
     for k, chosen in votes(findings, CASTLE_TOLERANCE).items():
         kept[f"vote >= {k} of 5 tools"] = [(runs[0], (finding,)) for finding in chosen]
@@ -387,7 +420,13 @@ def main() -> None:
         action="store_true",
         help="instead of the tables: k-fold learning curves (fit on 10/25/50%%, score the rest)",
     )
+    parser.add_argument("--verify-url", help="an OpenAI-compatible API root (docs/verifier.md)")
+    parser.add_argument("--verify-model", help="the model the verifier asks")
+    parser.add_argument("--verify-key-env", help="the variable holding the API key")
     args = parser.parse_args()
+    if args.verify_url:
+        VERIFY.update(url=args.verify_url, model=args.verify_model or "")
+        VERIFY["key_env"] = args.verify_key_env or ""
     if args.child:
         print(_time_model(Path(args.child[0]), args.child[1]))
         return

@@ -43,6 +43,9 @@ TOUCH_FILES = {
     "review_quorum.github.target",
     "review_quorum.history.database",
     "review_quorum.history.successive",
+    "review_quorum.verifier.request",
+    "review_quorum.verifier.cache",
+    "review_quorum.verifier.command",
 }
 _TOUCHING = {"open", "read_text", "read_bytes", "write_text", "write_bytes"}
 _OPENERS = {"subprocess", "sqlite3", "psycopg"}  # their run() and connect()

@@ -64,6 +64,20 @@ def _bots(value: object) -> str:
     raise ValueError("expected a number >= 1 or a list of bot names")
 
 
+def _seconds(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not is_finite(value):
+        raise ValueError("expected a number of seconds > 0")
+    if value <= 0:
+        raise ValueError("expected a number of seconds > 0")
+    return float(value)
+
+
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("expected true or false")
+    return value
+
+
 def _text(value: object) -> str:
     if not isinstance(value, str | int | float) or isinstance(value, bool):
         raise ValueError("expected a string or a number")
@@ -142,6 +156,17 @@ CHECKS: dict[str, Callable[[object], Any]] = {
     "outcome-rule": _outcome_rule,
     "cost-per-run": _costs,
     "expected-bots": _names,
+    # the verifier (docs/verifier.md); `--verifier-cmd` is a flag only: no file runs commands
+    "verify-url": _text,
+    "verify-model": _text,
+    "verify-key-env": _text,
+    "verify-max": _count,
+    "verify-concurrency": _count,
+    "verify-timeout": _seconds,
+    "verify-budget-s": _seconds,
+    "verify-checkout": _text,
+    "verify-cache": _text,
+    "gate-on-verified": _flag,
 }
 
 

@@ -6,19 +6,26 @@ all runs. Rows: each source alone (every finding of one bot, each on its own), t
 (every finding on its own), and per model: the clusters at or above each level, the
 clusters at least k bots found, and each disposition of the planned review. Which of your
 bots are worth keeping, and which policy to gate on, reads off the table.
+
+With a verifier (`Options.verifier`, `quorum evaluate --verify-url`), each planned review
+is verified too: the dispositions after verification are rows of their own beside the
+ones before, and "dismissed by the verifier" keeps what verification took out of the
+review, so its `true` column is the real findings lost and the rest the false positives
+removed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import msgspec
 
 from review_quorum.labels import Labels, Metrics, Run
 from review_quorum.model import ConsensusLevel, NormalizedFinding
-from review_quorum.plan import Settings, review
+from review_quorum.plan import ReviewPlan, Settings, review
 from review_quorum.scoring import MODELS, Model, compute_consensus
 from review_quorum.scoring.confidence import Disposition
+from review_quorum.scoring.confidence.attach import AttachedVerdict
 from review_quorum.scoring.profile import Profile
 
 LEVELS = (ConsensusLevel.CONFIRMED, ConsensusLevel.NEEDS_VERIFICATION, ConsensusLevel.UNVERIFIED)
@@ -41,14 +48,24 @@ class Options(msgspec.Struct, frozen=True):
     line_window: int = 3
     title_overlap: float = 0.5
     models: tuple[Model, ...] = MODELS
+    verifier: Verifier | None = None
 
 
-def policy_names(models: Iterable[Model]) -> list[str]:
+Replan = Callable[[Mapping[int, AttachedVerdict]], ReviewPlan]
+# A planned review, and how to plan it again with verdicts -> the verified review.
+Verifier = Callable[[ReviewPlan, Replan], ReviewPlan]
+DISMISSED_BY_VERIFIER = "dismissed by the verifier"
+
+
+def policy_names(models: Iterable[Model], verified: bool = False) -> list[str]:
     names = ["union"]
     for model in models:
         names += [f"{model} >= {level.value}" for level in LEVELS]
         names += [f"{model} clusters of >= {k} bots" for k in AGREEING_BOTS]
         names += [f"{model} disposition {item.value}" for item in DISPOSITIONS]
+        if verified:
+            names += [f"{model} disposition {item.value}, verified" for item in DISPOSITIONS]
+            names.append(f"{model} {DISMISSED_BY_VERIFIER}")
     return names
 
 
@@ -59,7 +76,7 @@ def kept_by_policy(
     kept: dict[str, list[tuple[Run, tuple[NormalizedFinding, ...]]]] = {
         f"source {bot}": [] for bot in sorted({f.bot for run in runs for f in run.findings})
     }
-    kept.update({name: [] for name in policy_names(options.models)})
+    kept.update({name: [] for name in policy_names(options.models, options.verifier is not None)})
     for run in runs:
         for finding in run.findings:
             kept[f"source {finding.bot}"].append((run, (finding,)))
@@ -98,10 +115,24 @@ def _model_policies(
         model=model,
         profile=options.profile,
     )
-    for item in review(run.findings, settings=settings).findings:
+    plan = review(run.findings, settings=settings)
+    for item in plan.findings:
         if item.disposition in DISPOSITIONS:
             name = f"{model} disposition {item.disposition.value}"
             kept[name].append((run, item.finding.members))
+    if options.verifier is None:
+        return
+
+    def replan(verdicts: Mapping[int, AttachedVerdict]) -> ReviewPlan:
+        return review(run.findings, settings=settings, verdicts_at=verdicts)
+
+    verified = options.verifier(plan, replan)
+    for before, after in zip(plan.findings, verified.findings, strict=True):
+        if after.disposition in DISPOSITIONS:
+            name = f"{model} disposition {after.disposition.value}, verified"
+            kept[name].append((run, after.finding.members))
+        elif before.disposition in DISPOSITIONS:
+            kept[f"{model} {DISMISSED_BY_VERIFIER}"].append((run, after.finding.members))
 
 
 def score(

@@ -177,10 +177,16 @@ def review(
     diff: DiffScope | None = None,
     verdicts: Sequence[AttachedVerdictInput] = (),
     skipped: Sequence[Skipped] = (),
+    verdicts_at: Mapping[int, AttachedVerdict] | None = None,
 ) -> ReviewPlan:
-    """Plan one consolidated review of `findings` (see the module docstring)."""
+    """Plan one consolidated review of `findings` (see the module docstring).
+
+    `verdicts_at` gives verdicts to clusters by their place in the plan (the verifier's,
+    which asked about one cluster each), beside `verdicts`, attached by file and line.
+    """
     consensus = compute_consensus(findings, settings)
     attached, unmatched = attach_verdicts(consensus, verdicts, settings.line_window)
+    attached.update(verdicts_at or {})
     links = link_targets(consensus)
     planned = [
         place_finding(item, attached.get(index), diff, settings, links[index])

@@ -54,6 +54,7 @@ from review_quorum.scoring.confidence.verdicts import (
     Verdict,
     VerifierSeverity,
 )
+from review_quorum.verifier import stage as verification
 
 _E = TypeVar("_E", bound=enum.Enum)
 _MISSING = object()
@@ -149,6 +150,8 @@ def read_saved_plan(document: object, source: str, *, pull_page: str = "") -> Re
         awaited=_awaited(root.key("awaited")),
         commit_id=_commit_id(root.key("github_review")),
     )
+    saved = document.get("verification") if isinstance(document, dict) else None
+    plan = verification.restore(plan, saved, source)
     _compare(report_data(plan), root)
     return plan
 

@@ -86,6 +86,12 @@ def _calibrate() -> Command:
     return calibrate
 
 
+def _verify() -> Command:
+    from review_quorum.cli import verifying
+
+    return verifying
+
+
 COMMANDS: dict[str, Callable[[], Command]] = {
     "consensus": _consensus,
     "review": _review,
@@ -96,6 +102,7 @@ COMMANDS: dict[str, Callable[[], Command]] = {
     "stats": _stats,
     "evaluate": _evaluate,
     "calibrate": _calibrate,
+    "verify": _verify,
 }
 """Each command's module, imported when the command runs: a run of `quorum review` does
 not pay for the history, labels and statistics modules."""

@@ -9,6 +9,7 @@ from typing import Any
 import orjson
 
 from review_quorum import labels
+from review_quorum.cli import verifying
 from review_quorum.cli.common import (
     HELP,
     ExitCode,
@@ -75,6 +76,7 @@ def add_parser(subparsers: Any) -> None:
         "--format", choices=["table", "json"], default="table", help="output format"
     )
     parser.add_argument("-o", "--output", help="write the result to this file")
+    verifying.add_arguments(parser, review=False)
     parser.set_defaults(run=run)
 
 
@@ -101,7 +103,9 @@ def load_runs(
 def run(args: argparse.Namespace) -> int:
     profile = load_profile(args.profile)
     label_set, runs = load_runs(args, args.labels, InputFiles.from_args(args))
-    options = Options(profile, args.line_window, args.title_overlap)
+    options = Options(
+        profile, args.line_window, args.title_overlap, verifier=verifying.evaluator(args)
+    )
     rows = evaluate(label_set, runs, options)
     if args.format == "json":
         document = {"labels": label_set.name, "rows": rows_data(rows)}

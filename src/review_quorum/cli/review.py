@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 
 from review_quorum import config
-from review_quorum.cli import history_review, progress
+from review_quorum.cli import history_review, progress, verifying
 from review_quorum.cli.common import (
     HELP,
     ExitCode,
@@ -118,6 +118,7 @@ def add_parser(subparsers: Any) -> None:
     add_github_arguments(parser)
     add_gitlab_arguments(parser)
     add_record_arguments(parser)
+    verifying.add_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -301,6 +302,20 @@ def plan_review(
         plan = review(
             batch.findings, settings=settings, diff=diff, verdicts=verdicts, skipped=batch.skipped
         )
+    plan = verifying.apply_to_review(
+        args,
+        file_settings,
+        plan,
+        lambda more: review(
+            batch.findings,
+            settings=settings,
+            diff=diff,
+            verdicts=verdicts,
+            skipped=batch.skipped,
+            verdicts_at=more,
+        ),
+        stages.stage("verify", "asking the verifier"),
+    )
     if pulled is not None:
         plan = msgspec.structs.replace(plan, awaited=pulled.awaited, commit_id=pulled.head_sha)
     plan = history_review.apply(plan, recorder, pulled, covered)

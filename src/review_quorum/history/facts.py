@@ -13,6 +13,10 @@ Two kinds of rows, with the same columns:
   pull request, not addressed (dismissed); otherwise unknown. A member read from a GitHub
   comment that the history has also synced counts once, as that comment.
 
+- *verified*: a verdict recorded with a finding, as a finding of the source ``verifier``
+  whose rule is the verdict (CONFIRMED, LIKELY, DISMISSED), with the outcome of the
+  finding's first member: the verifier's own addressed and dismissed rates.
+
 Columns: origin, owner, name, number, pull, bot, rule_id, created_at, outcome (addressed,
 dismissed, went_away, unknown), duplicate (another source said the same), disposition
 (the plan's: inline, summary, audit, dropped; empty for sync), comment (a key per bot
@@ -84,6 +88,28 @@ LAST_SIGHTINGS = """
         AND sc.rest_id = m.comment_rest_id))"""
 
 
+# A verdict recorded with a finding (`verdicts`), as a finding of the source `verifier`
+# whose rule is the verdict: it takes the outcome of the finding's first member, at the
+# finding's last sighting, so `stats` gives the verifier addressed and dismissed rates per
+# verdict (a CONFIRMED finding should be addressed, a DISMISSED one should not).
+_VERIFIED = """SELECT run.origin AS origin, r.owner AS owner, r.name AS name,
+    p.number AS number, p.id AS pull, 'verifier' AS bot, v.verdict AS rule_id,
+    run.recorded_at AS created_at,
+    {outcome} AS outcome,
+    0 AS duplicate,
+    fi.disposition AS disposition,
+    CAST(NULL AS TEXT) AS comment,
+    'f' || CAST(fi.id AS TEXT) AS cluster, run.id AS run
+    FROM verdicts v JOIN findings fi ON fi.id = v.finding_id
+    JOIN members m ON m.finding_id = fi.id AND m.position = 0
+    JOIN runs run ON run.id = fi.run_id
+    JOIN pull_requests p ON p.id = run.pull_request_id
+    JOIN repositories r ON r.id = p.repository_id
+    LEFT JOIN run_outcomes o ON o.member_id = m.id
+    LEFT JOIN ({triage}) t ON t.pull_request_id = p.id AND t.fingerprint = fi.fingerprint
+    WHERE (o.outcome IS NULL OR o.outcome <> 'persisted')"""
+
+
 _SIGHTINGS = """SELECT r.owner AS owner, r.name AS name, p.number AS number, m.bot AS bot,
     m.rule_id AS rule_id, run.recorded_at AS created_at, run.id AS run
     FROM members m JOIN findings fi ON fi.id = m.finding_id JOIN runs run ON run.id = fi.run_id
@@ -129,8 +155,11 @@ def synced_sql(rule: OutcomeRule, filters: Filters | None = None) -> tuple[str, 
 
 
 def recorded_sql(filters: Filters | None = None) -> tuple[str, list[Any]]:
-    """A subquery of the recorded findings (at their last sighting) matching `filters`."""
+    """A subquery of the recorded findings (at their last sighting) and the verdicts recorded
+    with them (as findings of the source ``verifier``) matching `filters`."""
     recorded = _RECORDED.format(outcome=RECORDED_OUTCOME, last_sightings=last_sightings())
+    triage = _TRIAGE.format(refuting=_quoted(REFUTING), confirming=_quoted(CONFIRMING))
+    recorded += " UNION ALL " + _VERIFIED.format(outcome=RECORDED_OUTCOME, triage=triage)
     where, params = fact_filters(filters or Filters())
     return f"SELECT * FROM ({recorded}) recorded{where}", params
 

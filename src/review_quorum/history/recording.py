@@ -154,6 +154,23 @@ def _write_findings(database: Database, run_id: int, findings: Sequence[PlannedF
             for index, member in enumerate(item.finding.members)
         ],
     )
+    database.execute_many(
+        "INSERT INTO verdicts (finding_id, source, verdict, severity, evidence_strength,"
+        " context_completeness, in_changed_code) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                ids[position],
+                item.verdict.source,
+                item.verdict.verdict.value,
+                item.verdict.severity.value,
+                item.verdict.evidence_strength.value,
+                item.verdict.context_completeness.value,
+                int(item.verdict.in_changed_code),
+            )
+            for position, item in enumerate(findings)
+            if item.verdict is not None
+        ],
+    )
 
 
 def _finding_row(run_id: int, position: int, item: PlannedFinding) -> tuple[Any, ...]:

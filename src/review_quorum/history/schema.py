@@ -167,10 +167,26 @@ _SUCCESSION = (
     "CREATE INDEX triage_by_fingerprint ON triage (pull_request_id, fingerprint)",
 )
 
+_VERIFIER = (
+    """CREATE TABLE verdicts (
+        finding_id BIGINT PRIMARY KEY REFERENCES findings (id) ON DELETE CASCADE,
+        source TEXT NOT NULL,
+        verdict TEXT NOT NULL,
+        severity TEXT NOT NULL,
+        evidence_strength TEXT NOT NULL,
+        context_completeness TEXT NOT NULL,
+        in_changed_code SMALLINT NOT NULL)""",
+    """CREATE TABLE verifier_answers (
+        request_key TEXT PRIMARY KEY,
+        answer TEXT NOT NULL,
+        stored_at TEXT NOT NULL)""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "repositories, pull requests, recorded runs, findings, members", _RECORDING),
     Migration(2, "bot comments, their findings and outcome signals; sync progress", _OUTCOMES),
     Migration(3, "where a run came from; outcomes between successive runs; triage", _SUCCESSION),
+    Migration(4, "verdicts recorded with their findings; the verifier's answers", _VERIFIER),
 )
 
 _VERSION_TABLE = """CREATE TABLE IF NOT EXISTS schema_version (

@@ -107,6 +107,8 @@ def _members(plan: ReviewPlan, event: str) -> list[tuple[str, object]]:
     """The report's members in order, its two long lists as `Stream`s."""
     counts = {kind.value: len(plan.with_disposition(kind)) for kind in Disposition}
     body = render_body(plan)  # once: the review payload carries it too
+    extra = plan.extra
+    verification = [("verification", extra["verification"])] if "verification" in extra else []
     return [
         ("assessment", plan.assessment.value),
         ("bots_ran", plan.bots_ran),
@@ -127,6 +129,7 @@ def _members(plan: ReviewPlan, event: str) -> list[tuple[str, object]]:
         ("awaited", _awaited(plan.awaited)),
         ("github_review", payload(plan, event=event, body=body)),
         ("summary_markdown", body),
+        *verification,
     ]
 
 
