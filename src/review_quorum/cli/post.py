@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from review_quorum import config
 from review_quorum.cli import progress
+from review_quorum.cli.azure_devops_input import add_organization_argument
 from review_quorum.cli.common import ExitCode, read_bytes, warn, write_output
 from review_quorum.cli.gitlab_input import add_merge_request_arguments
 from review_quorum.cli.record import Recorder, add_record_arguments
@@ -81,6 +82,7 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--repo", metavar="OWNER/NAME", help="default: $GITHUB_REPOSITORY")
     add_merge_request_arguments(group)
+    add_organization_argument(group)
     group.add_argument(
         "--pr", type=_pull_number, metavar="N", help="default: the Actions event's pull request"
     )

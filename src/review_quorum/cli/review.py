@@ -20,6 +20,11 @@ import msgspec
 
 from review_quorum import config
 from review_quorum.cli import history_review, progress
+from review_quorum.cli.azure_devops_input import (
+    add_azure_devops_arguments,
+    read_azure_devops,
+    wants_azure_devops,
+)
 from review_quorum.cli.common import (
     HELP,
     ExitCode,
@@ -116,6 +121,7 @@ def add_parser(subparsers: Any) -> None:
     add_post_arguments(parser)
     add_github_arguments(parser)
     add_gitlab_arguments(parser)
+    add_azure_devops_arguments(parser)
     add_record_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -266,11 +272,21 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
         categories = file_settings.get("categories")
         category_map = build_category_map(categories) if categories else None
         bot_logins = file_settings.get("bot-logins") or {}
-        remote = wants_github(args) or wants_gitlab(args)
+        services = [
+            flag
+            for flag, wanted in (
+                ("--github", wants_github(args)),
+                ("--gitlab", wants_gitlab(args)),
+                ("--azure-devops", wants_azure_devops(args)),
+            )
+            if wanted
+        ]
+        remote = bool(services)
         batch = load_inputs(args, categories=category_map, bot_logins=bot_logins, elsewhere=remote)
         pulled = None
-        if wants_github(args) and wants_gitlab(args):
-            raise ConfigError("--github and --gitlab read two different services: give one")
+        if len(services) > 1:
+            given, count = " and ".join(services), ("two", "three", "four")[len(services) - 2]
+            raise ConfigError(f"{given} read {count} different services: give one")
         if remote:
             options = ReadOptions(
                 root=args.root,
@@ -284,6 +300,9 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
                 batch.extend(pulled.batch)
             if wants_gitlab(args):
                 pulled = read_gitlab(args, options)
+                batch.extend(pulled.batch)
+            if wants_azure_devops(args):
+                pulled = read_azure_devops(args, options)
                 batch.extend(pulled.batch)
         diff = load_diff(args)
         verdicts = load_verdicts(args.verdicts)
