@@ -335,7 +335,9 @@ class FakeAzureDevOps(Faults):
             return "offsets start at 1"
         return ""
 
-    def _update_thread(self, params: dict[str, str], body: dict[str, Any], **_: Any) -> Any:
+    def _update_thread(
+        self, params: dict[str, str], body: dict[str, Any], **_: Any
+    ) -> httpx.Response:
         thread = self._find(params["threadId"])
         if thread is None:
             return _error(404, "TF401181: The thread does not exist.")
@@ -371,7 +373,9 @@ class FakeAzureDevOps(Faults):
             thread["isDeleted"] = True
         return httpx.Response(200)
 
-    def _create_status(self, identity: dict[str, Any], body: dict[str, Any], **_: Any) -> Any:
+    def _create_status(
+        self, identity: dict[str, Any], body: dict[str, Any], **_: Any
+    ) -> httpx.Response:
         context = body.get("context") or {}
         if not context.get("name") or body.get("state") is None:
             return _error(400, "A status needs a context name and a state.")

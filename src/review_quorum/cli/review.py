@@ -25,6 +25,11 @@ from review_quorum.cli.azure_devops_input import (
     read_azure_devops,
     wants_azure_devops,
 )
+from review_quorum.cli.bitbucket_input import (
+    add_bitbucket_arguments,
+    read_bitbucket,
+    wants_bitbucket,
+)
 from review_quorum.cli.common import (
     HELP,
     ExitCode,
@@ -122,6 +127,7 @@ def add_parser(subparsers: Any) -> None:
     add_github_arguments(parser)
     add_gitlab_arguments(parser)
     add_azure_devops_arguments(parser)
+    add_bitbucket_arguments(parser)
     add_record_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -278,6 +284,7 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
                 ("--github", wants_github(args)),
                 ("--gitlab", wants_gitlab(args)),
                 ("--azure-devops", wants_azure_devops(args)),
+                ("--bitbucket", wants_bitbucket(args)),
             )
             if wanted
         ]
@@ -303,6 +310,9 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
                 batch.extend(pulled.batch)
             if wants_azure_devops(args):
                 pulled = read_azure_devops(args, options)
+                batch.extend(pulled.batch)
+            if wants_bitbucket(args):
+                pulled = read_bitbucket(args, options)
                 batch.extend(pulled.batch)
         diff = load_diff(args)
         verdicts = load_verdicts(args.verdicts)
