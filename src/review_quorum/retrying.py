@@ -15,7 +15,6 @@ token no service would issue before it is ever put in a header.
 from __future__ import annotations
 
 import abc
-import email.utils
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -224,18 +223,3 @@ def write_once(
             if found is not None:
                 return found
             attempt += 1
-
-
-def retry_after(value: str | None, now: float) -> float | None:
-    """The wait a ``Retry-After`` header asks for (seconds, or an HTTP date), if it is one."""
-    if value is None:
-        return None
-    try:
-        return float(max(int(value.strip()), 0))
-    except ValueError:
-        pass
-    try:
-        moment = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(moment.timestamp() - now, 0.0)

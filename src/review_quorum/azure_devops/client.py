@@ -27,8 +27,13 @@ import msgspec
 import orjson
 
 from review_quorum.errors import AzureDevOpsError, ConfigError
-from review_quorum.retrying import RetryingClient, RetryPolicy, check_token, retry_after
-from review_quorum.service_urls import validate_api_url
+from review_quorum.retrying import (
+    RetryingClient,
+    RetryPolicy,
+    check_token,
+    retry_after,
+    validate_api_url,
+)
 
 DEFAULT_API_URL = "https://dev.azure.com"
 API_VERSION = "7.1"

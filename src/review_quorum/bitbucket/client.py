@@ -27,8 +27,13 @@ import msgspec
 import orjson
 
 from review_quorum.errors import BitbucketError, ConfigError
-from review_quorum.retrying import RetryingClient, RetryPolicy, check_token, retry_after
-from review_quorum.service_urls import same_origin, validate_api_url
+from review_quorum.retrying import (
+    RetryingClient,
+    RetryPolicy,
+    check_token,
+    retry_after,
+    validate_api_url,
+)
 
 DEFAULT_API_URL = "https://api.bitbucket.org/2.0"
 PAGE_LENGTH = 100
@@ -215,7 +220,8 @@ def _within(url: str, root: str) -> bool:
         target, base = httpx.URL(url), httpx.URL(root)
     except httpx.InvalidURL:
         return False
-    return same_origin(target, base) and target.path.startswith(base.path.rstrip("/") + "/")
+    same = (target.scheme, target.host, target.port) == (base.scheme, base.host, base.port)
+    return same and target.path.startswith(base.path.rstrip("/") + "/")
 
 
 def _json(response: httpx.Response) -> Any:

@@ -53,7 +53,7 @@ def read_azure_devops(
     from review_quorum.azure_devops.client import AzureDevOpsClient
     from review_quorum.azure_devops.snapshot import read_pull_request
     from review_quorum.azure_devops.target import resolve_pull_request
-    from review_quorum.cli.post import make_http_client
+    from review_quorum.cli.posting import make_http_client
 
     env = os.environ if env is None else env
     if args.wait_for is not None:

@@ -45,7 +45,7 @@ def read_bitbucket(
     from review_quorum.bitbucket.client import BitbucketClient
     from review_quorum.bitbucket.snapshot import read_pull_request
     from review_quorum.bitbucket.target import resolve_pull_request
-    from review_quorum.cli.post import make_http_client
+    from review_quorum.cli.posting import make_http_client
 
     env = os.environ if env is None else env
     if args.wait_for is not None:

@@ -9,13 +9,30 @@ pagination from leading the token to another host.
 
 from __future__ import annotations
 
-from review_quorum.service_urls import same_origin
-from review_quorum.service_urls import validate_api_url as _validate
+import ipaddress
+
+import httpx
+
+from review_quorum.errors import ConfigError
 
 
 def validate_api_url(url: str, name: str = "GITHUB_API_URL") -> str:
     """`url` without a trailing slash, if it is safe to send a token to; else ConfigError."""
-    return _validate(url, name)
+    text = url.strip().rstrip("/")
+    try:
+        parsed = httpx.URL(text)
+    except httpx.InvalidURL:
+        raise ConfigError(f"{name} is not a valid URL") from None
+    if parsed.userinfo:
+        raise ConfigError(f"{name} must not contain credentials")
+    if parsed.query or parsed.fragment or not parsed.host:
+        raise ConfigError(f"{name} must be a plain https:// base URL")
+    if parsed.scheme == "https" or (parsed.scheme == "http" and _loopback(parsed.host)):
+        return text
+    raise ConfigError(
+        f"{name} must use https:// (http:// only on a loopback address), "
+        f"not {parsed.scheme}://{parsed.host}"
+    )
 
 
 def graphql_url_for(api_url: str) -> str:
@@ -26,4 +43,14 @@ def graphql_url_for(api_url: str) -> str:
     return root + "/graphql"
 
 
-__all__ = ["graphql_url_for", "same_origin", "validate_api_url"]
+def same_origin(one: httpx.URL, other: httpx.URL) -> bool:
+    return (one.scheme, one.host, one.port) == (other.scheme, other.host, other.port)
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
