@@ -9,12 +9,16 @@ first (`create_once`); so may a write that adds to what is there (a check run's 
 appends its annotations), whose caller says it is not idempotent and re-reads likewise
 (`write_once`). Errors are the client's `ServiceError` subclass, carrying the
 method and path, with the token redacted from every message; `check_token` refuses a
-token no service would issue before it is ever put in a header.
+token no service would issue before it is ever put in a header, and `validate_api_url` an
+API root it must not be sent to. `retry_after` and `whole_number` read the headers in
+which services say how long to wait (``Retry-After``, rate-limit resets).
 """
 
 from __future__ import annotations
 
 import abc
+import email.utils
+import ipaddress
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -51,6 +55,59 @@ def check_token(token: str | None, variable: str, service: str) -> None:
             f"{variable} holds whitespace, a control character or a non-ASCII character, "
             f"which no {service} token has; check how it was set"
         )
+
+
+def validate_api_url(url: str, name: str = "GITHUB_API_URL") -> str:
+    """`url` without a trailing slash, if it is safe to send a token to; else ConfigError."""
+    text = url.strip().rstrip("/")
+    try:
+        parsed = httpx.URL(text)
+    except httpx.InvalidURL:
+        raise ConfigError(f"{name} is not a valid URL") from None
+    if parsed.userinfo:
+        raise ConfigError(f"{name} must not contain credentials")
+    if parsed.query or parsed.fragment or not parsed.host:
+        raise ConfigError(f"{name} must be a plain https:// base URL")
+    if parsed.scheme == "https" or (parsed.scheme == "http" and _loopback(parsed.host)):
+        return text
+    raise ConfigError(
+        f"{name} must use https:// (http:// only on a loopback address), "
+        f"not {parsed.scheme}://{parsed.host}"
+    )
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def retry_after(value: str | None, now: float) -> float | None:
+    """The seconds a ``Retry-After`` header asks for (a number, or an HTTP date measured
+    from `now`), never negative; None when it is absent or unreadable."""
+    if value is None:
+        return None
+    seconds = whole_number(value)
+    if seconds is not None:
+        return float(max(seconds, 0))
+    try:
+        moment = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(moment.timestamp() - now, 0.0)
+
+
+def whole_number(value: str | None) -> int | None:
+    """A header's whole number (a rate-limit reset, a page), None when it is not one."""
+    if value is None:
+        return None
+    try:
+        return int(value.strip())
+    except ValueError:
+        return None
 
 
 class RetryingClient(abc.ABC):

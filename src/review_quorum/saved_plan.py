@@ -12,7 +12,7 @@ anchors) are recomputed, and a value of the wrong type or vocabulary, a missing 
 key, or a derived value that differs raises `InputError` naming the file and the JSON
 pointer. A plan written by another version of quorum is refused the same way. This is the
 one reader of plan JSON: the poster's draft is made from the `ReviewPlan` read here
-(`github.draft.ReviewDraft.from_plan`), never from the file.
+(`delivery.draft.ReviewDraft.from_plan`), never from the file.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import pytest
 
 from github.fake import FakeGitHub, FakeTime
 from github.github_support import TOKEN
-from review_quorum.cli import github_input, main, post
+from review_quorum.cli import github_input, main, posting
 
 TARGET = ["--repo", "octo-org/widgets", "--pr", "7"]
 ACTIONS_VARIABLES = (
@@ -52,7 +52,9 @@ def connect(fake: FakeGitHub, monkeypatch: pytest.MonkeyPatch) -> Timeline:
     if fake.api_url != "https://api.github.com":
         monkeypatch.setenv("GITHUB_API_URL", fake.api_url)
     monkeypatch.setattr(
-        post, "make_http_client", lambda: httpx.Client(transport=httpx.MockTransport(fake.handle))
+        posting,
+        "make_http_client",
+        lambda: httpx.Client(transport=httpx.MockTransport(fake.handle)),
     )
     time = Timeline()
     timing = github_input.Timing(clock=time.clock, sleep=time.sleep, interval=30.0)

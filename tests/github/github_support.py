@@ -14,8 +14,9 @@ from unidiff.patch import PatchSet
 from conftest import shared_path
 from github.fake import FakeGitHub
 from github.github_openapi import GitHubSpec
-from review_quorum.cli import post
-from review_quorum.github import DraftComment, PullRequest, ReviewDraft
+from review_quorum.cli import posting
+from review_quorum.delivery.draft import DraftComment, ReviewDraft
+from review_quorum.github import PullRequest
 from review_quorum.markup.markers import marker
 from review_quorum.model import NormalizedFinding
 from review_quorum.plan import Settings, review
@@ -46,7 +47,9 @@ def posting_fake(
     fake = new_fake()
     fake.set_diff(diff)
     monkeypatch.setattr(
-        post, "make_http_client", lambda: httpx.Client(transport=httpx.MockTransport(fake.handle))
+        posting,
+        "make_http_client",
+        lambda: httpx.Client(transport=httpx.MockTransport(fake.handle)),
     )
     monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
     return fake

@@ -9,7 +9,7 @@ import pytest
 
 from review_quorum.errors import ConfigError, GitHubError
 from review_quorum.github import GitHubClient, RetryPolicy, format_request
-from review_quorum.github.client import validate_api_url
+from review_quorum.retrying import validate_api_url
 
 TOKEN = "ghp_secretsecretsecretsecretsecret0123"
 NOW = 1_767_225_600.0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from review_quorum.github.draft import DraftFinding
+from review_quorum.delivery.draft import DraftFinding
 from review_quorum.github.duplicates import (
     HIDDEN,
     HIDING,

@@ -11,7 +11,7 @@ import pytest
 from conftest import REPO_ROOT
 from github.action_harness import with_example_comments
 from github.github_support import BOT, TOKEN, addressable, new_fake
-from review_quorum.cli import main, post
+from review_quorum.cli import main, posting
 from review_quorum.markup.markers import find_markers
 
 EXAMPLE = REPO_ROOT / "examples" / "pr-review"
@@ -36,7 +36,9 @@ def test_the_example_review_posts_once_and_only_once(
     fake.set_diff(addressable(EXAMPLE / "pr.diff"))
     with_example_comments(fake)  # the saved bot comments are the pull request's own
     monkeypatch.setattr(
-        post, "make_http_client", lambda: httpx.Client(transport=httpx.MockTransport(fake.handle))
+        posting,
+        "make_http_client",
+        lambda: httpx.Client(transport=httpx.MockTransport(fake.handle)),
     )
     monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
     for name in ("GITHUB_ACTIONS", "GITHUB_EVENT_PATH", "GITHUB_API_URL"):

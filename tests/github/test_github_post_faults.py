@@ -9,9 +9,10 @@ from msgspec.structs import replace
 
 from github.fake import FakeGitHub, FakeTime, Interrupted
 from github.github_support import BOT, TARGET, TOKEN, comment, draft, new_fake
+from review_quorum.delivery.draft import DraftComment
+from review_quorum.delivery.fitting import MAX_BODY
 from review_quorum.errors import GitHubError
-from review_quorum.github import DraftComment, PostResult, RetryPolicy, post_review
-from review_quorum.github.limits import MAX_BODY
+from review_quorum.github import PostResult, RetryPolicy, post_review
 from review_quorum.markup.markers import find_markers, marker
 
 SECONDARY = {

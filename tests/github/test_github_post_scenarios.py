@@ -8,8 +8,9 @@ import pytest
 
 from github.fake import FakeGitHub, FakeTime
 from github.github_support import BOT, TARGET, TOKEN, comment, draft, new_fake
+from review_quorum.delivery.draft import DraftComment
 from review_quorum.errors import GitHubError
-from review_quorum.github import DraftComment, GitHubClient, PostResult, post_review
+from review_quorum.github import GitHubClient, PostResult, post_review
 from review_quorum.markup.markers import find_markers, marker, opens_with_marker
 
 DIFF = {"src/app.py": range(1, 60), "src/db.py": range(10, 40), "README.md": range(1, 5)}

@@ -15,8 +15,9 @@ import pytest
 
 from github.fake import FakeGitHub, Interrupted
 from github.github_support import BOT, TARGET, TOKEN, new_fake
+from review_quorum.delivery.draft import ReviewDraft
 from review_quorum.errors import GitHubError
-from review_quorum.github import PostResult, ReviewDraft, post_review
+from review_quorum.github import PostResult, post_review
 from review_quorum.ingest.base import ReadOptions
 from review_quorum.ingest.bots import CommentKind
 from review_quorum.ingest.comments import PullComment, read_comments

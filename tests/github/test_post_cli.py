@@ -12,7 +12,7 @@ import pytest
 from msgspec.structs import replace
 
 from github.github_support import BOT, TOKEN, posting_fake, saved_plan
-from review_quorum.cli import main, post
+from review_quorum.cli import main, post, posting
 from review_quorum.model import ConsensusLevel, NormalizedFinding
 from review_quorum.plan import ReviewPlan, Settings, assemble, review
 from review_quorum.scoring.confidence import Disposition
@@ -245,14 +245,14 @@ CONFIRMED, NEEDS = ConsensusLevel.CONFIRMED, ConsensusLevel.NEEDS_VERIFICATION
 def test_the_cli_decides_the_event(
     bots: tuple[str, ...], gate_level: ConsensusLevel | None, level: str | None, event: str
 ) -> None:
-    assert post.choose_event(event_plan(bots, gate_level), level) == event
+    assert posting.choose_event(event_plan(bots, gate_level), level) == event
 
 
 def test_a_dropped_finding_never_requests_changes() -> None:
     plan = event_plan(("a", "b"), CONFIRMED)
     dropped = replace(plan.findings[0], disposition=Disposition.DROPPED)
     plan = assemble([dropped], plan.settings, bots_ran=2)
-    assert post.choose_event(plan, "unverified") == "COMMENT"
+    assert posting.choose_event(plan, "unverified") == "COMMENT"
 
 
 def test_the_posting_options_can_be_added_to_another_command() -> None:

@@ -15,7 +15,7 @@ from conftest import shared_path
 from github import fake_server
 from gitlab.fake import API, FakeGitLab, diff_text
 from gitlab.gitlab_openapi import GitLabSpec
-from review_quorum.cli import github_input, post
+from review_quorum.cli import github_input, posting
 
 TOKEN = "glpat-quorumtesttoken0123456789"
 QUORUM = "project_4242_bot_5f1e2d3c"
@@ -54,7 +54,7 @@ def over_http(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeGitLab, lis
     """The stand-in served on 127.0.0.1, `quorum` pointed at it with the token."""
     for name in GITLAB_VARIABLES:
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(post, "make_http_client", lambda: httpx.Client(timeout=10))
+    monkeypatch.setattr(posting, "make_http_client", lambda: httpx.Client(timeout=10))
     with fake_server.serve(new_fake) as (fake, errors):
         monkeypatch.setenv("GITLAB_TOKEN", TOKEN)
         monkeypatch.setenv("GITLAB_API_URL", fake.api_url)

@@ -10,7 +10,7 @@ import pytest
 
 from github.github_support import TOKEN
 from history import history_scene
-from review_quorum.cli import main, post
+from review_quorum.cli import main, posting
 from review_quorum.history import open_history
 
 
@@ -23,7 +23,9 @@ def synced(
 ) -> str:
     fake = history_scene.build()
     monkeypatch.setattr(
-        post, "make_http_client", lambda: httpx.Client(transport=httpx.MockTransport(fake.handle))
+        posting,
+        "make_http_client",
+        lambda: httpx.Client(transport=httpx.MockTransport(fake.handle)),
     )
     monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
     monkeypatch.delenv("GITHUB_API_URL", raising=False)

@@ -10,7 +10,7 @@ import pytest
 
 from github.github_support import TOKEN, new_fake
 from history.history_support import HEAD, counts
-from review_quorum.cli import main, post
+from review_quorum.cli import main, posting
 from review_quorum.history import open_history
 
 FINDINGS = [
@@ -125,7 +125,9 @@ def test_post_records_the_plan_review_saved_as_the_same_run(
     fake = new_fake()
     fake.set_diff({"app/db.py": range(1, 50)})
     monkeypatch.setattr(
-        post, "make_http_client", lambda: httpx.Client(transport=httpx.MockTransport(fake.handle))
+        posting,
+        "make_http_client",
+        lambda: httpx.Client(transport=httpx.MockTransport(fake.handle)),
     )
     monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
     plan = str(tmp_path / "plan.json")

@@ -95,7 +95,7 @@ def read_github(
 ) -> PullInput:
     """Read (after waiting, if asked) the pull request's comments into a batch of findings."""
     # Imported here so that commands which never touch GitHub do not pay for httpx.
-    from review_quorum.cli.post import make_http_client
+    from review_quorum.cli.posting import make_http_client
     from review_quorum.github import GitHubClient, resolve_target
     from review_quorum.github.snapshot import head_commit_date, read_pull
     from review_quorum.github.waiting import parse_bot_list

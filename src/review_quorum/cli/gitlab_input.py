@@ -56,7 +56,7 @@ def read_gitlab(
     args: argparse.Namespace, options: ReadOptions, env: Mapping[str, str] | None = None
 ) -> PullInput:
     """Read (after waiting, if asked) the merge request's notes into a batch of findings."""
-    from review_quorum.cli.post import make_http_client
+    from review_quorum.cli.posting import make_http_client
     from review_quorum.github.waiting import parse_bot_list
     from review_quorum.gitlab.client import GitLabClient
     from review_quorum.gitlab.snapshot import read_merge_request

@@ -96,7 +96,7 @@ def nothing_matched(args: argparse.Namespace, flags: tuple[str, ...], name: str)
 
 
 def _sync(args: argparse.Namespace, settings: dict[str, Any]) -> int:
-    from review_quorum.cli.post import make_http_client
+    from review_quorum.cli.posting import make_http_client
     from review_quorum.github import GitHubClient, PullRequest
     from review_quorum.history.sync import sync
 

@@ -4,14 +4,14 @@
 `review_quorum.github.post_review`. The plan may come from someone else (a fork's
 artifact): it is rebuilt from its findings (`review_quorum.saved_plan`, which refuses a
 plan whose structure is off) and every body is rendered afresh, never taken from the
-file. `add_post_arguments` and `post_from_args` let `quorum review --post` do the same
-without a file. The review event is decided here: a COMMENT, or REQUEST_CHANGES when
-`--request-changes-on LEVEL` is given and the plan has findings at or above LEVEL; this
-command never approves. `--hide-duplicates` minimizes the bots' comments that repeat a
-reported finding; `--inline-mode` must agree with the plan's (a plan made with
-`--inline-mode link` posts no inline comments of its own, its summary links to the bots'
-comments instead). `--dry-run` performs the reads
-(when a token is available) and prints every write request instead of sending it, with the
+file. `add_post_arguments` (and `cli.posting.post_from_args`) let `quorum review --post`
+do the same without a file. The review event is a COMMENT, or REQUEST_CHANGES when
+`--request-changes-on LEVEL` is given and the plan has findings at or above LEVEL
+(`cli.posting.choose_event`); this command never approves. `--hide-duplicates` minimizes
+the bots' comments that repeat a reported finding; `--inline-mode` must agree with the
+plan's (a plan made with `--inline-mode link` posts no inline comments of its own, its
+summary links to the bots' comments instead). `--dry-run` performs the reads (when a token
+is available) and prints every write request instead of sending it, with the
 Authorization header redacted. The printed requests go to standard output, the one-line
 result to standard error. A saved plan's bot findings are checked against the comments
 the posting run reads from GitHub (`checked_plan`): what does not match is left out and
@@ -26,27 +26,21 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from collections.abc import Callable, Mapping
-from contextlib import nullcontext
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from review_quorum import config
-from review_quorum.cli import progress
 from review_quorum.cli.azure_devops_input import add_organization_argument
-from review_quorum.cli.common import ExitCode, read_bytes, warn, write_output
+from review_quorum.cli.common import ExitCode, read_bytes, warn
 from review_quorum.cli.gitlab_input import add_merge_request_arguments
 from review_quorum.cli.record import Recorder, add_record_arguments
-from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions, Source
 from review_quorum.model import ConsensusLevel
-from review_quorum.plan import INLINE_MODES, ReviewPlan, gate_at
+from review_quorum.plan import INLINE_MODES, ReviewPlan
 
 if TYPE_CHECKING:
-    import httpx
-
     from review_quorum.checked_plan import CheckedPlan, Fresh
-    from review_quorum.github import PullRequest, ReviewDraft
+    from review_quorum.github import PullRequest
 
 LEVELS = [level.value for level in ConsensusLevel]
 
@@ -190,108 +184,6 @@ def deliver(
     return REPORTERS[name](delivery)
 
 
-def post_from_args(
-    args: argparse.Namespace,
-    plan: ReviewPlan,
-    source: str,
-    *,
-    env: Mapping[str, str] | None = None,
-    http: httpx.Client | None = None,
-    reading: ReadOptions | None = None,
-    rebuild: Callable[[Fresh], CheckedPlan] | None = None,
-) -> int:
-    """Post `plan` (`source` names it) as the parsed posting options say; returns the exit
-    status. `reading` goes to `post_review`, and `rebuild` too, as the maker of the draft of
-    the checked plan, which gets its event the same way."""
-    # Imported here so that commands which never post do not pay for httpx.
-    from review_quorum.github import GitHubClient, post_review, resolve_target
-
-    env = os.environ if env is None else env
-    draft = _draft(plan, source, args)
-    for skipped in draft.skipped:
-        warn(f"not posted: {skipped.describe()}")
-    if args.inline_mode is not None and args.inline_mode != draft.inline_mode:
-        raise ConfigError(
-            f"--inline-mode {args.inline_mode}: the plan was made with --inline-mode "
-            f"{draft.inline_mode}; make it again with --inline-mode {args.inline_mode}"
-        )
-    target = resolve_target(args.repo, args.pr, env)
-    owned = http is None
-    http_client = make_http_client() if http is None else http
-    try:
-        client = GitHubClient.from_env(
-            http_client, env, dry_run=args.dry_run, on_wait=progress.note
-        )
-        with nullcontext() if client.offline else progress.stage(f"posting to {target}"):
-            result = post_review(
-                client,
-                target,
-                draft,
-                resolve_fixed=args.resolve_fixed,
-                hide_duplicates=args.hide_duplicates,
-                dry_run=args.dry_run,
-                bot_login=args.bot_login,
-                env=env,
-                reading=reading,
-                rebuild=None if rebuild is None else _redraft(rebuild, source, args),
-            )
-    finally:
-        if owned:
-            http_client.close()
-    return report_outcome(args.dry_run, client, result, "GITHUB_TOKEN")
-
-
-class _Client(Protocol):
-    @property
-    def unsent(self) -> list[httpx.Request]: ...
-
-    @property
-    def offline(self) -> bool: ...
-
-
-class _Outcome(Protocol):
-    @property
-    def warnings(self) -> tuple[str, ...]: ...
-
-    def describe(self) -> str: ...
-
-
-def report_outcome(dry_run: bool, client: _Client, result: _Outcome, variable: str) -> int:
-    """After posting: the unsent requests of a dry run on standard output, the warnings and
-    the one-line result on standard error."""
-    from review_quorum.github.client import format_request
-
-    if dry_run:
-        write_output("".join(f"{format_request(request)}\n" for request in client.unsent), None)
-        if client.offline:
-            warn(f"no {variable}: nothing was read, so this shows a first run")
-    for message in result.warnings:
-        warn(message)
-    print(f"quorum: {result.describe()}", file=sys.stderr)
-    return ExitCode.OK
-
-
-def _draft(
-    plan: ReviewPlan, source: str, args: argparse.Namespace, mismatched: int = 0
-) -> ReviewDraft:
-    from review_quorum.github import ReviewDraft
-
-    event = choose_event(plan, args.request_changes_on)
-    return ReviewDraft.from_plan(plan, source=source, event=event, mismatched=mismatched)
-
-
-def _redraft(
-    rebuild: Callable[[Fresh], CheckedPlan], source: str, args: argparse.Namespace
-) -> Callable[[Fresh], ReviewDraft]:
-    """The draft of the plan `rebuild` checks against the comments the poster reads."""
-
-    def rebuilt(fresh: Fresh) -> ReviewDraft:
-        checked = rebuild(fresh)
-        return _draft(checked.plan, source, args, len(checked.mismatched))
-
-    return rebuilt
-
-
 def pull_page(target: PullRequest, env: Mapping[str, str]) -> str:
     """The pull request's web address: on GITHUB_SERVER_URL, else the API's host."""
     server = env.get("GITHUB_SERVER_URL", "").strip().rstrip("/")
@@ -300,31 +192,6 @@ def pull_page(target: PullRequest, env: Mapping[str, str]) -> str:
         server = "https://github.com" if api == "https://api.github.com" else api
         server = server.removesuffix("/api/v3")
     return f"{server}/{target.owner}/{target.repo}/pull/{target.number}"
-
-
-def choose_event(plan: ReviewPlan, request_changes_on: str | None) -> str:
-    """COMMENT, or REQUEST_CHANGES when opted in and the plan's gate at that level (whatever
-    level it was gated at) counts findings."""
-    if request_changes_on is None:
-        return "COMMENT"
-    failed = gate_at(plan.findings, ConsensusLevel.parse(request_changes_on)).failed
-    return "REQUEST_CHANGES" if failed else "COMMENT"
-
-
-def make_http_client() -> httpx.Client:
-    """The HTTP client `quorum post` uses; tests replace this function."""
-    import importlib.metadata
-
-    import httpx
-
-    try:
-        version = importlib.metadata.version("review-quorum")
-    except importlib.metadata.PackageNotFoundError:
-        version = "unknown"
-    return httpx.Client(
-        timeout=httpx.Timeout(30.0, connect=10.0),
-        headers={"User-Agent": f"review-quorum/{version}"},
-    )
 
 
 def _pull_number(text: str) -> int:

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
+from review_quorum.delivery.draft import DraftComment
 from review_quorum.errors import GitHubError
-from review_quorum.github.bodies import PROBE, PROBE_BODY
-from review_quorum.github.draft import DraftComment
+from review_quorum.github.batches import PROBE, PROBE_BODY
 from review_quorum.github.reconcile import Existing
 from review_quorum.github.remote import RemoteReview
 from review_quorum.github.target import PullRequest

@@ -22,7 +22,6 @@ a connection's pages by cursor.
 
 from __future__ import annotations
 
-import email.utils
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -34,15 +33,21 @@ import orjson
 from review_quorum.errors import ConfigError, GitHubError
 from review_quorum.github import graphql
 from review_quorum.github.graphql import GraphQLResult
-from review_quorum.github.limits import PER_PAGE
 from review_quorum.github.urls import graphql_url_for as graphql_url_for
 from review_quorum.github.urls import same_origin
-from review_quorum.github.urls import validate_api_url as validate_api_url
 from review_quorum.retrying import IDEMPOTENT as IDEMPOTENT
-from review_quorum.retrying import RetryingClient, check_token
+from review_quorum.retrying import (
+    RetryingClient,
+    check_token,
+    retry_after,
+    validate_api_url,
+    whole_number,
+)
 from review_quorum.retrying import RetryPolicy as RetryPolicy
 
 DEFAULT_API_URL = "https://api.github.com"
+# GitHub documents at most 100 items per page.
+PER_PAGE = 100
 API_VERSION = "2022-11-28"
 REDACTED = "Bearer [REDACTED]"
 
@@ -192,15 +197,15 @@ class GitHubClient(RetryingClient):
             except GitHubError as err:
                 raise _error(request, self._redact(str(err)), err.status) from None
             if not result.rate_limited:
-                remaining = _whole_number(response.headers.get("x-ratelimit-remaining"))
-                reset = _whole_number(response.headers.get("x-ratelimit-reset"))
+                remaining = whole_number(response.headers.get("x-ratelimit-remaining"))
+                reset = whole_number(response.headers.get("x-ratelimit-reset"))
                 self._budget = graphql.budget(result.data, remaining, reset) or self._budget
                 return result
             failure = _error(request, f"{_describe(request)}: GraphQL rate limit exceeded", 403)
             now = self._clock()
             delay = graphql.reset_delay(
-                _retry_after(response.headers.get("retry-after"), now),
-                _whole_number(response.headers.get("x-ratelimit-reset")),
+                retry_after(response.headers.get("retry-after"), now),
+                whole_number(response.headers.get("x-ratelimit-reset")),
                 now,
                 self._budget,
             )
@@ -265,10 +270,10 @@ class GitHubClient(RetryingClient):
         server_error = status >= 500 and idempotent
         if not rate_limited and not server_error:
             return None
-        asked = _retry_after(headers.get("retry-after"), self._clock())
+        asked = retry_after(headers.get("retry-after"), self._clock())
         if asked is not None:
             return asked
-        reset = _whole_number(headers.get("x-ratelimit-reset"))
+        reset = whole_number(headers.get("x-ratelimit-reset"))
         if exhausted and reset is not None:
             return max(float(reset) - self._clock(), 0.0) + 1.0
         floor = self._retry.secondary_delay if status in (403, 429) else self._retry.base_delay
@@ -357,25 +362,3 @@ def _error_detail(item: object) -> str:
 def _mentions_secondary_limit(response: httpx.Response) -> bool:
     text = response.text.lower()
     return "secondary rate limit" in text or "abuse detection" in text
-
-
-def _retry_after(value: str | None, now: float) -> float | None:
-    if value is None:
-        return None
-    seconds = _whole_number(value)
-    if seconds is not None:
-        return float(max(seconds, 0))
-    try:
-        moment = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(moment.timestamp() - now, 0.0)
-
-
-def _whole_number(value: str | None) -> int | None:
-    if value is None:
-        return None
-    try:
-        return int(value.strip())
-    except ValueError:
-        return None

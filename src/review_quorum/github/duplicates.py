@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import msgspec
 
 from review_quorum.comment_links import comment_key
-from review_quorum.github.draft import DraftFinding
+from review_quorum.delivery.draft import DraftFinding
 from review_quorum.markup.markers import find_markers, marker
 
 HIDDEN = "hidden"

@@ -20,9 +20,10 @@ import msgspec
 from review_quorum.checked_plan import Fresh, identity
 from review_quorum.comment_kinds import CommentKind
 from review_quorum.comment_links import comment_key
+from review_quorum.delivery.draft import ReviewDraft
+from review_quorum.delivery.fitting import fit_body
 from review_quorum.github import moderation
 from review_quorum.github.client import GitHubClient
-from review_quorum.github.draft import ReviewDraft
 from review_quorum.github.duplicates import (
     HIDDEN,
     HIDING,
@@ -36,7 +37,6 @@ from review_quorum.github.duplicates import (
     read_record,
     record_markers,
 )
-from review_quorum.github.limits import fit_body
 from review_quorum.github.remote import RemoteComment, RemoteIssueComment, RemoteReview
 from review_quorum.markup.markers import find_markers, marker
 

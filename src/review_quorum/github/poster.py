@@ -31,20 +31,16 @@ import msgspec
 from msgspec.structs import replace
 
 from review_quorum.checked_plan import Fresh
+from review_quorum.delivery.bodies import BATCH, batch_id, fixed_body
+from review_quorum.delivery.draft import DraftComment, ReviewDraft
+from review_quorum.delivery.fitting import fit_body
+from review_quorum.delivery.reconcile import is_ours
 from review_quorum.errors import GitHubError
 from review_quorum.github import moderation, remote
 from review_quorum.github.anchoring import delete_reviews, refused_anchors
-from review_quorum.github.bodies import (
-    BATCH,
-    batch_id,
-    continuation_body,
-    fixed_body,
-    review_body,
-)
+from review_quorum.github.batches import MAX_COMMENTS_PER_REVIEW, continuation_body, review_body
 from review_quorum.github.client import GitHubClient
-from review_quorum.github.draft import DraftComment, ReviewDraft
 from review_quorum.github.hiding import Hiding, HidingResult
-from review_quorum.github.limits import MAX_COMMENTS_PER_REVIEW, fit_body
 from review_quorum.github.reconcile import Existing, find_sticky, index, writes_for
 from review_quorum.github.remote import RemoteComment, RemoteIssueComment, RemoteReview
 from review_quorum.github.snapshot import read_fresh
@@ -305,12 +301,11 @@ class _Run:
         self.create(f"{self.pull}/reviews", payload, lambda: self._find_review(key))
 
     def _find_review(self, key: str) -> RemoteReview | None:
-        ours = self.login.casefold()
         return next(
             (
                 review
                 for review in self.reviews()
-                if review.author.casefold() == ours and (BATCH, key) in find_markers(review.body)
+                if is_ours(review.author, self.login) and (BATCH, key) in find_markers(review.body)
             ),
             None,
         )

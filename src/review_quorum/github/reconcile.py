@@ -13,11 +13,13 @@ from collections.abc import Sequence
 
 import msgspec
 
-from review_quorum.github.bodies import BATCH, FIXED, MOVED, PROBE
-from review_quorum.github.draft import DraftComment, ReviewDraft
-from review_quorum.github.limits import fit_body
+from review_quorum.delivery.bodies import BATCH, MOVED
+from review_quorum.delivery.draft import DraftComment, ReviewDraft
+from review_quorum.delivery.fitting import fit_body
+from review_quorum.delivery.reconcile import gone, has_marker, is_ours, live_fingerprint, normal
+from review_quorum.github.batches import PROBE
 from review_quorum.github.remote import RemoteComment, RemoteIssueComment, RemoteReview
-from review_quorum.markup.markers import FINDING, SUMMARY, find_markers
+from review_quorum.markup.markers import SUMMARY, find_markers
 
 
 class Existing(msgspec.Struct, frozen=True):
@@ -52,18 +54,17 @@ def index(
     issue_comments: Sequence[RemoteIssueComment],
 ) -> Existing:
     """Our own reviews, inline comments and sticky summary, found by marker and author."""
-    ours = login.casefold()
-    mine = [review for review in reviews if review.author.casefold() == ours]
+    mine = [review for review in reviews if is_ours(review.author, login)]
     pending = {review.id for review in mine if review.state == "PENDING"}
-    probes = tuple(review for review in mine if review.id in pending and _has(review.body, PROBE))
+    probes = tuple(r for r in mine if r.id in pending and has_marker(r.body, PROBE))
     submitted = [review for review in mine if review.id not in pending]
     return Existing(
-        live=_live(ours, comments, pending),
+        live=_live(login, comments, pending),
         listed=frozenset(_payloads(submitted, MOVED)),
         replied=frozenset(
             comment.in_reply_to
             for comment in comments
-            if comment.in_reply_to is not None and comment.author.casefold() != ours
+            if comment.in_reply_to is not None and not is_ours(comment.author, login)
         ),
         sticky=find_sticky(login, issue_comments),
         probes=probes,
@@ -71,7 +72,7 @@ def index(
         changes_requested=tuple(
             review
             for review in submitted
-            if review.state == "CHANGES_REQUESTED" and _has(review.body, BATCH)
+            if review.state == "CHANGES_REQUESTED" and has_marker(review.body, BATCH)
         ),
     )
 
@@ -80,12 +81,11 @@ def find_sticky(
     login: str, issue_comments: Sequence[RemoteIssueComment]
 ) -> RemoteIssueComment | None:
     """Our sticky summary: the first issue comment by `login` carrying the summary marker."""
-    ours = login.casefold()
     return next(
         (
             comment
             for comment in issue_comments
-            if comment.author.casefold() == ours and _has(comment.body, SUMMARY)
+            if is_ours(comment.author, login) and has_marker(comment.body, SUMMARY)
         ),
         None,
     )
@@ -99,37 +99,29 @@ def writes_for(draft: ReviewDraft, existing: Existing, *, resolve_fixed: bool) -
         for comment in draft.comments
         for remote in existing.live.get(comment.fingerprint, ())
         if remote.id not in existing.replied
-        and _normal(remote.body) != _normal(fit_body(comment.body))
+        and normal(remote.body) != normal(fit_body(comment.body))
     )
-    reported = draft.fingerprints()
-    gone = [
-        (remote, fingerprint)
-        for fingerprint, remotes in existing.live.items()
-        if fingerprint not in reported
-        for remote in remotes
-    ]
-    to_resolve = tuple(item for item in gone if item[0].id not in existing.replied)
+    to_resolve, kept_replied = gone(draft, existing.live, lambda c: c.id in existing.replied)
     return Writes(
         to_post=to_post,
         skipped_existing=len(draft.comments) - len(to_post),
         to_update=to_update,
         to_resolve=to_resolve if resolve_fixed else (),
-        kept_replied=len(gone) - len(to_resolve) if resolve_fixed else 0,
+        kept_replied=kept_replied if resolve_fixed else 0,
     )
 
 
 def _live(
-    ours: str, comments: Sequence[RemoteComment], pending: set[int]
+    login: str, comments: Sequence[RemoteComment], pending: set[int]
 ) -> dict[str, list[RemoteComment]]:
     live: dict[str, list[RemoteComment]] = {}
     for comment in comments:
-        if comment.author.casefold() != ours or comment.in_reply_to is not None:
+        if not is_ours(comment.author, login) or comment.in_reply_to is not None:
             continue
         if comment.review_id in pending:
             continue  # an unsubmitted probe: nobody else can see it
-        markers = find_markers(comment.body)
-        fingerprint = next((payload for kind, payload in markers if kind == FINDING), None)
-        if fingerprint and not any(kind == FIXED for kind, _ in markers):
+        fingerprint = live_fingerprint(comment.body)
+        if fingerprint:
             live.setdefault(fingerprint, []).append(comment)
     return live
 
@@ -141,11 +133,3 @@ def _payloads(reviews: Sequence[RemoteReview], kind: str) -> set[str]:
         for found, payload in find_markers(review.body)
         if found == kind
     }
-
-
-def _has(body: str, kind: str) -> bool:
-    return any(found == kind for found, _ in find_markers(body))
-
-
-def _normal(body: str) -> str:
-    return body.replace("\r\n", "\n").strip()

@@ -21,6 +21,7 @@ import msgspec
 
 from review_quorum.checked_plan import Fresh
 from review_quorum.comment_kinds import CommentKind
+from review_quorum.delivery.timestamps import parse_timestamp
 from review_quorum.errors import GitHubError
 from review_quorum.github.client import GitHubClient
 from review_quorum.github.target import PullRequest
@@ -207,17 +208,6 @@ def _field(value: object, name: str) -> dict[str, Any]:
 
 def _list(value: object) -> list[Any]:
     return value if isinstance(value, list) else []
-
-
-def parse_timestamp(value: object) -> datetime | None:
-    """GitHub's ISO 8601 timestamp (``2026-01-01T10:00:00Z``) as an aware datetime."""
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        return None
-    return moment if moment.tzinfo is not None else None
 
 
 def _head_sha(pull: object, path: str) -> str:

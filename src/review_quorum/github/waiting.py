@@ -29,7 +29,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 
-from review_quorum.github.snapshot import parse_timestamp
+from review_quorum.delivery.timestamps import parse_timestamp
 from review_quorum.ingest.bots import BY_NAME, PARSERS
 from review_quorum.ingest.bots.authors import Attribution, resolve
 from review_quorum.ingest.bots.status import notice

@@ -28,10 +28,14 @@ import msgspec
 import orjson
 
 from review_quorum.errors import ConfigError, GitLabError
-from review_quorum.github.client import _retry_after as retry_after
-from review_quorum.github.client import _whole_number as whole_number
-from review_quorum.github.urls import validate_api_url
-from review_quorum.retrying import RetryingClient, RetryPolicy, check_token
+from review_quorum.retrying import (
+    RetryingClient,
+    RetryPolicy,
+    check_token,
+    retry_after,
+    validate_api_url,
+    whole_number,
+)
 
 DEFAULT_API_URL = "https://gitlab.com/api/v4"
 PER_PAGE = 100

@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from review_quorum.github.draft import DraftComment
+from review_quorum.delivery.draft import DraftComment
 from review_quorum.gitlab.snapshot import DiffRefs
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")

@@ -24,20 +24,22 @@ from typing import Any
 
 import msgspec
 
+from review_quorum.delivery.bodies import fixed_body, moved_section
+from review_quorum.delivery.draft import DraftComment, ReviewDraft
+from review_quorum.delivery.reconcile import gone, normal
 from review_quorum.errors import GitLabError
-from review_quorum.github.bodies import MOVED, fixed_body, without_markers
-from review_quorum.github.draft import DraftComment, ReviewDraft
 from review_quorum.gitlab.client import TOKEN_HELP, GitLabClient
 from review_quorum.gitlab.positions import addressable, anchored_at, position_for
 from review_quorum.gitlab.reconcile import Ours, Thread, find_ours, find_thread
 from review_quorum.gitlab.snapshot import DiffRefs, MergeRequestSnapshot, read_merge_request
 from review_quorum.gitlab.target import MergeRequest
-from review_quorum.markup.escape import code
-from review_quorum.markup.markers import marker
 from review_quorum.plan import Gate
 from review_quorum.retrying import create_once
 
 STATUS_NAME = "review-quorum"
+NOT_IN_DIFF = (
+    "These findings are on lines the merge request's diff does not show, so they are listed here."
+)
 
 
 class GitLabPostResult(msgspec.Struct, frozen=True):
@@ -167,15 +169,10 @@ class _Run:
             else:
                 work.create.append((comment, position))
                 work.replace += [thread for thread in threads if not thread.replied]
-        reported = self.draft.fingerprints()
-        for fingerprint, threads in ours.live.items():
-            if fingerprint in reported or not resolve_fixed:
-                continue
-            for thread in threads:
-                if thread.replied:
-                    work.kept_replied += 1
-                else:
-                    work.fixed.append((thread, fixed_body(thread.body, fingerprint, self._head())))
+        if resolve_fixed:
+            fixed, work.kept_replied = gone(self.draft, ours.live, lambda t: t.replied)
+            for thread, fingerprint in fixed:
+                work.fixed.append((thread, fixed_body(thread.body, fingerprint, self._head())))
         self._moved_at_start = list(work.moved)
         return work
 
@@ -212,16 +209,7 @@ class _Run:
     def _summary(self, moved: Sequence[DraftComment]) -> str:
         if not moved:
             return self.draft.summary
-        entries = [
-            f"{marker(MOVED, c.fingerprint)}\n**{code(c.path)} line {c.line}**\n\n"
-            f"{without_markers(c.body)}"
-            for c in moved
-        ]
-        heading = (
-            "### Not placed on the diff\n\nThese findings are on lines the merge request's "
-            "diff does not show, so they are listed here."
-        )
-        return "\n\n".join([self.draft.summary.rstrip(), heading, *entries])
+        return "\n\n".join([self.draft.summary.rstrip(), moved_section(moved, NOT_IN_DIFF)])
 
     def _create(self, work: _Work) -> int:
         created = 0
@@ -305,8 +293,7 @@ class _Run:
 
 
 def _stale(thread: Thread, body: str) -> bool:
-    normal = body.replace("\r\n", "\n").strip()
-    return not thread.replied and thread.body.replace("\r\n", "\n").strip() != normal
+    return not thread.replied and normal(thread.body) != normal(body)
 
 
 def _describe(gate: Gate) -> str:

@@ -14,8 +14,8 @@ from typing import Any
 
 import msgspec
 
-from review_quorum.github.bodies import FIXED
-from review_quorum.markup.markers import FINDING, SUMMARY, find_markers
+from review_quorum.delivery.reconcile import is_ours, live_fingerprint
+from review_quorum.markup.markers import SUMMARY, find_markers
 
 
 class Thread(msgspec.Struct, frozen=True):
@@ -38,22 +38,21 @@ class Ours(msgspec.Struct, frozen=True):
 
 def find_ours(username: str, discussions: Sequence[Mapping[str, Any]]) -> Ours:
     """Our sticky note and live threads among `discussions`."""
-    ours = username.casefold()
     sticky: int | None = None
     live: dict[str, list[Thread]] = {}
     for discussion in discussions:
         notes = [note for note in _notes(discussion) if note.get("system") is not True]
-        if not notes or not ours or _author(notes[0]) != ours:
+        if not notes or not is_ours(_author(notes[0]), username):
             continue
         first, body = notes[0], _body(notes[0])
-        markers = find_markers(body)
-        if sticky is None and (SUMMARY, "") in markers and _id(first) is not None:
+        if sticky is None and (SUMMARY, "") in find_markers(body) and _id(first) is not None:
             sticky = _id(first)
             continue
-        fingerprint = next((payload for kind, payload in markers if kind == FINDING), None)
-        if fingerprint is None or any(kind == FIXED for kind, _ in markers):
+        fingerprint = live_fingerprint(body)
+        if fingerprint is None:
             continue
-        thread = _thread(discussion, first, body, any(_author(n) != ours for n in notes[1:]))
+        replied = any(not is_ours(_author(n), username) for n in notes[1:])
+        thread = _thread(discussion, first, body, replied)
         if thread is not None:
             live.setdefault(fingerprint, []).append(thread)
     return Ours(sticky, live)

@@ -15,8 +15,8 @@ from typing import Any
 
 import msgspec
 
+from review_quorum.delivery.timestamps import parse_timestamp
 from review_quorum.errors import GitLabError
-from review_quorum.github.snapshot import parse_timestamp
 from review_quorum.gitlab.client import GitLabClient
 from review_quorum.gitlab.target import MergeRequest
 

@@ -22,7 +22,8 @@ from typing import Any
 
 import msgspec
 
-from review_quorum.github.snapshot import PullSnapshot, parse_timestamp
+from review_quorum.delivery.timestamps import parse_timestamp
+from review_quorum.github.snapshot import PullSnapshot
 from review_quorum.github.waiting import SKIP_NOTICES, SKIP_WORDS, UNDER_WAY_NOTICE, bot_name
 from review_quorum.history.database import Database
 from review_quorum.ingest.bots.status import notice

@@ -18,10 +18,9 @@ from typing import Any
 
 from review_quorum.comment_kinds import CommentKind
 from review_quorum.errors import GitHubError
-from review_quorum.github.client import GitHubClient
+from review_quorum.github.client import PER_PAGE, GitHubClient
 from review_quorum.github.duplicates import HIDDEN, HIDING, read_record
 from review_quorum.github.graphql import RATE_LIMIT_FIELDS
-from review_quorum.github.limits import PER_PAGE
 from review_quorum.github.snapshot import read_pull
 from review_quorum.github.target import PullRequest
 from review_quorum.history.changes import Commit, FileChange

@@ -19,8 +19,7 @@ from __future__ import annotations
 import sys
 from contextlib import nullcontext
 
-from review_quorum.cli import post as post_command
-from review_quorum.cli import progress
+from review_quorum.cli import posting, progress
 from review_quorum.cli.common import ExitCode, warn
 from review_quorum.cli.reporters.base import Delivery
 from review_quorum.errors import ConfigError
@@ -39,7 +38,7 @@ def report(delivery: Delivery) -> int:
     args = delivery.args
     name = check_name(getattr(args, "check_name", None))
     target = resolve_target(args.repo, args.pr, delivery.env)
-    http = post_command.make_http_client() if delivery.http is None else delivery.http
+    http = posting.make_http_client() if delivery.http is None else delivery.http
     try:
         client = GitHubClient.from_env(
             http, delivery.env, dry_run=args.dry_run, on_wait=progress.note

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 
-from review_quorum.cli import github_input, progress
-from review_quorum.cli import post as post_command
+from review_quorum.cli import github_input, posting, progress
 from review_quorum.cli.common import warn
 from review_quorum.cli.reporters.base import Delivery
+from review_quorum.delivery.draft import ReviewDraft
 from review_quorum.errors import ConfigError
-from review_quorum.github.draft import ReviewDraft
 from review_quorum.gitlab.client import GitLabClient
 from review_quorum.gitlab.poster import STATUS_NAME, post_merge_request
 from review_quorum.gitlab.target import resolve_merge_request
@@ -36,7 +35,7 @@ def report(delivery: Delivery) -> int:
     for skipped in draft.skipped:
         warn(f"not posted: {skipped.describe()}")
     target = resolve_merge_request(args.project, args.mr, delivery.env)
-    http = post_command.make_http_client() if delivery.http is None else delivery.http
+    http = posting.make_http_client() if delivery.http is None else delivery.http
     try:
         timing = github_input.TIMING  # the CLI's clock and sleeper, which tests replace
         client = GitLabClient.from_env(
@@ -60,4 +59,4 @@ def report(delivery: Delivery) -> int:
     finally:
         if delivery.http is None:
             http.close()
-    return post_command.report_outcome(args.dry_run, client, result, "GITLAB_TOKEN")
+    return posting.report_outcome(args.dry_run, client, result, "GITLAB_TOKEN")

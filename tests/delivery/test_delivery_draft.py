@@ -8,8 +8,8 @@ import msgspec
 import pytest
 
 from review_quorum.checked_plan import identity
+from review_quorum.delivery.draft import DraftComment, ReviewDraft
 from review_quorum.errors import Skipped
-from review_quorum.github import DraftComment, ReviewDraft
 from review_quorum.markup.markers import FINDING, find_markers, marker
 from review_quorum.model import CommentSource, NormalizedFinding
 from review_quorum.plan import ReviewPlan, Settings, assemble, review

@@ -1,10 +1,10 @@
-"""The texts the poster writes itself, each carrying the hidden markers re-runs look for.
+"""The texts every poster writes itself, each carrying the hidden markers re-runs look for.
 
-Besides the planner's ``finding`` and ``summary`` markers, the poster uses four kinds:
-``batch`` (a per-request id in every review it creates, so that a request whose answer was
-lost can be recognised as applied), ``moved`` (a finding listed in a review body because
-GitHub refused its line anchor), ``fixed`` (an inline comment whose finding is gone) and
-``probe`` (a pending review used to find a refused anchor, deleted right after).
+Besides the planner's ``finding`` and ``summary`` markers, the posters use three kinds:
+``batch`` (a per-request id in what a poster creates, so that a request whose answer was
+lost can be recognised as applied), ``moved`` (a finding listed in a review body or the
+summary because the platform did not place its line anchor) and ``fixed`` (an inline
+comment whose finding is gone); GitHub's poster adds ``probe`` (`github.batches`).
 Every body passes through `fit_body`, so none exceeds GitHub's size limit, and every body
 opens with a marker: that (with the author) is how a later read knows the comment is ours.
 """
@@ -15,22 +15,16 @@ import hashlib
 import re
 from collections.abc import Iterable, Sequence
 
-from review_quorum.github.draft import DraftComment
-from review_quorum.github.limits import MAX_BODY, fit_body
+from review_quorum.delivery.draft import DraftComment
+from review_quorum.delivery.fitting import MAX_BODY, fit_body
 from review_quorum.markup.escape import code
-from review_quorum.markup.markers import FINDING, find_markers, marker, opens_with_marker
+from review_quorum.markup.markers import FINDING, find_markers, marker
 
 BATCH = "batch"
 MOVED = "moved"
 FIXED = "fixed"
-PROBE = "probe"
 
 _BLOCK_PREFIX = re.compile(r"^(?:#{1,6}\s+|>\s*|[-+*]\s+)+")
-
-PROBE_BODY = (
-    f"{marker(PROBE)}\nreview-quorum is checking which line anchors GitHub accepts; "
-    "this pending review is deleted right away."
-)
 
 
 def batch_id(commit: str | None, event: str, comments: Sequence[DraftComment], part: int) -> str:
@@ -39,36 +33,15 @@ def batch_id(commit: str | None, event: str, comments: Sequence[DraftComment], p
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def review_body(base: str, batch: str, moved: Sequence[DraftComment] = ()) -> str:
-    """The planner's review body, the refused findings, and the batch marker.
-
-    The batch marker goes last, unless the body would not open with a marker otherwise.
-    """
-    parts = [base.rstrip()] if base.strip() else []
-    if moved:
-        parts.append(moved_section(moved))
-    if opens_with_marker(base):
-        parts.append(marker(BATCH, batch))
-    else:
-        parts.insert(0, marker(BATCH, batch))
-    return fit_body("\n\n".join(parts))
-
-
-def continuation_body(first: int, last: int, total: int) -> str:
-    return f"review-quorum: inline comments {first}–{last} of {total}, continued."
-
-
-def moved_section(comments: Iterable[DraftComment]) -> str:
-    """The findings whose anchors GitHub refused, listed with their own markers."""
+def moved_section(comments: Iterable[DraftComment], why: str) -> str:
+    """The findings whose anchors were not placed, listed with their own markers; `why`
+    says what kept them off the diff."""
     entries = [
         f"{marker(MOVED, comment.fingerprint)}\n**{code(comment.path)} line {comment.line}**\n\n"
         f"{without_markers(comment.body)}"
         for comment in comments
     ]
-    heading = (
-        "### Not placed on the diff\n\n"
-        "GitHub refused the line anchors of these findings, so they are listed here."
-    )
+    heading = "### Not placed on the diff\n\n" + why
     return "\n\n".join([heading, *entries])
 
 

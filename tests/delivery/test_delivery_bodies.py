@@ -4,15 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from review_quorum.github.bodies import (
-    batch_id,
-    fixed_body,
-    moved_section,
-    review_body,
-    without_markers,
-)
-from review_quorum.github.draft import DraftComment
-from review_quorum.github.limits import MAX_BODY, fit_body
+from review_quorum.delivery.bodies import batch_id, fixed_body, moved_section, without_markers
+from review_quorum.delivery.draft import DraftComment
+from review_quorum.delivery.fitting import MAX_BODY, fit_body
+from review_quorum.github.batches import REFUSED, review_body
 from review_quorum.markup.markers import find_markers, marker
 
 FINDING = marker("finding", "fp-1")
@@ -48,7 +43,7 @@ def test_a_single_enormous_line_is_cut_mid_line() -> None:
 
 def test_the_moved_section_lists_each_finding_with_its_own_marker() -> None:
     moved = [DraftComment("src/a`b.py", 90, f"{FINDING}\n**Title**\n\nDetails", "fp-1")]
-    assert moved_section(moved) == (
+    assert moved_section(moved, REFUSED) == (
         "### Not placed on the diff\n\n"
         "GitHub refused the line anchors of these findings, so they are listed here.\n\n"
         f"{marker('moved', 'fp-1')}\n**``src/a`b.py`` line 90**\n\n**Title**\n\nDetails"

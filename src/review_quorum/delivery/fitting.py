@@ -1,9 +1,11 @@
-"""GitHub's size limits, and fitting a body into them without losing its hidden markers.
+"""The size limit every body is fitted to, and fitting a body into it without losing its
+hidden markers.
 
-GitHub rejects a comment or review body longer than 65,536 characters and documents at most
-100 items per page. A body that is too long is cut at a line boundary, keeps every one of
-our marker lines (they are what makes re-runs idempotent), closes a code fence left open by
-the cut, and says how much was left out.
+GitHub rejects a comment or review body longer than 65,536 characters, the smallest limit
+of the platforms quorum posts to, so every poster fits its bodies to it. A body that is too
+long is cut at a line boundary, keeps every one of our marker lines (they are what makes
+re-runs idempotent), closes a code fence left open by the cut, and says how much was left
+out.
 """
 
 from __future__ import annotations
@@ -11,10 +13,6 @@ from __future__ import annotations
 import re
 
 MAX_BODY = 65_536
-PER_PAGE = 100
-# Not a documented limit: a review with many comments is slow to create and notifies once
-# per review, so batches stay small enough to succeed yet few enough to read.
-MAX_COMMENTS_PER_REVIEW = 30
 
 _MARKER_LINE = re.compile(r"^<!-- review-quorum:[a-z]+(?: [A-Za-z0-9_.:-]+)? -->$")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")

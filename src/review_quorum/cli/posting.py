@@ -1,0 +1,157 @@
+"""Posting a plan, shared by `quorum post`, `quorum review --post` and the reporters: the
+HTTP client every command posts with (`make_http_client`), a plan posted to a GitHub pull
+request as the parsed posting options say (`post_from_args`), the review event
+(`choose_event`: COMMENT, or REQUEST_CHANGES when `--request-changes-on LEVEL` is given
+and the plan has findings at or above LEVEL; never an approval), and what a run reports
+afterwards (`report_outcome`). httpx and the platform clients are imported only when
+something is posted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Mapping
+from contextlib import nullcontext
+from typing import TYPE_CHECKING, Protocol
+
+from review_quorum.cli import progress
+from review_quorum.cli.common import ExitCode, warn, write_output
+from review_quorum.errors import ConfigError
+from review_quorum.ingest.base import ReadOptions
+from review_quorum.model import ConsensusLevel
+from review_quorum.plan import ReviewPlan, gate_at
+
+if TYPE_CHECKING:
+    import httpx
+
+    from review_quorum.checked_plan import CheckedPlan, Fresh
+    from review_quorum.delivery.draft import ReviewDraft
+
+
+def post_from_args(
+    args: argparse.Namespace,
+    plan: ReviewPlan,
+    source: str,
+    *,
+    env: Mapping[str, str] | None = None,
+    http: httpx.Client | None = None,
+    reading: ReadOptions | None = None,
+    rebuild: Callable[[Fresh], CheckedPlan] | None = None,
+) -> int:
+    """Post `plan` (`source` names it) as the parsed posting options say; returns the exit
+    status. `reading` goes to `post_review`, and `rebuild` too, as the maker of the draft of
+    the checked plan, which gets its event the same way."""
+    # Imported here so that commands which never post do not pay for httpx.
+    from review_quorum.github import GitHubClient, post_review, resolve_target
+
+    env = os.environ if env is None else env
+    draft = _draft(plan, source, args)
+    for skipped in draft.skipped:
+        warn(f"not posted: {skipped.describe()}")
+    if args.inline_mode is not None and args.inline_mode != draft.inline_mode:
+        raise ConfigError(
+            f"--inline-mode {args.inline_mode}: the plan was made with --inline-mode "
+            f"{draft.inline_mode}; make it again with --inline-mode {args.inline_mode}"
+        )
+    target = resolve_target(args.repo, args.pr, env)
+    owned = http is None
+    http_client = make_http_client() if http is None else http
+    try:
+        client = GitHubClient.from_env(
+            http_client, env, dry_run=args.dry_run, on_wait=progress.note
+        )
+        with nullcontext() if client.offline else progress.stage(f"posting to {target}"):
+            result = post_review(
+                client,
+                target,
+                draft,
+                resolve_fixed=args.resolve_fixed,
+                hide_duplicates=args.hide_duplicates,
+                dry_run=args.dry_run,
+                bot_login=args.bot_login,
+                env=env,
+                reading=reading,
+                rebuild=None if rebuild is None else _redraft(rebuild, source, args),
+            )
+    finally:
+        if owned:
+            http_client.close()
+    return report_outcome(args.dry_run, client, result, "GITHUB_TOKEN")
+
+
+class _Client(Protocol):
+    @property
+    def unsent(self) -> list[httpx.Request]: ...
+
+    @property
+    def offline(self) -> bool: ...
+
+
+class _Outcome(Protocol):
+    @property
+    def warnings(self) -> tuple[str, ...]: ...
+
+    def describe(self) -> str: ...
+
+
+def report_outcome(dry_run: bool, client: _Client, result: _Outcome, variable: str) -> int:
+    """After posting: the unsent requests of a dry run on standard output, the warnings and
+    the one-line result on standard error."""
+    from review_quorum.github.client import format_request
+
+    if dry_run:
+        write_output("".join(f"{format_request(request)}\n" for request in client.unsent), None)
+        if client.offline:
+            warn(f"no {variable}: nothing was read, so this shows a first run")
+    for message in result.warnings:
+        warn(message)
+    print(f"quorum: {result.describe()}", file=sys.stderr)
+    return ExitCode.OK
+
+
+def _draft(
+    plan: ReviewPlan, source: str, args: argparse.Namespace, mismatched: int = 0
+) -> ReviewDraft:
+    from review_quorum.delivery.draft import ReviewDraft
+
+    event = choose_event(plan, args.request_changes_on)
+    return ReviewDraft.from_plan(plan, source=source, event=event, mismatched=mismatched)
+
+
+def _redraft(
+    rebuild: Callable[[Fresh], CheckedPlan], source: str, args: argparse.Namespace
+) -> Callable[[Fresh], ReviewDraft]:
+    """The draft of the plan `rebuild` checks against the comments the poster reads."""
+
+    def rebuilt(fresh: Fresh) -> ReviewDraft:
+        checked = rebuild(fresh)
+        return _draft(checked.plan, source, args, len(checked.mismatched))
+
+    return rebuilt
+
+
+def choose_event(plan: ReviewPlan, request_changes_on: str | None) -> str:
+    """COMMENT, or REQUEST_CHANGES when opted in and the plan's gate at that level (whatever
+    level it was gated at) counts findings."""
+    if request_changes_on is None:
+        return "COMMENT"
+    failed = gate_at(plan.findings, ConsensusLevel.parse(request_changes_on)).failed
+    return "REQUEST_CHANGES" if failed else "COMMENT"
+
+
+def make_http_client() -> httpx.Client:
+    """The HTTP client `quorum post` uses; tests replace this function."""
+    import importlib.metadata
+
+    import httpx
+
+    try:
+        version = importlib.metadata.version("review-quorum")
+    except importlib.metadata.PackageNotFoundError:
+        version = "unknown"
+    return httpx.Client(
+        timeout=httpx.Timeout(30.0, connect=10.0),
+        headers={"User-Agent": f"review-quorum/{version}"},
+    )
