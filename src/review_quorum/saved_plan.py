@@ -282,7 +282,9 @@ def _comment_source(at: _At, pull_page: str) -> CommentSource | None:
     if at.value is None:
         return None
     url = at.key("html_url")
-    if pull_page and url.text() and not url.text().startswith(f"{pull_page}#"):
+    # A comment's address is the page's, with its anchor (Azure DevOps: ?discussionId=).
+    anchors = (f"{pull_page}#", f"{pull_page}?discussionId=")
+    if pull_page and url.text() and not url.text().startswith(anchors):
         url.fail(f"not a comment on {pull_page}")
     try:
         return CommentSource(

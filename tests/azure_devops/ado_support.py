@@ -16,7 +16,7 @@ from azure_devops.fake import API, FakeAzureDevOps
 from conftest import shared_path
 from github import fake_server
 from gitlab.gitlab_support import BOT_NOTES
-from review_quorum.cli import github_input, post
+from review_quorum.cli import github_input, posting
 
 TOKEN = "adopatquorumtesttoken0123456789abcdef"
 QUORUM = "review-quorum service"
@@ -55,7 +55,7 @@ def over_http(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeAzureDevOps
     """The stand-in served on 127.0.0.1, `quorum` pointed at it with the token."""
     for name in VARIABLES:
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(post, "make_http_client", lambda: httpx.Client(timeout=10))
+    monkeypatch.setattr(posting, "make_http_client", lambda: httpx.Client(timeout=10))
     with fake_server.serve(new_fake) as (fake, errors):
         monkeypatch.setenv("AZURE_DEVOPS_TOKEN", TOKEN)
         monkeypatch.setenv("AZURE_DEVOPS_API_URL", fake.api_url)

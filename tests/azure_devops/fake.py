@@ -288,7 +288,9 @@ class FakeAzureDevOps(Faults):
     def _list_threads(self, **_: Any) -> httpx.Response:
         return _list([t for t in self.threads if not t["isDeleted"]])
 
-    def _create_thread(self, identity: dict[str, Any], body: dict[str, Any]) -> httpx.Response:
+    def _create_thread(
+        self, identity: dict[str, Any], body: dict[str, Any], **_: Any
+    ) -> httpx.Response:
         comments = body.get("comments") or []
         if not comments:
             return _error(400, "A thread must have at least one comment.")

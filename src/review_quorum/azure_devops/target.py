@@ -109,7 +109,11 @@ def resolve_pull_request(
 
 
 def pull_request_page(target: AzurePullRequest, env: Mapping[str, str]) -> str:
-    """The pull request's web address."""
-    api = env.get("AZURE_DEVOPS_API_URL", "").strip().rstrip("/") or "https://dev.azure.com"
-    repository = quote(target.repository, safe="")
-    return f"{api}{target.project_path}/_git/{repository}/pullrequest/{target.pull_id}"
+    """The pull request's web address: under the pipeline's collection URI when it is the
+    target's organisation, else under the API root (``https://dev.azure.com``)."""
+    collection = env.get("SYSTEM_COLLECTIONURI", "").strip().rstrip("/")
+    if not collection or organization_from(collection) != target.organization:
+        api = env.get("AZURE_DEVOPS_API_URL", "").strip().rstrip("/") or "https://dev.azure.com"
+        collection = f"{api}/{quote(target.organization, safe='')}"
+    project, repository = quote(target.project, safe=""), quote(target.repository, safe="")
+    return f"{collection}/{project}/_git/{repository}/pullrequest/{target.pull_id}"

@@ -124,11 +124,23 @@ def run(args: argparse.Namespace) -> int:
     source = "<stdin>" if args.plan == "-" else args.plan
     document = Source(source, read_bytes(args.plan)).json()
     settings = config.load(None)
-    if (args.reporter or settings.get("reporter")) == "gitlab-mr":
+    reporter = args.reporter or settings.get("reporter")
+    if reporter == "gitlab-mr":
         from review_quorum.gitlab.target import merge_request_page, resolve_merge_request
 
         merge_request = resolve_merge_request(args.project, args.mr, os.environ)
         page = merge_request_page(merge_request, os.environ)
+    elif reporter == "azure-devops-pr":
+        from review_quorum.azure_devops import target as azure
+
+        named = (args.organization, args.project, args.repo, args.pr)
+        page = azure.pull_request_page(azure.resolve_pull_request(*named, os.environ), os.environ)
+    elif reporter in ("bitbucket-pr", "bitbucket-insights"):
+        from review_quorum.bitbucket import target as bitbucket
+
+        page = bitbucket.pull_request_page(
+            bitbucket.resolve_pull_request(args.repo, args.pr, os.environ)
+        )
     else:
         page = pull_page(resolve_target(args.repo, args.pr, os.environ), os.environ)
     plans = [read_saved_plan(document, source, pull_page=page)]
