@@ -43,6 +43,7 @@ def read_bitbucket(
 ) -> PullInput:
     """Read the pull request's comments into a batch of findings."""
     from review_quorum.bitbucket.client import BitbucketClient
+    from review_quorum.bitbucket.poster import head_commit
     from review_quorum.bitbucket.snapshot import read_pull_request
     from review_quorum.bitbucket.target import resolve_pull_request
     from review_quorum.cli.posting import make_http_client
@@ -65,6 +66,9 @@ def read_bitbucket(
             snapshot = read_pull_request(client, target)
     finally:
         http.close()
-    talk = conversation(snapshot.comments, head_sha=snapshot.head_sha, own_uuid=own)
+    # Bitbucket names the head commit abbreviated: the pipeline's full hash, when it is
+    # that commit, is the one a plan can name; else the plan names none.
+    head = head_commit(snapshot, env)
+    talk = conversation(snapshot.comments, head_sha=head if len(head) == 40 else "", own_uuid=own)
     batch = read_pull_comments(talk, name=str(target), options=options)
     return PullInput(batch, talk.head_sha, None)

@@ -326,7 +326,9 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
             batch.findings, settings=settings, diff=diff, verdicts=verdicts, skipped=batch.skipped
         )
     if pulled is not None:
-        plan = msgspec.structs.replace(plan, awaited=pulled.awaited, commit_id=pulled.head_sha)
+        plan = msgspec.structs.replace(
+            plan, awaited=pulled.awaited, commit_id=pulled.head_sha or None
+        )
     plan = history_review.apply(plan, args.recorder, pulled, covered)
     return plan, file_settings
 
