@@ -30,6 +30,7 @@ REPORTERS = (
     "gitlab-mr",
     "azure-devops-pr",
     "bitbucket-pr",
+    "bitbucket-insights",
 )
 
 

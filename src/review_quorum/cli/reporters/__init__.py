@@ -6,7 +6,8 @@ writes), `github-review` posts one review plus a sticky summary comment (`github
 `gitlab-mr` posts diff discussions, a sticky note and a commit status (`gitlab.poster`),
 `azure-devops-pr` threads, a summary thread and a pull request status
 (`azure_devops.poster`), `bitbucket-pr` inline comments, a summary comment and a build
-status (`bitbucket.poster`).
+status (`bitbucket.poster`), `bitbucket-insights` a Code Insights report with annotations
+(`bitbucket.insights`).
 Each reporter is one module behind the `Reporter` protocol of `reporters.base`; the names
 the configuration accepts are `config.REPORTERS`, and a test keeps the two the same.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from review_quorum.cli.reporters import (
     azure_devops_pr,
+    bitbucket_insights,
     bitbucket_pr,
     github_check,
     github_review,
@@ -30,6 +32,7 @@ REPORTERS: dict[str, Reporter] = {
     "gitlab-mr": gitlab_mr.report,
     "azure-devops-pr": azure_devops_pr.report,
     "bitbucket-pr": bitbucket_pr.report,
+    "bitbucket-insights": bitbucket_insights.report,
 }
 
 __all__ = ["REPORTERS", "Delivery", "Reporter"]
