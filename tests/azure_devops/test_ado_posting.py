@@ -160,3 +160,25 @@ def test_a_saved_plan_is_posted_with_quorum_post(
         assert errors == []
     assert lines(ours(fake)) == sorted(line for _, _, line, _ in BOT_NOTES)
     assert "posted 0 new thread(s), 10 already there" in capsys.readouterr().err
+
+
+HOSTILE = (
+    "_⚠️ Potential issue_ | _🟠 Major_\n\n**Count can go negative, see #123 and !45 "
+    "<img src=x onerror=alert(1)> [docs](https://evil.example) @<0000-aaaa> @dana**\n\n"
+    "Subtracting first lets the count drop below zero; ask @erin or #7."
+)
+
+
+def test_bot_text_is_inert_in_azure_devops_markdown(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with over_http(monkeypatch) as (fake, errors):
+        fake.add_thread("coderabbitai", HOSTILE, path=PATH, line=12)
+        assert main(POST) == 1
+        assert errors == []
+    [thread] = ours(fake)
+    [summary] = summaries(fake)
+    for text in (thread["comments"][0]["content"], summary["comments"][0]["content"]):
+        assert "Count can go negative" in text
+        for live in ("#123", "!45", "#7", "<img", "](https://evil", "@<0000", "@dana", "@erin"):
+            assert live not in text, live

@@ -196,3 +196,25 @@ def test_a_saved_plan_is_posted_with_quorum_post(
     err = capsys.readouterr().err
     assert "posted 0 new inline comment(s), 10 already there" in err
     assert "not a comment on https://bitbucket.org/acme/other/pull-requests/7" in err
+
+
+HOSTILE = (
+    "_⚠️ Potential issue_ | _🟠 Major_\n\n**Count can go negative, see @{5f00aa} "
+    "<img src=x onerror=alert(1)> [docs](https://evil.example) @dana**\n\n"
+    "Subtracting first lets the count drop below zero; ask @{5f00bb} or @erin."
+)
+
+
+def test_bot_text_is_inert_in_bitbucket_markdown(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with over_http(monkeypatch) as (fake, errors):
+        fake.add_comment("coderabbitai", HOSTILE, path=PATH, line=12)
+        assert main(POST) == 1
+        assert errors == []
+    [comment] = ours(fake)
+    [summary] = summaries(fake)
+    for text in (comment["content"]["raw"], summary["content"]["raw"]):
+        assert "Count can go negative" in text
+        for live in ("@{5f00", "<img", "](https://evil", "@dana", "@erin"):
+            assert live not in text, live

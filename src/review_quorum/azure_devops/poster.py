@@ -37,6 +37,7 @@ from review_quorum.delivery.draft import DraftComment, ReviewDraft
 from review_quorum.delivery.fitting import fit_body
 from review_quorum.delivery.reconcile import gone, live_fingerprint, normal
 from review_quorum.errors import AzureDevOpsError
+from review_quorum.markup import dialects
 from review_quorum.markup.markers import SUMMARY, find_markers, opens_with_marker
 from review_quorum.plan import Gate
 from review_quorum.retrying import create_once
@@ -174,6 +175,7 @@ def post_pull_request(
     status_name: str = STATUS_NAME,
 ) -> AzurePostResult:
     """Post `draft` to `target`, completing (never repeating) any earlier run."""
+    draft = draft.with_bodies(dialects.azure_devops)
     run = _Run(client, target, draft, dry_run=dry_run or client.dry_run)
     return run.post(resolve_fixed=resolve_fixed, status_name=status_name)
 

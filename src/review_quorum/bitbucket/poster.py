@@ -33,6 +33,7 @@ from review_quorum.delivery.draft import DraftComment, ReviewDraft
 from review_quorum.delivery.fitting import fit_body
 from review_quorum.delivery.reconcile import gone, live_fingerprint, normal
 from review_quorum.errors import BitbucketError
+from review_quorum.markup import dialects
 from review_quorum.markup.markers import SUMMARY, find_markers, opens_with_marker
 from review_quorum.plan import Gate
 from review_quorum.retrying import create_once
@@ -149,6 +150,7 @@ def post_pull_request(
     env: Mapping[str, str] | None = None,
 ) -> BitbucketPostResult:
     """Post `draft` to `target`, completing (never repeating) any earlier run."""
+    draft = draft.with_bodies(dialects.bitbucket)
     run = _Run(client, target, draft, dry_run=dry_run or client.dry_run, env=env or {})
     return run.post(resolve_fixed=resolve_fixed, status_key=status_key)
 
