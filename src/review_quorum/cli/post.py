@@ -74,11 +74,21 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
         help="github-check: the check run's name (default: the configuration's check-name, "
         "else review-quorum)",
     )
-    group.add_argument("--repo", metavar="OWNER/NAME", help="default: $GITHUB_REPOSITORY")
+    group.add_argument(
+        "--repo",
+        metavar="OWNER/NAME",
+        help="GitHub: OWNER/NAME (default: $GITHUB_REPOSITORY); Azure DevOps: the repository "
+        "(default: $BUILD_REPOSITORY_NAME); Bitbucket: WORKSPACE/REPOSITORY (default: "
+        "$BITBUCKET_WORKSPACE/$BITBUCKET_REPO_SLUG)",
+    )
     add_merge_request_arguments(group)
     add_organization_argument(group)
     group.add_argument(
-        "--pr", type=_pull_number, metavar="N", help="default: the Actions event's pull request"
+        "--pr",
+        type=_pull_number,
+        metavar="N",
+        help="the pull request (default: the Actions event's, else "
+        "$SYSTEM_PULLREQUEST_PULLREQUESTID on Azure DevOps, $BITBUCKET_PR_ID on Bitbucket)",
     )
     group.add_argument(
         "--bot-login",
