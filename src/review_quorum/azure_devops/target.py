@@ -62,17 +62,22 @@ class AzurePullRequest(msgspec.Struct, frozen=True):
 
 
 def organization_from(collection_uri: str) -> str | None:
-    """The organisation a collection URI names: ``https://dev.azure.com/ORG/`` or
-    ``https://ORG.visualstudio.com/``."""
+    """The organisation a collection URI names: ``https://dev.azure.com/ORG/``,
+    ``https://ORG.visualstudio.com/``, or an Azure DevOps Server's collection (its last
+    path segment)."""
     try:
         url = httpx.URL(collection_uri.strip())
     except httpx.InvalidURL:
         return None
     host = url.host or ""
+    if url.scheme not in ("https", "http") or not host:
+        return None
     if host.endswith(".visualstudio.com"):
         return host.removesuffix(".visualstudio.com") or None
     segments = [part for part in url.path.split("/") if part]
-    return segments[0] if segments else None
+    if not segments:
+        return None
+    return segments[0] if host == "dev.azure.com" else segments[-1]
 
 
 def resolve_pull_request(
