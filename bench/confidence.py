@@ -27,7 +27,7 @@ from collections.abc import Callable
 import orjson
 
 from review_quorum._perf import paused_gc
-from review_quorum.confidence import (
+from review_quorum.scoring.confidence import (
     Category,
     ContextCompleteness,
     EvidenceStrength,

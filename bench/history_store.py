@@ -43,7 +43,7 @@ from msgspec.structs import replace
 from review_quorum import NormalizedFinding, Settings, review
 from review_quorum.github import GitHubClient
 from review_quorum.history import Database, RunRecord, open_history, record_run
-from review_quorum.history.changes import Commit, FileChange
+from review_quorum.history.changes import Commit, CommitFile
 from review_quorum.history.html import render_html
 from review_quorum.history.outcomes import DEFAULT_RULE
 from review_quorum.history.recording import ensure_pull_request
@@ -118,7 +118,7 @@ def bench_recorded(database: Database, findings: int) -> None:
     """
     plans = [_run(_plan(seed, clusters=MEMBERS_PER_RUN // 2), "recorded") for seed in range(2)]
     runs = max(findings // MEMBERS_PER_RUN, 1)
-    changed = Commit("new", "", files=(FileChange("src/module_0.py", "removed"),))
+    changed = Commit("new", "", files=(CommitFile("src/module_0.py", "removed"),))
     with timed(f"record {runs * MEMBERS_PER_RUN:,} findings", database, runs, "runs"):
         for index in range(runs):
             number, step = 100_000 + index // RUNS_PER_PULL, index % RUNS_PER_PULL

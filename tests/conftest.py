@@ -1,8 +1,14 @@
-"""Test helpers shared by the whole suite: where ../shared is, and what happens without it.
+"""Test helpers shared by the whole suite: where ../shared is, and what happens without it;
+how many examples the property tests draw.
 
 Without ../shared the tests that read it skip, saying why; with the environment variable
 CI set (as `.ci/run` and hosted CI set it) they fail instead, so a CI run that lost the
 shared material cannot pass by skipping a hundred tests.
+
+Property tests run Hypothesis's ``ci`` profile when CI is set: every test draws the
+examples its own settings ask for (`examples(n)` is n). Elsewhere they run the ``dev``
+profile, a tenth of that (at least 10) and 20 for tests without a count, so that a local
+run of one area stays short; ``HYPOTHESIS_PROFILE=ci`` asks for the full count locally.
 """
 
 from __future__ import annotations
@@ -11,6 +17,18 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+PROFILE = "ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev")
+settings.register_profile("ci", deadline=None, print_blob=True)
+settings.register_profile("dev", max_examples=20, deadline=None)
+settings.load_profile(PROFILE)
+
+
+def examples(count: int) -> int:
+    """How many examples a property test that asks for `count` draws in this profile."""
+    return count if PROFILE == "ci" else max(count // 10, 10)
+
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED_ROOT = (REPO_ROOT / ".." / "shared").resolve()

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, examples
 from review_quorum.cli import main
 from review_quorum.errors import InputError
 from review_quorum.model import CommentSource, Evidence, NormalizedFinding
@@ -144,7 +144,7 @@ def plans(draw: st.DrawFn) -> dict[str, Any]:
 
 
 @given(plans())
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 def test_any_plan_reads_back_exactly(document: dict[str, Any]) -> None:
     assert round_trip(document) == document
 

@@ -28,7 +28,7 @@ from review_quorum.comment_links import comment_key, link_targets
 from review_quorum.errors import Skipped
 from review_quorum.model import NormalizedFinding
 from review_quorum.plan import PlannedFinding, ReviewPlan, assemble, fingerprint, place_finding
-from review_quorum.render.serialize import finding_data
+from review_quorum.render.serialize import member_data
 from review_quorum.scoring import compute_consensus
 from review_quorum.scoring.confidence import Disposition
 
@@ -57,7 +57,7 @@ class CheckedPlan(msgspec.Struct, frozen=True):
 
 def identity(finding: NormalizedFinding) -> bytes:
     """Every field of a finding as serialised: equal exactly when the findings are equal."""
-    return orjson.dumps(finding_data(finding), option=orjson.OPT_SORT_KEYS)
+    return orjson.dumps(member_data(finding), option=orjson.OPT_SORT_KEYS)
 
 
 def check_plan(plan: ReviewPlan, fresh: Fresh) -> CheckedPlan:

@@ -1,4 +1,7 @@
-"""The consensus API under its historical name; the models live in `review_quorum.scoring`."""
+"""Deprecated: the consensus API under its historical name. Import from
+`review_quorum.scoring` (`compute_consensus`, `MODELS`) and `review_quorum.scoring.agreement`,
+where the models live; this module will be removed in a future release.
+"""
 
 from __future__ import annotations
 

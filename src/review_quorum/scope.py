@@ -48,7 +48,7 @@ class FileChange(msgspec.Struct, frozen=True):
     old_path: str | None = None
 
 
-class Verdict(msgspec.Struct, frozen=True):
+class ScopeCheck(msgspec.Struct, frozen=True):
     """Whether a finding is in scope, whether it can anchor inline, and why not."""
 
     in_scope: bool
@@ -78,26 +78,26 @@ class DiffScope(msgspec.Struct, frozen=True):
 
     def judge(
         self, file: str, line: int | None, mode: FilterMode, context_lines: int = 3
-    ) -> Verdict:
+    ) -> ScopeCheck:
         """Whether a finding at `file:line` is in scope under `mode`, and why not."""
         addressable = self.addressable(file, line)
         if mode is FilterMode.NOFILTER or not file:
-            return Verdict(True, addressable)
+            return ScopeCheck(True, addressable)
         change = self.files.get(file)
         if change is None:
-            return Verdict(False, False, "file not changed in this pull request")
+            return ScopeCheck(False, False, "file not changed in this pull request")
         if change.deleted or change.binary:
             kind = "deleted" if change.deleted else "binary"
-            return Verdict(False, False, f"file is {kind} in this pull request")
+            return ScopeCheck(False, False, f"file is {kind} in this pull request")
         if line is None or mode is FilterMode.FILE:
-            return Verdict(True, addressable)
+            return ScopeCheck(True, addressable)
         if mode is FilterMode.ADDED:
             if line in change.added:
-                return Verdict(True, addressable)
-            return Verdict(False, addressable, f"line {line} is not an added line")
+                return ScopeCheck(True, addressable)
+            return ScopeCheck(False, addressable, f"line {line} is not an added line")
         if _distance_to_added(change, line) <= context_lines:
-            return Verdict(True, addressable)
-        return Verdict(
+            return ScopeCheck(True, addressable)
+        return ScopeCheck(
             False, addressable, f"line {line} is more than {context_lines} lines from a change"
         )
 

@@ -8,6 +8,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from github.fake import FakeGitHub
 from github.github_support import BOT, TARGET, TOKEN, comment, draft, new_fake
 from review_quorum.github import post_review
@@ -33,7 +34,7 @@ def _moved(path: str, line: int, by: int) -> int | None:
     return line + by
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(runs)
 def test_any_sequence_of_runs_keeps_one_live_comment_per_reported_finding(
     sequence: list[tuple[dict[str, int], bool, int]],

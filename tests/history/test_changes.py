@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from review_quorum.history.changes import Change, Commit, FileChange, Span, Verdict, follow
+from review_quorum.history.changes import Change, Commit, CommitFile, Followed, Span, follow
 
 # Old lines 10-12 of app.py; the patches below are written against a file of 30 lines.
 SPAN = Span("app.py", 10, 12)
 
 
-def commit(sha: str, *files: FileChange, parents: int = 1) -> Commit:
+def commit(sha: str, *files: CommitFile, parents: int = 1) -> Commit:
     return Commit(sha, "2026-01-02T00:00:00Z", parents, files)
 
 
-def patched(patch: str, path: str = "app.py") -> FileChange:
-    return FileChange(path, "modified", patch)
+def patched(patch: str, path: str = "app.py") -> CommitFile:
+    return CommitFile(path, "modified", patch)
 
 
 @pytest.mark.parametrize(
@@ -40,28 +40,28 @@ def test_lines_move_with_insertions_above_and_are_found_again() -> None:
     touch_old = commit("s2", patched("@@ -11,1 +11,1 @@\n-x\n+y"))  # old 11: now above
     touch_new = commit("s3", patched("@@ -14,1 +14,1 @@\n-x\n+y"))  # 14: inside
     moved = Span("app.py", 13, 15)
-    assert follow(SPAN, [grow, touch_old]) == Verdict(Change.UNCHANGED, span=moved)
-    assert follow(SPAN, [grow, touch_old, touch_new]) == Verdict(Change.CHANGED, "s3")
+    assert follow(SPAN, [grow, touch_old]) == Followed(Change.UNCHANGED, span=moved)
+    assert follow(SPAN, [grow, touch_old, touch_new]) == Followed(Change.CHANGED, "s3")
 
 
 def test_removals_above_move_the_lines_up() -> None:
     shrink = commit("s1", patched("@@ -2,3 +2,0 @@\n-a\n-b\n-c"))  # 10-12 -> 7-9
-    assert follow(SPAN, [shrink, commit("s2", patched("@@ -7,1 +7,1 @@\n-x\n+y"))]) == Verdict(
+    assert follow(SPAN, [shrink, commit("s2", patched("@@ -7,1 +7,1 @@\n-x\n+y"))]) == Followed(
         Change.CHANGED, "s2"
     )
 
 
 def test_renames_deletions_merges_and_unknowns() -> None:
-    rename = commit("s1", FileChange("lib.py", "renamed", None, "app.py"))
+    rename = commit("s1", CommitFile("lib.py", "renamed", None, "app.py"))
     edit_renamed = commit("s2", patched("@@ -10,1 +10,1 @@\n-x\n+y", "lib.py"))
-    assert follow(SPAN, [rename, edit_renamed]) == Verdict(Change.CHANGED, "s2")
-    assert follow(SPAN, [commit("s1", FileChange("app.py", "removed"))]) == Verdict(
+    assert follow(SPAN, [rename, edit_renamed]) == Followed(Change.CHANGED, "s2")
+    assert follow(SPAN, [commit("s1", CommitFile("app.py", "removed"))]) == Followed(
         Change.CHANGED, "s1"
     )
     merge = commit("m", patched("@@ -10,1 +10,1 @@\n-x\n+y"), parents=2)
-    assert follow(SPAN, [merge]) == Verdict(Change.UNCHANGED, span=SPAN)
-    binary = commit("s1", FileChange("app.py", "modified", None))
-    assert follow(SPAN, [binary]) == Verdict(Change.UNKNOWN)
-    assert follow(SPAN, [Commit("s1", "2026-01-02T00:00:00Z")]) == Verdict(Change.UNKNOWN)
+    assert follow(SPAN, [merge]) == Followed(Change.UNCHANGED, span=SPAN)
+    binary = commit("s1", CommitFile("app.py", "modified", None))
+    assert follow(SPAN, [binary]) == Followed(Change.UNKNOWN)
+    assert follow(SPAN, [Commit("s1", "2026-01-02T00:00:00Z")]) == Followed(Change.UNKNOWN)
     other = commit("s1", patched("@@ -10,1 +10,1 @@\n-x\n+y", "other.py"))
-    assert follow(SPAN, [other]) == Verdict(Change.UNCHANGED, span=SPAN)
+    assert follow(SPAN, [other]) == Followed(Change.UNCHANGED, span=SPAN)

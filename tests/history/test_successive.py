@@ -17,7 +17,7 @@ import pytest
 
 from review_quorum.cli import main
 from review_quorum.history import open_history
-from review_quorum.history.changes import FileChange
+from review_quorum.history.changes import CommitFile
 from review_quorum.history.successive import git_changes, parse_diff
 
 
@@ -170,6 +170,6 @@ def test_the_diff_between_heads_is_read_file_by_file(heads: list[str]) -> None:
         ]
     )
     assert parse_diff(diff) == [
-        FileChange("new.py", "renamed", "", "old.py"),
-        FileChange("gone.py", "removed", "@@ -1,2 +0,0 @@\n-a\n-b", ""),
+        CommitFile("new.py", "renamed", "", "old.py"),
+        CommitFile("gone.py", "removed", "@@ -1,2 +0,0 @@\n-a\n-b", ""),
     ]

@@ -16,7 +16,7 @@ import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES
+from conftest import FIXTURES, examples
 from review_quorum import ingest
 from review_quorum.errors import InputError
 from review_quorum.ingest import freetext
@@ -29,7 +29,10 @@ from review_quorum.model import Severity
 COMMENTS = FIXTURES / "comments"
 NAME = "mutated.json"
 SETTINGS = settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+    max_examples=examples(200),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    database=None,
 )
 
 

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from review_quorum.errors import FindingError
 from review_quorum.ingest.base import ReadOptions, Source
 from review_quorum.ingest.native import READER, parse_record, typed_record
@@ -54,7 +55,7 @@ def both(record: object, bot: str | None = None) -> tuple[object, object]:
     return typed, generic
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(
     changes=st.dictionaries(st.sampled_from(FIELDS), json_values | st.just("<absent>")),
     bot=st.none() | st.just("override"),

@@ -21,14 +21,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES
+from conftest import FIXTURES, examples
 from review_quorum.errors import InputError
 from review_quorum.ingest import checkstyle, gitlab, native, rdjson, sarif
 from review_quorum.ingest.base import Batch, Reader, Source
 from review_quorum.model import NormalizedFinding
 
 INGEST = FIXTURES / "ingest"
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 # reader, fixture, and where one record sits in the document (None: line-based format)
 JSON_CASES: list[tuple[Reader, str, tuple[object, ...] | None]] = [

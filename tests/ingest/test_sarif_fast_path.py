@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES, REPO_ROOT, shared_path
+from conftest import FIXTURES, REPO_ROOT, examples, shared_path
 from review_quorum import ingest
 from review_quorum.errors import InputError
 from review_quorum.ingest import sarif, sarif_typed
@@ -30,7 +30,9 @@ SARIF_FIXTURES = sorted((FIXTURES / "ingest").glob("sarif.*.json"))
 EXAMPLES = sorted((REPO_ROOT / "examples" / "pr-review" / "analysers").glob("*.sarif"))
 # fixtures whose ill-typed members make the typed decode hand the whole file over
 GENERIC_ONLY = {"sarif.bad-records.json"}
-SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(250), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def both_paths(data: bytes, options: ReadOptions | None = None) -> tuple[Batch | None, Batch]:

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from review_quorum.markup import escape
 from review_quorum.markup.markers import find_markers, marker
 
@@ -107,7 +108,7 @@ pieces = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=examples(800), deadline=None)
 @given(
     text=st.lists(pieces, max_size=120).map("".join),
     limit=st.integers(0, 40),

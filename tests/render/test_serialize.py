@@ -6,7 +6,7 @@ import pytest
 
 from review_quorum import Evidence, NormalizedFinding, Severity, compute_consensus
 from review_quorum.model import CommentSource
-from review_quorum.render.serialize import consensus_data, finding_data
+from review_quorum.render.serialize import consensus_data, member_data
 
 
 def lone(line: int | None, end_line: int | None, **extra: object) -> NormalizedFinding:
@@ -48,6 +48,6 @@ def test_a_lone_finding_has_its_members_data(
     member = lone(line, end_line, **extra)
     [finding] = compute_consensus([member], bots_ran=2, model=model)  # type: ignore[arg-type]
     data = consensus_data(finding)
-    assert data["members"] == [finding_data(member)]
+    assert data["members"] == [member_data(member)]
     assert data["end_line"] == finding.end_line
     assert list(data) == list(consensus_data(finding, shares={}))

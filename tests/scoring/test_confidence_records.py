@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES
+from conftest import FIXTURES, examples
 from review_quorum.errors import InputError, RecordProblem, RecordsError
 from review_quorum.scoring.confidence import (
     Category,
@@ -410,7 +410,7 @@ def test_both_paths_refuse_the_first_line_beyond_each_edge(line: object, message
     assert problems_of([{**GOOD, "line": line}]) == [("/0/line", message)]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     changes=st.dictionaries(
         st.sampled_from(sorted(GOOD)),

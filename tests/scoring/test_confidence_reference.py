@@ -12,7 +12,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from review_quorum.confidence import (
+from conftest import examples
+from review_quorum.scoring.confidence import (
     Category,
     ContextCompleteness,
     EvidenceStrength,
@@ -95,7 +96,7 @@ findings = st.builds(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     items=st.lists(findings, max_size=40),
     threshold=st.integers(30, 100),

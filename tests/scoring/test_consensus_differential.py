@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from naive_consensus import naive_consensus
 from review_quorum import ConsensusFinding, Evidence, NormalizedFinding, Severity, scoring
 from review_quorum.scoring.agreement import compute_consensus  # the seed 001 engine
@@ -55,7 +56,7 @@ def run_both(
     return fast, slow
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1500), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     items=st.lists(findings, max_size=40),
     bots_ran=st.none() | st.integers(0, 7),
@@ -69,7 +70,7 @@ def test_engine_equals_naive_definition(
     assert fast == slow
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(items=st.lists(findings, max_size=25), seed=st.integers(0, 2**32))
 def test_canonical_order_does_not_depend_on_input_order(items, seed):  # type: ignore[no-untyped-def]
     shuffled = list(items)
@@ -84,7 +85,7 @@ def test_canonical_order_does_not_depend_on_input_order(items, seed):  # type: i
     ]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(items=st.lists(findings, max_size=40))
 def test_every_finding_is_a_member_exactly_once(items):  # type: ignore[no-untyped-def]
     result = compute_consensus(items, bots_ran=5)

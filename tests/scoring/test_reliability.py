@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
+from conftest import examples
 from review_quorum import (
     ConsensusLevel,
     Evidence,
@@ -171,7 +172,7 @@ findings = st.builds(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(items=st.lists(findings, max_size=30), seed=st.integers(0, 2**32))
 def test_canonical_order_does_not_depend_on_input_order(items, seed):  # type: ignore[no-untyped-def]
     shuffled = list(items)
@@ -181,7 +182,7 @@ def test_canonical_order_does_not_depend_on_input_order(items, seed):  # type: i
     assert first == second
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(items=st.lists(findings, max_size=30))
 def test_every_finding_lands_in_exactly_one_cluster(items):  # type: ignore[no-untyped-def]
     clusters = reliability(items)

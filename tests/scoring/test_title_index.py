@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import examples
 from naive_consensus import naive_consensus
 from review_quorum import Evidence, NormalizedFinding, Severity
 from review_quorum.scoring.agreement import compute_consensus, title_tokens  # the seed engine
@@ -85,7 +86,7 @@ def test_one_lineless_bucket_equals_the_naive_definition(words: int, threshold: 
     )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     titles=st.lists(
         st.lists(st.sampled_from(VOCABULARY[:12]), max_size=7).map(" ".join),

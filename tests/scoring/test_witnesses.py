@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
+from conftest import examples
 from review_quorum import (
     ConsensusFinding,
     ConsensusLevel,
@@ -186,7 +187,7 @@ ISSUES = st.lists(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(ISSUES, st.lists(st.sampled_from([0.5, 0.7, 0.9, 1.0]), min_size=30, max_size=30))
 def test_two_perfect_independent_tools_keep_everything_either_keeps(
     issues: list[tuple[int, int]], confidences: list[float]
@@ -203,7 +204,7 @@ def test_two_perfect_independent_tools_keep_everything_either_keeps(
     assert together == {(f"f{file}.py", 10 * line) for file, line in issues}
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(ISSUES, st.integers(2, 4), st.booleans())
 def test_copies_of_one_tool_keep_what_one_copy_keeps(
     issues: list[tuple[int, int]], copies: int, renamed: bool

@@ -21,7 +21,7 @@ from review_quorum.cli import github_input, progress
 from review_quorum.cli.github_input import PullInput, wait
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions
-from review_quorum.ingest.gitlab_notes import Conversation, conversation, read_notes
+from review_quorum.ingest.gitlab_notes import MergeRequestConversation, conversation, read_notes
 
 
 def add_gitlab_arguments(parser: argparse.ArgumentParser) -> None:
@@ -84,7 +84,7 @@ def read_gitlab(
             if user is not None:
                 options = msgspec.structs.replace(options, own_login=user.username)
 
-        def read() -> Conversation:
+        def read() -> MergeRequestConversation:
             snapshot = read_merge_request(client, target)
             return conversation(
                 snapshot.discussions,

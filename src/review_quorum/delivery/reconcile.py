@@ -18,7 +18,7 @@ from review_quorum.delivery.bodies import FIXED
 from review_quorum.delivery.draft import ReviewDraft
 from review_quorum.markup.markers import FINDING, find_markers
 
-Thread = TypeVar("Thread")
+Posted = TypeVar("Posted")
 
 
 def is_ours(author: str, login: str) -> bool:
@@ -48,9 +48,9 @@ def normal(body: str) -> str:
 
 def gone(
     draft: ReviewDraft,
-    live: Mapping[str, Sequence[Thread]],
-    replied: Callable[[Thread], bool],
-) -> tuple[tuple[tuple[Thread, str], ...], int]:
+    live: Mapping[str, Sequence[Posted]],
+    replied: Callable[[Posted], bool],
+) -> tuple[tuple[tuple[Posted, str], ...], int]:
     """The live comments whose finding `draft` no longer reports, each with its
     fingerprint, to be marked fixed; and how many more are left alone (someone replied)."""
     reported = draft.fingerprints()

@@ -209,7 +209,7 @@ class Hiding:
         return "\n\n".join(notes)
 
     def _warn(
-        self, verb: str, outcome: moderation.Outcome, comments: Iterable[PostedComment]
+        self, verb: str, outcome: moderation.MutationResult, comments: Iterable[PostedComment]
     ) -> None:
         keys = {comment.node_id: comment.key for comment in comments}
         for node, why in outcome.failed:
@@ -276,7 +276,7 @@ def _same_author(named: str, actual: str) -> bool:
     return not named or named.casefold() == actual.casefold()
 
 
-def _with_state(comment: PostedComment, state: moderation.State | None) -> PostedComment:
+def _with_state(comment: PostedComment, state: moderation.CommentState | None) -> PostedComment:
     if state is None:
         return comment
     return PostedComment(

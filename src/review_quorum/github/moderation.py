@@ -65,19 +65,19 @@ MUTATIONS = {
 }
 
 
-class State(msgspec.Struct, frozen=True):
+class CommentState(msgspec.Struct, frozen=True):
     """A comment's minimized state (GitHub's lower-case reason) and whether we may change it."""
 
     minimized: str | None
     can_minimize: bool
 
 
-class Thread(msgspec.Struct, frozen=True):
+class ReviewThread(msgspec.Struct, frozen=True):
     id: str
     resolved: bool
 
 
-class Outcome(msgspec.Struct, frozen=True):
+class MutationResult(msgspec.Struct, frozen=True):
     """What a run of mutations did: subjects changed, subjects failed (with why), refusal."""
 
     done: tuple[str, ...] = ()
@@ -85,9 +85,9 @@ class Outcome(msgspec.Struct, frozen=True):
     refused: bool = False
 
 
-def comment_states(client: GitHubClient, node_ids: Sequence[str]) -> dict[str, State]:
+def comment_states(client: GitHubClient, node_ids: Sequence[str]) -> dict[str, CommentState]:
     """The state of each comment GitHub knows (an unknown id is simply left out)."""
-    states: dict[str, State] = {}
+    states: dict[str, CommentState] = {}
     for start in range(0, len(node_ids), NODES_PER_QUERY):
         chunk = list(node_ids[start : start + NODES_PER_QUERY])
         nodes = client.graphql_result(STATES, {"ids": chunk}).data.get("nodes")
@@ -101,27 +101,29 @@ def comment_states(client: GitHubClient, node_ids: Sequence[str]) -> dict[str, S
     return states
 
 
-def review_threads(client: GitHubClient, target: PullRequest) -> dict[int, Thread]:
+def review_threads(client: GitHubClient, target: PullRequest) -> dict[int, ReviewThread]:
     """Each review thread by the REST id of its first comment."""
     variables = {"owner": target.owner, "name": target.repo, "number": target.number}
     path = ("repository", "pullRequest", "reviewThreads")
-    threads: dict[int, Thread] = {}
+    threads: dict[int, ReviewThread] = {}
     for node in client.graphql_nodes(THREADS, variables, path):
         first = _first_comment(node)
         if first is not None and isinstance(node.get("id"), str):
-            threads[first] = Thread(node["id"], node.get("isResolved") is True)
+            threads[first] = ReviewThread(node["id"], node.get("isResolved") is True)
     return threads
 
 
-def minimize(client: GitHubClient, node_ids: Sequence[str], *, dry_run: bool) -> Outcome:
+def minimize(client: GitHubClient, node_ids: Sequence[str], *, dry_run: bool) -> MutationResult:
     return _mutate(client, "minimize", node_ids, dry_run)
 
 
-def unminimize(client: GitHubClient, node_ids: Sequence[str], *, dry_run: bool) -> Outcome:
+def unminimize(client: GitHubClient, node_ids: Sequence[str], *, dry_run: bool) -> MutationResult:
     return _mutate(client, "unminimize", node_ids, dry_run)
 
 
-def resolve_threads(client: GitHubClient, thread_ids: Sequence[str], *, dry_run: bool) -> Outcome:
+def resolve_threads(
+    client: GitHubClient, thread_ids: Sequence[str], *, dry_run: bool
+) -> MutationResult:
     return _mutate(client, "resolve", thread_ids, dry_run)
 
 
@@ -135,7 +137,9 @@ def mutation_document(kind: str, count: int) -> str:
     return f"mutation {name}({variables}) {{\n{fields}\n}}"
 
 
-def _mutate(client: GitHubClient, kind: str, subjects: Sequence[str], dry_run: bool) -> Outcome:
+def _mutate(
+    client: GitHubClient, kind: str, subjects: Sequence[str], dry_run: bool
+) -> MutationResult:
     done: list[str] = []
     failed: list[tuple[str, str]] = []
     for start in range(0, len(subjects), BATCH):
@@ -147,7 +151,7 @@ def _mutate(client: GitHubClient, kind: str, subjects: Sequence[str], dry_run: b
         except GitHubError as err:
             left = list(subjects[start:])
             failed += [(subject, str(err)) for subject in left]
-            return Outcome(tuple(done), tuple(failed), refused=err.status == 403)
+            return MutationResult(tuple(done), tuple(failed), refused=err.status == 403)
         if dry_run or client.dry_run:
             done += chunk
             continue
@@ -163,17 +167,17 @@ def _mutate(client: GitHubClient, kind: str, subjects: Sequence[str], dry_run: b
                 failed.append((subject, "GitHub answered no result"))
         if refused:
             failed += [(subject, "not tried: refused") for subject in subjects[start + BATCH :]]
-            return Outcome(tuple(done), tuple(failed), refused=True)
-    return Outcome(tuple(done), tuple(failed))
+            return MutationResult(tuple(done), tuple(failed), refused=True)
+    return MutationResult(tuple(done), tuple(failed))
 
 
-def _state(node: dict[str, Any]) -> State:
+def _state(node: dict[str, Any]) -> CommentState:
     reason = node.get("minimizedReason")
     if node.get("isMinimized") is not True:
         minimized = None
     else:  # GitHub answers "duplicate", "off-topic", ...: lower case, unlike the classifiers
         minimized = reason.lower() if isinstance(reason, str) and reason else "unknown"
-    return State(minimized, can_minimize=node.get("viewerCanMinimize") is True)
+    return CommentState(minimized, can_minimize=node.get("viewerCanMinimize") is True)
 
 
 def _first_comment(node: object) -> int | None:

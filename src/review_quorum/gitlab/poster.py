@@ -30,7 +30,7 @@ from review_quorum.delivery.reconcile import gone, normal
 from review_quorum.errors import GitLabError
 from review_quorum.gitlab.client import TOKEN_HELP, GitLabClient
 from review_quorum.gitlab.positions import addressable, anchored_at, position_for
-from review_quorum.gitlab.reconcile import Ours, Thread, find_ours, find_thread
+from review_quorum.gitlab.reconcile import FindingThread, Ours, find_ours, find_thread
 from review_quorum.gitlab.snapshot import DiffRefs, MergeRequestSnapshot, read_merge_request
 from review_quorum.gitlab.target import MergeRequest
 from review_quorum.plan import Gate
@@ -81,9 +81,9 @@ class _Work(msgspec.Struct):
     create: list[tuple[DraftComment, dict[str, Any]]] = msgspec.field(default_factory=list)
     moved: list[DraftComment] = msgspec.field(default_factory=list)
     skipped: int = 0
-    update: list[tuple[Thread, str]] = msgspec.field(default_factory=list)
-    replace: list[Thread] = msgspec.field(default_factory=list)
-    fixed: list[tuple[Thread, str]] = msgspec.field(default_factory=list)
+    update: list[tuple[FindingThread, str]] = msgspec.field(default_factory=list)
+    replace: list[FindingThread] = msgspec.field(default_factory=list)
+    fixed: list[tuple[FindingThread, str]] = msgspec.field(default_factory=list)
     kept_replied: int = 0
 
 
@@ -232,7 +232,7 @@ class _Run:
         body = {"body": comment.body, "position": position}
         self._create_once(f"{self.target.path}/discussions", body, applied)
 
-    def _delete(self, threads: Sequence[Thread]) -> int:
+    def _delete(self, threads: Sequence[FindingThread]) -> int:
         for thread in threads:
             path = f"{self.target.path}/discussions/{thread.discussion}/notes/{thread.note}"
             try:
@@ -242,11 +242,11 @@ class _Run:
                     raise
         return len(threads)
 
-    def _edit(self, thread: Thread, body: str) -> None:
+    def _edit(self, thread: FindingThread, body: str) -> None:
         path = f"{self.target.path}/discussions/{thread.discussion}/notes/{thread.note}"
         self._write("PUT", path, {"body": body})
 
-    def _resolve(self, fixed: Sequence[tuple[Thread, str]]) -> int:
+    def _resolve(self, fixed: Sequence[tuple[FindingThread, str]]) -> int:
         """Resolve first, then rewrite: an interrupted run still finishes the thread."""
         for thread, body in fixed:
             if not thread.resolved:
@@ -292,7 +292,7 @@ class _Run:
         return self.client.write(method, path, body, dry_run=self.dry_run)
 
 
-def _stale(thread: Thread, body: str) -> bool:
+def _stale(thread: FindingThread, body: str) -> bool:
     return not thread.replied and normal(thread.body) != normal(body)
 
 

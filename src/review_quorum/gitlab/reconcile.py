@@ -18,7 +18,7 @@ from review_quorum.delivery.reconcile import is_ours, live_fingerprint
 from review_quorum.markup.markers import SUMMARY, find_markers
 
 
-class Thread(msgspec.Struct, frozen=True):
+class FindingThread(msgspec.Struct, frozen=True):
     """One of our finding threads: its discussion, its first note, and where it sits."""
 
     discussion: str
@@ -33,13 +33,13 @@ class Ours(msgspec.Struct, frozen=True):
     """Our sticky summary note (its id) and our live finding threads by fingerprint."""
 
     sticky: int | None = None
-    live: dict[str, list[Thread]] = msgspec.field(default_factory=dict)
+    live: dict[str, list[FindingThread]] = msgspec.field(default_factory=dict)
 
 
 def find_ours(username: str, discussions: Sequence[Mapping[str, Any]]) -> Ours:
     """Our sticky note and live threads among `discussions`."""
     sticky: int | None = None
-    live: dict[str, list[Thread]] = {}
+    live: dict[str, list[FindingThread]] = {}
     for discussion in discussions:
         notes = [note for note in _notes(discussion) if note.get("system") is not True]
         if not notes or not is_ours(_author(notes[0]), username):
@@ -63,7 +63,7 @@ def find_thread(
     discussions: Sequence[Mapping[str, Any]],
     fingerprint: str,
     position: Mapping[str, Any],
-) -> Thread | None:
+) -> FindingThread | None:
     """Our live thread for `fingerprint` at `position`'s line, if one exists (a create that
     failed was applied after all)."""
     for thread in find_ours(username, discussions).live.get(fingerprint, []):
@@ -75,12 +75,12 @@ def find_thread(
 
 def _thread(
     discussion: Mapping[str, Any], first: Mapping[str, Any], body: str, replied: bool
-) -> Thread | None:
+) -> FindingThread | None:
     key, note_id = discussion.get("id"), _id(first)
     if not isinstance(key, str) or note_id is None:
         return None
     position = first.get("position")
-    return Thread(
+    return FindingThread(
         discussion=key,
         note=note_id,
         body=body,

@@ -26,7 +26,7 @@ class Change(enum.Enum):
     UNKNOWN = "unknown"
 
 
-class FileChange(msgspec.Struct, frozen=True):
+class CommitFile(msgspec.Struct, frozen=True):
     """One file of a commit, as GitHub's "get a commit" lists it."""
 
     path: str
@@ -41,7 +41,7 @@ class Commit(msgspec.Struct, frozen=True):
     sha: str
     committed_at: str
     parents: int = 1
-    files: tuple[FileChange, ...] | None = None
+    files: tuple[CommitFile, ...] | None = None
 
 
 class Span(msgspec.Struct, frozen=True):
@@ -50,7 +50,7 @@ class Span(msgspec.Struct, frozen=True):
     end: int
 
 
-class Verdict(msgspec.Struct, frozen=True):
+class Followed(msgspec.Struct, frozen=True):
     """Whether the lines changed (and in which commit); where they are now when unchanged."""
 
     change: Change
@@ -58,32 +58,32 @@ class Verdict(msgspec.Struct, frozen=True):
     span: Span | None = None
 
 
-def follow(span: Span, commits: Sequence[Commit]) -> Verdict:
+def follow(span: Span, commits: Sequence[Commit]) -> Followed:
     """Whether one of `commits` (in order) changes `span`, and which one first did."""
     current = span
     for commit in commits:
         if commit.parents > 1:
             continue
         if commit.files is None:
-            return Verdict(Change.UNKNOWN)
+            return Followed(Change.UNKNOWN)
         file = _touching(commit.files, current.path)
         if file is None:
             continue
         if file.status == "removed":
-            return Verdict(Change.CHANGED, commit.sha)
+            return Followed(Change.CHANGED, commit.sha)
         if file.patch is None:
             if file.status in ("renamed", "copied") and file.previous_path == current.path:
                 current = Span(file.path, current.start, current.end)
                 continue
-            return Verdict(Change.UNKNOWN)
+            return Followed(Change.UNKNOWN)
         moved = _through(current, file.patch)
         if moved is None:
-            return Verdict(Change.CHANGED, commit.sha)
+            return Followed(Change.CHANGED, commit.sha)
         current = Span(file.path, moved[0], moved[1])
-    return Verdict(Change.UNCHANGED, span=current)
+    return Followed(Change.UNCHANGED, span=current)
 
 
-def _touching(files: Sequence[FileChange], path: str) -> FileChange | None:
+def _touching(files: Sequence[CommitFile], path: str) -> CommitFile | None:
     for file in files:
         if file.path == path and file.status != "renamed":
             return file

@@ -23,9 +23,9 @@ from review_quorum.github.duplicates import HIDDEN, HIDING, read_record
 from review_quorum.github.graphql import RATE_LIMIT_FIELDS
 from review_quorum.github.snapshot import read_pull
 from review_quorum.github.target import PullRequest
-from review_quorum.history.changes import Commit, FileChange
+from review_quorum.history.changes import Commit, CommitFile
 from review_quorum.history.outcomes import is_bot
-from review_quorum.history.pulls import BotComment, PullInfo, PullReading, Thread, anchor_index
+from review_quorum.history.pulls import BotComment, PullInfo, PullReading, ThreadState, anchor_index
 from review_quorum.ingest.bots.authors import is_own
 from review_quorum.ingest.comments import PullComment
 from review_quorum.markup.markers import SUMMARY, opens_with_marker
@@ -130,7 +130,7 @@ def _commit(item: Mapping[str, Any]) -> Commit:
 
 
 def _with_files(client: GitHubClient, base: str, commit: Commit) -> Commit:
-    files: list[FileChange] = []
+    files: list[CommitFile] = []
     for data in client.pages(f"{base}/commits/{commit.sha}"):
         listed = data.get("files") if isinstance(data, dict) else None
         if not isinstance(listed, list):
@@ -139,9 +139,9 @@ def _with_files(client: GitHubClient, base: str, commit: Commit) -> Commit:
     return Commit(commit.sha, commit.committed_at, commit.parents, tuple(files))
 
 
-def _file(item: Mapping[str, Any]) -> FileChange:
+def _file(item: Mapping[str, Any]) -> CommitFile:
     patch = item.get("patch")
-    return FileChange(
+    return CommitFile(
         path=str(item.get("filename") or ""),
         status=str(item.get("status") or "modified"),
         patch=patch if isinstance(patch, str) else None,
@@ -164,15 +164,15 @@ def _inline(comments: Sequence[BotComment]) -> bool:
     return any(comment.kind == CommentKind.INLINE.source_kind for comment in comments)
 
 
-def _threads(client: GitHubClient, owner: str, repo: str, number: int) -> dict[int, Thread]:
+def _threads(client: GitHubClient, owner: str, repo: str, number: int) -> dict[int, ThreadState]:
     """Each review thread's state, by the REST id of its first comment."""
     variables = {"owner": owner, "name": repo, "number": number}
-    threads: dict[int, Thread] = {}
+    threads: dict[int, ThreadState] = {}
     for node in client.graphql_nodes(THREADS, variables, THREADS_PATH):
         first = (_dig(node, "comments").get("nodes") or [None])[0]
         if isinstance(first, Mapping) and isinstance(first.get("databaseId"), int):
             resolver = node.get("resolvedBy") or {}
-            thread = Thread(bool(node.get("isResolved")), str(resolver.get("login") or ""))
+            thread = ThreadState(bool(node.get("isResolved")), str(resolver.get("login") or ""))
             threads[first["databaseId"]] = thread
     return threads
 

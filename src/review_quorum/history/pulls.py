@@ -57,7 +57,7 @@ class PullInfo(msgspec.Struct, frozen=True):
         )
 
 
-class Thread(msgspec.Struct, frozen=True):
+class ThreadState(msgspec.Struct, frozen=True):
     resolved: bool
     resolved_by: str = ""
 
@@ -69,7 +69,7 @@ class PullReading(msgspec.Struct, frozen=True):
     records: tuple[Mapping[str, Any], ...]
     commits: tuple[Commit, ...] = ()
     reactions: Mapping[str, Sequence[Mapping[str, Any]]] = msgspec.field(default_factory=dict)
-    threads: Mapping[int, Thread] = msgspec.field(default_factory=dict)
+    threads: Mapping[int, ThreadState] = msgspec.field(default_factory=dict)
     minimized: Mapping[str, str] = msgspec.field(default_factory=dict)
     quorum_hidden: frozenset[str] = frozenset()
 

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 
 import msgspec
 
-from review_quorum.history.changes import Change, Commit, FileChange, Span, follow
+from review_quorum.history.changes import Change, Commit, CommitFile, Span, follow
 from review_quorum.history.database import Database
 
 Changes = Callable[[str, str], Commit | None]
@@ -154,9 +154,9 @@ def git_changes(old: str, new: str, cwd: str | None = None) -> Commit | None:
     return Commit(new, "", files=tuple(parse_diff(done.stdout.decode("utf-8", "replace"))))
 
 
-def parse_diff(text: str) -> list[FileChange]:
+def parse_diff(text: str) -> list[CommitFile]:
     """The files of a `git diff`, each with its status and its hunks as the patch."""
-    files: list[FileChange] = []
+    files: list[CommitFile] = []
     for block in re.split(r"(?m)^(?=diff --git )", text):
         header = _DIFF_FILE.match(block.partition("\n")[0])
         if header is None:
@@ -174,5 +174,5 @@ def parse_diff(text: str) -> list[FileChange]:
         binary = any(line.startswith("Binary files ") for line in lines)
         patch = "\n".join(lines[hunks[0] :]) if hunks else ("" if not binary else None)
         previous = old_path if status == "renamed" else ""
-        files.append(FileChange(path if status != "removed" else old_path, status, patch, previous))
+        files.append(CommitFile(path if status != "removed" else old_path, status, patch, previous))
     return files

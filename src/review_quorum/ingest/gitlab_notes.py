@@ -39,7 +39,7 @@ BOT_ACCOUNT = re.compile(r"(?:project|group)_[0-9]+_bot_[0-9A-Za-z]+")
 SYSTEM_NOTE = "GitLab system note (activity log), not a comment"
 
 
-class Conversation(msgspec.Struct, frozen=True):
+class MergeRequestConversation(msgspec.Struct, frozen=True):
     """A merge request's notes in the shape of a pull request's comments."""
 
     head_sha: str
@@ -62,7 +62,7 @@ def conversation(
     head_sha: str,
     web_url: str = "",
     head_committed_at: datetime | None = None,
-) -> Conversation:
+) -> MergeRequestConversation:
     """The notes of `discussions` as review comments, conversation comments and replies."""
     comments: list[PullComment] = []
     system: list[str] = []
@@ -87,7 +87,7 @@ def conversation(
             comments.append(PullComment(record if record is not None else note, kind, where))
     inline = [c.record for c in comments if c.kind is CommentKind.INLINE]
     general = [c.record for c in comments if c.kind is CommentKind.ISSUE]
-    return Conversation(
+    return MergeRequestConversation(
         head_sha=head_sha,
         review_comments=tuple(r for r in inline if isinstance(r, dict)),
         issue_comments=tuple(r for r in general if isinstance(r, dict)),
@@ -98,7 +98,7 @@ def conversation(
 
 
 def read_notes(
-    talk: Conversation, *, name: str = "gitlab", options: ReadOptions | None = None
+    talk: MergeRequestConversation, *, name: str = "gitlab", options: ReadOptions | None = None
 ) -> Batch:
     """Every finding in the merge request's notes; system notes are counted as skipped."""
     options = options or ReadOptions()

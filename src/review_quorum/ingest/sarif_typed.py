@@ -156,7 +156,7 @@ class Artifact(_Shape):
     location: object = None
 
 
-class Run(_Shape):
+class SarifRun(_Shape):
     tool: Tool | None = None
     results: list[Result] | None = None
     artifacts: list[Artifact] | None = None
@@ -165,7 +165,7 @@ class Run(_Shape):
 
 
 class Log(_Shape):
-    runs: list[Run]
+    runs: list[SarifRun]
     version: str | None = None
 
 
@@ -208,7 +208,7 @@ class _TypedRun:
         "_titles",
     )
 
-    def __init__(self, source: Source, run: Run, index: int, categorizer: Categorizer) -> None:
+    def __init__(self, source: Source, run: SarifRun, index: int, categorizer: Categorizer) -> None:
         self._results = run.results
         # the run without its results, as dicts: rules, artifacts and bases are few
         context = to_builtins(msgspec.structs.replace(run, results=None))

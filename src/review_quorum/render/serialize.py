@@ -21,7 +21,7 @@ from review_quorum.model import (
 _LABELS = tuple(severity.label for severity in Severity)  # indexed by severity
 
 
-def finding_data(finding: NormalizedFinding) -> dict[str, Any]:
+def member_data(finding: NormalizedFinding) -> dict[str, Any]:
     evidence = finding.evidence
     source = finding.source
     related = finding.related
@@ -81,7 +81,7 @@ def consensus_data(
         end = evidence.end_line
         source = member.source
         related = member.related
-        member_data = [
+        members_data = [
             {
                 "bot": member.bot,
                 "finding_id": member.finding_id,
@@ -105,7 +105,7 @@ def consensus_data(
         # ConsensusFinding.end_line of one member, without the property's call
         end_line = None if line is None or end is None or end <= line else end
     else:
-        member_data = list(map(finding_data, members))
+        members_data = list(map(member_data, members))
         end_line = finding.end_line
     data = {
         "file": finding.file,
@@ -121,7 +121,7 @@ def consensus_data(
         "max_confidence": finding.max_confidence,
         "consensus_score": finding.consensus_score,
         "level": finding.level._value_,  # the value without the enum property's cost
-        "members": member_data,
+        "members": members_data,
     }
     if finding.model != "agreement":
         data["model"] = finding.model
