@@ -12,7 +12,7 @@ import pytest
 from bitbucket.bitbucket_support import TOKEN
 from review_quorum.bitbucket.client import BitbucketClient
 from review_quorum.bitbucket.poster import head_commit
-from review_quorum.bitbucket.snapshot import PullRequestSnapshot
+from review_quorum.bitbucket.snapshot import BitbucketPullSnapshot
 from review_quorum.bitbucket.target import BitbucketPullRequest, resolve_pull_request
 from review_quorum.errors import BitbucketError, ConfigError
 
@@ -61,7 +61,7 @@ def test_pages_are_followed_on_the_api_only() -> None:
 
 def test_the_head_commit_is_the_pipelines_full_hash_only_when_it_is_the_same_commit() -> None:
     target = BitbucketPullRequest("acme", "stockroom", 7)
-    snapshot = PullRequestSnapshot(target=target, head_sha="c" * 12)
+    snapshot = BitbucketPullSnapshot(target=target, head_sha="c" * 12)
     assert head_commit(snapshot, {"BITBUCKET_COMMIT": "c" * 40}) == "c" * 40
     assert head_commit(snapshot, {"BITBUCKET_COMMIT": "d" * 40}) == "c" * 12
     assert head_commit(None, {"BITBUCKET_COMMIT": "d" * 40}) == "d" * 40

@@ -30,7 +30,7 @@ from typing import Any
 import msgspec
 
 from review_quorum.azure_devops.client import TOKEN_HELP, AzureDevOpsClient
-from review_quorum.azure_devops.snapshot import ChangedFile, PullRequestSnapshot, read_pull_request
+from review_quorum.azure_devops.snapshot import AzurePullSnapshot, ChangedFile, read_pull_request
 from review_quorum.azure_devops.target import AzurePullRequest
 from review_quorum.delivery.bodies import fixed_body, moved_section
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
@@ -87,7 +87,7 @@ class AzurePostResult(msgspec.Struct, frozen=True):
         )
 
 
-class Thread(msgspec.Struct, frozen=True):
+class AzureThread(msgspec.Struct, frozen=True):
     """One of our finding threads: its id, its first comment, where it sits, its status."""
 
     id: int
@@ -98,18 +98,18 @@ class Thread(msgspec.Struct, frozen=True):
     replied: bool
 
 
-class Ours(msgspec.Struct, frozen=True):
+class AzureOurs(msgspec.Struct, frozen=True):
     """Our summary thread (thread id, comment id) and our live finding threads."""
 
     sticky: tuple[int, int] | None = None
-    live: dict[str, list[Thread]] = msgspec.field(default_factory=dict)
+    live: dict[str, list[AzureThread]] = msgspec.field(default_factory=dict)
 
 
-def find_ours(own_id: str, threads: Sequence[Mapping[str, Any]]) -> Ours:
+def find_ours(own_id: str, threads: Sequence[Mapping[str, Any]]) -> AzureOurs:
     """Our summary thread and live finding threads among `threads`: the first comment's
     author is our identity and its content opens with our marker."""
     sticky: tuple[int, int] | None = None
-    live: dict[str, list[Thread]] = {}
+    live: dict[str, list[AzureThread]] = {}
     for thread in threads:
         comments = _comments(thread)
         if not comments or not own_id or thread.get("isDeleted") is True:
@@ -130,7 +130,7 @@ def find_ours(own_id: str, threads: Sequence[Mapping[str, Any]]) -> Ours:
             continue
         status = thread.get("status")
         live.setdefault(fingerprint, []).append(
-            Thread(
+            AzureThread(
                 id=thread_id,
                 comment=comment_id,
                 body=body,
@@ -139,7 +139,7 @@ def find_ours(own_id: str, threads: Sequence[Mapping[str, Any]]) -> Ours:
                 replied=any(_author(c) != own_id for c in comments[1:]),
             )
         )
-    return Ours(sticky, live)
+    return AzureOurs(sticky, live)
 
 
 def thread_context(comment: DraftComment, path: str) -> dict[str, Any]:
@@ -184,9 +184,9 @@ class _Work(msgspec.Struct):
     create: list[tuple[DraftComment, dict[str, Any]]] = msgspec.field(default_factory=list)
     moved: list[DraftComment] = msgspec.field(default_factory=list)
     skipped: int = 0
-    update: list[tuple[Thread, str]] = msgspec.field(default_factory=list)
-    replace: list[Thread] = msgspec.field(default_factory=list)
-    fixed: list[tuple[Thread, str]] = msgspec.field(default_factory=list)
+    update: list[tuple[AzureThread, str]] = msgspec.field(default_factory=list)
+    replace: list[AzureThread] = msgspec.field(default_factory=list)
+    fixed: list[tuple[AzureThread, str]] = msgspec.field(default_factory=list)
     kept: int = 0
 
 
@@ -202,7 +202,7 @@ class _Run:
         self.client, self.target, self.draft, self.dry_run = client, target, draft, dry_run
         identity = client.identity(target.organization)
         self.own = identity.id if identity is not None else ""
-        self.snapshot: PullRequestSnapshot | None = None
+        self.snapshot: AzurePullSnapshot | None = None
         if not client.offline:
             self.snapshot = read_pull_request(client, target)
         self.warnings: list[str] = []
@@ -240,7 +240,7 @@ class _Run:
             warnings=tuple(self.warnings),
         )
 
-    def _plan(self, ours: Ours, *, resolve_fixed: bool) -> _Work:
+    def _plan(self, ours: AzureOurs, *, resolve_fixed: bool) -> _Work:
         work = _Work()
         for comment in self.draft.comments:
             threads = ours.live.get(comment.fingerprint, [])
@@ -288,7 +288,7 @@ class _Run:
         }
 
     def _sticky(
-        self, ours: Ours, moved: Sequence[DraftComment]
+        self, ours: AzureOurs, moved: Sequence[DraftComment]
     ) -> tuple[str, tuple[int, int] | None]:
         """Write the summary first: a token that cannot write is found out at once."""
         try:
@@ -346,7 +346,7 @@ class _Run:
 
         self._create_once(f"{self.target.path}/threads", body, applied)
 
-    def _delete(self, threads: Sequence[Thread]) -> int:
+    def _delete(self, threads: Sequence[AzureThread]) -> int:
         """Delete a thread by deleting its one comment (a thread cannot be deleted)."""
         for thread in threads:
             path = f"{self.target.path}/threads/{thread.id}/comments/{thread.comment}"
@@ -357,11 +357,11 @@ class _Run:
                     raise
         return len(threads)
 
-    def _edit(self, thread: Thread, body: str) -> None:
+    def _edit(self, thread: AzureThread, body: str) -> None:
         path = f"{self.target.path}/threads/{thread.id}/comments/{thread.comment}"
         self._write("PATCH", path, {"content": body})
 
-    def _resolve(self, fixed: Sequence[tuple[Thread, str]]) -> int:
+    def _resolve(self, fixed: Sequence[tuple[AzureThread, str]]) -> int:
         """Set the status first, then rewrite: an interrupted run still finishes the thread."""
         for thread, body in fixed:
             if thread.status != "fixed":

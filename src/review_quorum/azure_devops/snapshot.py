@@ -30,7 +30,7 @@ class ChangedFile(msgspec.Struct, frozen=True):
     deleted: bool = False
 
 
-class PullRequestSnapshot(msgspec.Struct, frozen=True):
+class AzurePullSnapshot(msgspec.Struct, frozen=True):
     """One reading of a pull request."""
 
     target: AzurePullRequest
@@ -43,7 +43,7 @@ class PullRequestSnapshot(msgspec.Struct, frozen=True):
 
 def read_pull_request(
     client: AzureDevOpsClient, target: AzurePullRequest, *, changes: bool = True
-) -> PullRequestSnapshot:
+) -> AzurePullSnapshot:
     """Read `target` now (the latest iteration's changed files too when `changes`)."""
     pull = client.get(
         f"{target.repository_path}/pullrequests/{target.pull_id}",
@@ -64,7 +64,7 @@ def read_pull_request(
         client.values(f"{target.path}/threads", {"$iteration": str(latest)} if latest else None),
         "threads",
     )
-    return PullRequestSnapshot(
+    return AzurePullSnapshot(
         target=target,
         head_sha=head,
         iteration=latest,

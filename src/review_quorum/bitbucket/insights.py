@@ -19,7 +19,7 @@ import msgspec
 
 from review_quorum.bitbucket.client import BitbucketClient
 from review_quorum.bitbucket.poster import head_commit
-from review_quorum.bitbucket.snapshot import PullRequestSnapshot
+from review_quorum.bitbucket.snapshot import BitbucketPullSnapshot
 from review_quorum.bitbucket.target import BitbucketPullRequest
 from review_quorum.errors import BitbucketError, ConfigError
 from review_quorum.render.code_insights import InsightsReport
@@ -117,14 +117,14 @@ def post_insights(
     )
 
 
-def _head(client: BitbucketClient, target: BitbucketPullRequest) -> PullRequestSnapshot:
+def _head(client: BitbucketClient, target: BitbucketPullRequest) -> BitbucketPullSnapshot:
     pull = client.get(target.path)
     source = pull.get("source") if isinstance(pull, dict) else None
     commit = source.get("commit") if isinstance(source, dict) else None
     sha = commit.get("hash") if isinstance(commit, dict) else None
     if not isinstance(sha, str) or not sha:
         raise BitbucketError(f"Bitbucket API GET {target.path}: no source commit")
-    return PullRequestSnapshot(target=target, head_sha=sha)
+    return BitbucketPullSnapshot(target=target, head_sha=sha)
 
 
 def _same(existing: object, wanted: Mapping[str, Any]) -> bool:

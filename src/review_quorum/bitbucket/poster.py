@@ -26,7 +26,7 @@ from typing import Any
 import msgspec
 
 from review_quorum.bitbucket.client import TOKEN_HELP, BitbucketClient
-from review_quorum.bitbucket.snapshot import PullRequestSnapshot, read_pull_request
+from review_quorum.bitbucket.snapshot import BitbucketPullSnapshot, read_pull_request
 from review_quorum.bitbucket.target import BitbucketPullRequest, pull_request_page
 from review_quorum.delivery.bodies import fixed_body, moved_section
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
@@ -80,7 +80,7 @@ class BitbucketPostResult(msgspec.Struct, frozen=True):
         )
 
 
-class Thread(msgspec.Struct, frozen=True):
+class BitbucketThread(msgspec.Struct, frozen=True):
     """One of our inline comments: its id, text, anchor, and whether it is resolved."""
 
     id: int
@@ -90,18 +90,18 @@ class Thread(msgspec.Struct, frozen=True):
     replied: bool
 
 
-class Ours(msgspec.Struct, frozen=True):
+class BitbucketOurs(msgspec.Struct, frozen=True):
     sticky: int | None = None
-    live: dict[str, list[Thread]] = msgspec.field(default_factory=dict)
+    live: dict[str, list[BitbucketThread]] = msgspec.field(default_factory=dict)
 
 
-def find_ours(own_uuid: str, comments: Sequence[Mapping[str, Any]]) -> Ours:
+def find_ours(own_uuid: str, comments: Sequence[Mapping[str, Any]]) -> BitbucketOurs:
     """Our summary comment and live finding comments: by our account, opening with a marker."""
     replied_to = {
         _parent(c) for c in comments if _author(c) != own_uuid and c.get("deleted") is not True
     }
     sticky: int | None = None
-    live: dict[str, list[Thread]] = {}
+    live: dict[str, list[BitbucketThread]] = {}
     for comment in comments:
         body, comment_id = _raw(comment), comment.get("id")
         if (
@@ -120,7 +120,7 @@ def find_ours(own_uuid: str, comments: Sequence[Mapping[str, Any]]) -> Ours:
         fingerprint = live_fingerprint(body)
         if fingerprint is not None:
             live.setdefault(fingerprint, []).append(
-                Thread(
+                BitbucketThread(
                     id=comment_id,
                     body=body,
                     inline=inline if isinstance(inline, dict) else None,
@@ -128,7 +128,7 @@ def find_ours(own_uuid: str, comments: Sequence[Mapping[str, Any]]) -> Ours:
                     replied=comment_id in replied_to,
                 )
             )
-    return Ours(sticky, live)
+    return BitbucketOurs(sticky, live)
 
 
 def anchored_at(inline: Mapping[str, Any] | None, comment: DraftComment) -> bool:
@@ -155,7 +155,7 @@ def post_pull_request(
     return run.post(resolve_fixed=resolve_fixed, status_key=status_key)
 
 
-def head_commit(snapshot: PullRequestSnapshot | None, env: Mapping[str, str]) -> str:
+def head_commit(snapshot: BitbucketPullSnapshot | None, env: Mapping[str, str]) -> str:
     """The head commit: the pipeline's full hash when it is the pull request's (abbreviated)
     one, else the pull request's; offline, the pipeline's or a placeholder."""
     pipeline = env.get("BITBUCKET_COMMIT", "").strip()
@@ -170,9 +170,9 @@ class _Work(msgspec.Struct):
     create: list[DraftComment] = msgspec.field(default_factory=list)
     moved: list[DraftComment] = msgspec.field(default_factory=list)
     skipped: int = 0
-    update: list[tuple[Thread, str]] = msgspec.field(default_factory=list)
-    replace: list[Thread] = msgspec.field(default_factory=list)
-    fixed: list[tuple[Thread, str]] = msgspec.field(default_factory=list)
+    update: list[tuple[BitbucketThread, str]] = msgspec.field(default_factory=list)
+    replace: list[BitbucketThread] = msgspec.field(default_factory=list)
+    fixed: list[tuple[BitbucketThread, str]] = msgspec.field(default_factory=list)
     kept: int = 0
 
 
@@ -221,7 +221,7 @@ class _Run:
             warnings=tuple(self.warnings),
         )
 
-    def _plan(self, ours: Ours, *, resolve_fixed: bool) -> _Work:
+    def _plan(self, ours: BitbucketOurs, *, resolve_fixed: bool) -> _Work:
         work = _Work()
         for comment in self.draft.comments:
             threads = ours.live.get(comment.fingerprint, [])
@@ -245,7 +245,7 @@ class _Run:
             work.kept = kept
         return work
 
-    def _sticky(self, ours: Ours, moved: Sequence[DraftComment]) -> tuple[str, int | None]:
+    def _sticky(self, ours: BitbucketOurs, moved: Sequence[DraftComment]) -> tuple[str, int | None]:
         try:
             if ours.sticky is not None:
                 self._write_sticky(ours.sticky, moved)
@@ -297,7 +297,7 @@ class _Run:
                 work.moved.append(comment)
         return created
 
-    def _delete(self, threads: Sequence[Thread]) -> int:
+    def _delete(self, threads: Sequence[BitbucketThread]) -> int:
         for thread in threads:
             try:
                 self._write("DELETE", f"{self.target.path}/comments/{thread.id}")
@@ -309,7 +309,7 @@ class _Run:
     def _edit(self, comment_id: int, body: str) -> None:
         self._write("PUT", f"{self.target.path}/comments/{comment_id}", {"content": {"raw": body}})
 
-    def _resolve(self, fixed: Sequence[tuple[Thread, str]]) -> int:
+    def _resolve(self, fixed: Sequence[tuple[BitbucketThread, str]]) -> int:
         """Resolve first, then rewrite: an interrupted run still finishes the thread."""
         for thread, body in fixed:
             if not thread.resolved:

@@ -17,7 +17,7 @@ from review_quorum.bitbucket.target import BitbucketPullRequest
 from review_quorum.errors import BitbucketError
 
 
-class PullRequestSnapshot(msgspec.Struct, frozen=True):
+class BitbucketPullSnapshot(msgspec.Struct, frozen=True):
     """One reading of a pull request."""
 
     target: BitbucketPullRequest
@@ -26,7 +26,9 @@ class PullRequestSnapshot(msgspec.Struct, frozen=True):
     comments: tuple[dict[str, Any], ...] = ()
 
 
-def read_pull_request(client: BitbucketClient, target: BitbucketPullRequest) -> PullRequestSnapshot:
+def read_pull_request(
+    client: BitbucketClient, target: BitbucketPullRequest
+) -> BitbucketPullSnapshot:
     """Read `target` now."""
     pull = client.get(target.path)
     if not isinstance(pull, dict):
@@ -39,7 +41,7 @@ def read_pull_request(client: BitbucketClient, target: BitbucketPullRequest) -> 
     for index, comment in enumerate(comments):
         if not isinstance(comment, dict):
             raise BitbucketError(f"Bitbucket API listed comment {index} that is no object")
-    return PullRequestSnapshot(
+    return BitbucketPullSnapshot(
         target=target,
         head_sha=head,
         web_url=web if isinstance(web, str) else "",

@@ -39,7 +39,7 @@ DELETED = "deleted comment"
 _BUILD_SERVICE = re.compile(r"\bBuild Service\b")
 
 
-class Conversation(msgspec.Struct, frozen=True):
+class AzureThreadsConversation(msgspec.Struct, frozen=True):
     """A pull request's threads as comment records, and what was skipped and why."""
 
     head_sha: str
@@ -76,7 +76,7 @@ def login_of(author: object, own_id: str = "") -> str:
 
 def conversation(
     threads: Sequence[object], *, head_sha: str, web_url: str = "", own_id: str = ""
-) -> Conversation:
+) -> AzureThreadsConversation:
     """The comments of `threads` as review comments, conversation comments and replies."""
     comments: list[PullComment] = []
     skipped: list[tuple[str, str]] = []
@@ -97,11 +97,14 @@ def conversation(
             if first is None:
                 first = (record or {}).get("id") or where
             comments.append(PullComment(record if record is not None else comment, kind, where))
-    return Conversation(head_sha, tuple(comments), tuple(skipped))
+    return AzureThreadsConversation(head_sha, tuple(comments), tuple(skipped))
 
 
 def read_threads(
-    talk: Conversation, *, name: str = "azure-devops", options: ReadOptions | None = None
+    talk: AzureThreadsConversation,
+    *,
+    name: str = "azure-devops",
+    options: ReadOptions | None = None,
 ) -> Batch:
     """Every finding in the pull request's threads; system and deleted comments skipped."""
     options = options or ReadOptions()

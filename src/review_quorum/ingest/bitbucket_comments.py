@@ -33,7 +33,7 @@ DELETED = "deleted comment"
 APP_ACCOUNT = "app_user"
 
 
-class Conversation(msgspec.Struct, frozen=True):
+class BitbucketConversation(msgspec.Struct, frozen=True):
     """A pull request's comments as comment records, and what was skipped and why."""
 
     head_sha: str
@@ -55,7 +55,9 @@ def login_of(user: object, own_uuid: str = "") -> str:
     return ""
 
 
-def conversation(comments: Sequence[object], *, head_sha: str, own_uuid: str = "") -> Conversation:
+def conversation(
+    comments: Sequence[object], *, head_sha: str, own_uuid: str = ""
+) -> BitbucketConversation:
     """`comments` as review comments, conversation comments and replies."""
     records: list[PullComment] = []
     skipped: list[tuple[str, str]] = []
@@ -69,11 +71,11 @@ def conversation(comments: Sequence[object], *, head_sha: str, own_uuid: str = "
             continue
         record, kind = _record(comment, own_uuid)
         records.append(PullComment(record, kind, where))
-    return Conversation(head_sha, tuple(records), tuple(skipped))
+    return BitbucketConversation(head_sha, tuple(records), tuple(skipped))
 
 
 def read_pull_comments(
-    talk: Conversation, *, name: str = "bitbucket", options: ReadOptions | None = None
+    talk: BitbucketConversation, *, name: str = "bitbucket", options: ReadOptions | None = None
 ) -> Batch:
     """Every finding in the pull request's comments; deleted ones counted as skipped."""
     options = options or ReadOptions()
