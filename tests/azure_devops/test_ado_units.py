@@ -5,6 +5,7 @@ thread can sit on."""
 from __future__ import annotations
 
 import httpx
+import orjson
 import pytest
 
 from azure_devops.ado_support import PATH, PULL, QUORUM, TOKEN, new_fake, over_http
@@ -19,7 +20,11 @@ from review_quorum.azure_devops.target import (
 )
 from review_quorum.cli import main
 from review_quorum.errors import ConfigError
-from review_quorum.ingest.azure_devops_threads import is_service_identity
+from review_quorum.ingest.azure_devops_threads import (
+    conversation,
+    is_service_identity,
+    read_threads,
+)
 
 
 @pytest.mark.parametrize(
@@ -102,3 +107,63 @@ def test_the_marker_alone_or_the_identity_alone_makes_nothing_ours(
     assert len(ours(fake)) == 2  # ours again (the unmarked one is no longer ours)
     assert planted["comments"][0]["content"].startswith("<!-- review-quorum:finding")
     assert len(summaries(fake)) == 1 and PULL[1] == "contoso" and QUORUM
+
+
+def test_our_identity_quoting_a_marker_inside_a_comment_is_not_ours(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    quoted = "A person on the shared account quotes:\n<!-- review-quorum:finding 0123abcd -->"
+    with over_http(monkeypatch) as (fake, errors):
+        fake.add_thread(QUORUM, quoted, path=PATH, line=20)
+        assert main(POST) == 0  # no findings; --resolve-fixed has nothing of ours to fix
+        assert errors == []
+    [thread] = [t for t in fake.threads if t["comments"][0]["content"] == quoted]
+    assert thread["status"] == "active"
+
+
+def test_a_replied_thread_left_behind_by_a_push_stays(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with over_http(monkeypatch) as (fake, errors):
+        bot = fake.add_thread(BOT_NOTES[0][1], BOT_NOTES[0][3], path=PATH, line=12)
+        assert main(POST) == 1
+        [old] = ours(fake)
+        fake.reply(old, "Dana Reviewer", "Looking into it.")
+        fake.push("e" * 40, {PATH: 45}, lambda p, n: None if n == 12 else n)
+        bot["threadContext"]["rightFileStart"]["line"] = 30  # the bot moved its finding
+        bot["threadContext"]["rightFileEnd"]["line"] = 30
+        assert main(POST) == 1
+        assert errors == []
+    assert sorted(t["threadContext"]["rightFileEnd"]["line"] for t in ours(fake)) == [12, 30]
+    assert not old["isDeleted"] and len(old["comments"]) == 2
+    assert not old["comments"][0]["isDeleted"]  # our comment in it is kept too
+
+
+def test_a_range_thread_reads_as_a_range() -> None:
+    author = {"id": "x", "displayName": "coderabbitai", "uniqueName": "coderabbitai"}
+    context = {
+        "filePath": "/a.py",
+        "rightFileStart": {"line": 5, "offset": 1},
+        "rightFileEnd": {"line": 8, "offset": 1},
+    }
+    comment = {"id": 1, "author": author, "content": BOT_NOTES[0][3], "commentType": "text"}
+    threads = [{"id": 3, "threadContext": context, "comments": [comment]}]
+    [finding] = read_threads(conversation(threads, head_sha="h")).findings
+    assert (finding.evidence.line, finding.evidence.end_line) == (5, 8)
+
+
+def test_our_build_service_threads_are_never_read_back_as_findings(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    service = "Stock Room Build Service (contoso)"
+    with over_http(monkeypatch) as (fake, errors):
+        fake.add_identity("system-token-0123456789", service, service=True, bearer=True)
+        fake.add_thread(BOT_NOTES[0][1], BOT_NOTES[0][3], path=PATH, line=12)
+        monkeypatch.delenv("AZURE_DEVOPS_TOKEN")
+        monkeypatch.setenv("SYSTEM_ACCESSTOKEN", "system-token-0123456789")
+        assert main(POST) == 1
+        capsys.readouterr()
+        assert main(["review", "--azure-devops", *PULL, "--format", "json"]) == 0
+        assert errors == []
+    report = orjson.loads(capsys.readouterr().out)
+    assert [m["bot"] for f in report["findings"] for m in f["members"]] == ["coderabbit"]

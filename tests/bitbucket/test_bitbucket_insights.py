@@ -107,3 +107,19 @@ def test_dry_run_prints_the_report_and_annotations(
     out = capsys.readouterr().out
     assert "PUT http://127.0.0.1" in out and "/reports/review-quorum" in out
     assert out.count('"external_id": "quorum-') == len(BOT_NOTES)
+
+
+def test_only_findings_that_block_the_gate_are_marked_failed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with over_http(monkeypatch) as (fake, errors):
+        seed_bot_comments(fake)
+        assert REPORT[-2:] == ["--gate-level", "unverified"]
+        assert main([*REPORT[:-2], "--gate-level", "confirmed"]) == 0
+        assert errors == []
+    found = list(annotated(fake).values())
+    assert len(found) == len(BOT_NOTES)
+    assert all(
+        "result" not in a for a in found
+    )  # one bot each: nothing is confirmed, nothing blocks
+    assert fake.reports[(HEAD[:12], "review-quorum")]["result"] == "PASSED"

@@ -218,3 +218,38 @@ def test_bot_text_is_inert_in_bitbucket_markdown(
         assert "Count can go negative" in text
         for live in ("@{5f00", "<img", "](https://evil", "@dana", "@erin"):
             assert live not in text, live
+
+
+def test_a_reply_by_our_account_is_never_taken_for_a_thread_of_ours(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with over_http(monkeypatch) as (fake, errors):
+        bot = fake.add_comment(BOT_NOTES[0][1], BOT_NOTES[0][3], path=PATH, line=12)
+        reply = fake.add_comment(QUORUM, "<!-- review-quorum:finding 0123abcd -->\nsee", parent=bot)
+        assert main(POST) == 1
+        assert errors == []
+    assert "resolution" not in reply and reply["content"]["raw"].endswith("see")
+    assert lines(ours(fake)) == [12]
+
+
+def test_a_thread_already_resolved_is_not_resolved_again_and_a_race_is_harmless(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with over_http(monkeypatch) as (fake, errors):
+        seed_bot_comments(fake)
+        assert main(POST) == 1
+        first, second = sorted(ours(fake), key=lambda c: c["inline"]["to"])[:2]
+        first["resolution"] = {"type": "comment_resolution", "created_on": "2026-01-01T00:00:00Z"}
+        for c in fake.comments:  # the first two bots' findings are gone
+            if c["user"]["display_name"] in (BOT_NOTES[0][1], BOT_NOTES[1][1]):
+                c["deleted"] = True
+        # someone resolves the second one while quorum runs: Bitbucket answers 409
+        fake.fail("comments/resolve", 409, body={"type": "error", "error": {"message": "done"}})
+        writes = len(fake.writes())
+        assert main(POST) == 1
+        assert errors == []
+    resolves = [e for e in fake.writes()[writes:] if e[1].endswith("/resolve")]
+    assert resolves == [("POST", f"{resolves[0][1]}", 409)]  # only the second was asked
+    assert str(second["id"]) in resolves[0][1]
+    for comment in (first, second):
+        assert "review-quorum no longer reports this finding" in comment["content"]["raw"]
