@@ -182,3 +182,21 @@ def test_bot_text_is_inert_in_azure_devops_markdown(
         assert "Count can go negative" in text
         for live in ("#123", "!45", "#7", "<img", "](https://evil", "@<0000", "@dana", "@erin"):
             assert live not in text, live
+
+
+def test_a_saved_plan_naming_another_pull_requests_threads_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = tmp_path / "plan.json"
+    with over_http(monkeypatch) as (fake, errors):
+        seed_bot_threads(fake)
+        planning = [a for a in POST if a not in ("--reporter", "azure-devops-pr")]
+        assert main([*planning, "--format", "json", "-o", str(plan)]) == 1
+        monkeypatch.setenv("SYSTEM_COLLECTIONURI", "https://dev.azure.com/contoso/")
+        other = [*PULL[:-1], "8"]
+        assert main(["post", str(plan), "--reporter", "azure-devops-pr", *other]) == 2
+        assert errors == [] and fake.writes() == []
+    assert (
+        "not a comment on https://dev.azure.com/contoso/Stock%20Room/_git/stockroom/pullrequest/8"
+        in (capsys.readouterr().err)
+    )
