@@ -78,15 +78,7 @@ def _rebuilt(
     plan: ReviewPlan, findings: list[NormalizedFinding], mismatched: Sequence[NormalizedFinding]
 ) -> ReviewPlan:
     settings = plan.settings
-    consensus = compute_consensus(
-        findings,
-        bots_ran=settings.bots_ran,
-        line_window=settings.line_window,
-        title_overlap=settings.title_overlap,
-        order=settings.order,
-        model=settings.model,
-        profile=settings.profile,
-    )
+    consensus = compute_consensus(findings, settings)
     same_members = {_members(item.finding.members): item for item in plan.findings}
     by_fingerprint = {item.fingerprint: item for item in plan.findings}
     planned: list[PlannedFinding] = []

@@ -86,6 +86,30 @@ _LEVEL_RANK = {
 }
 
 
+def level_for(value: float, floors: tuple[float, float]) -> ConsensusLevel:
+    """The consensus level of `value` (a score, a probability) given the lowest values of
+    confirmed and of needs-verification, both inclusive."""
+    confirmed, needs_verification = floors
+    if value >= confirmed:
+        return ConsensusLevel.CONFIRMED
+    if value >= needs_verification:
+        return ConsensusLevel.NEEDS_VERIFICATION
+    return ConsensusLevel.UNVERIFIED
+
+
+def is_stated(finding: NormalizedFinding) -> bool:
+    """Whether the finding's category is the tool's own (certainty 1.0), not one guessed
+    from its words: only a stated category keeps two findings apart."""
+    return finding.category_certainty >= 1.0
+
+
+def check_line_window(line_window: object) -> int:
+    """`line_window` when it is a whole number of lines, 0 or more; else ValueError."""
+    if isinstance(line_window, bool) or not isinstance(line_window, int) or line_window < 0:
+        raise ValueError(f"line_window must be a non-negative integer, not {line_window!r}")
+    return line_window
+
+
 MAX_LINE = 2**31 - 1
 """The highest line number a finding may name: what GitHub, SARIF viewers and every
 output format (64-bit JSON integers included) can carry."""

@@ -179,15 +179,7 @@ def review(
     skipped: Sequence[Skipped] = (),
 ) -> ReviewPlan:
     """Plan one consolidated review of `findings` (see the module docstring)."""
-    consensus = compute_consensus(
-        findings,
-        bots_ran=settings.bots_ran,
-        line_window=settings.line_window,
-        title_overlap=settings.title_overlap,
-        order=settings.order,
-        model=settings.model,
-        profile=settings.profile,
-    )
+    consensus = compute_consensus(findings, settings)
     attached, unmatched = attach_verdicts(consensus, verdicts, settings.line_window)
     links = link_targets(consensus)
     planned = [

@@ -17,6 +17,7 @@ from review_quorum.gitlab.reconcile import find_ours
 from review_quorum.markup.markers import marker
 
 FINDING = marker("finding", "fp1")
+SUMMARY = marker("summary")
 
 
 @pytest.mark.parametrize(
@@ -136,3 +137,11 @@ def test_gitlab_reads_ours_whatever_the_case_and_who_replied(
 def test_gitlab_with_no_login_nothing_is_ours() -> None:
     discussions = [{"id": "d1", "notes": [{"id": 7, "body": FINDING}]}]
     assert find_ours("", discussions).live == {}
+
+
+def test_gitlab_the_sticky_is_our_first_summary_note() -> None:
+    discussions = [
+        {"id": "d1", "notes": [{"id": 7, "author": {"username": "quorum-bot"}, "body": SUMMARY}]},
+        {"id": "d2", "notes": [{"id": 8, "author": {"username": "quorum-bot"}, "body": SUMMARY}]},
+    ]
+    assert find_ours("quorum-bot", discussions).sticky == 7

@@ -130,3 +130,21 @@ def test_a_retried_create_that_was_applied_is_not_made_twice() -> None:
     fake.fail("discussions/create", 502, apply=True)
     result = post(fake, draft(comment(12)))
     assert len(diff_threads(fake)) == 1 and result.created == 1
+
+
+def test_a_replied_copy_elsewhere_is_kept_when_the_finding_is_already_placed() -> None:
+    fake = new_fake()
+    placed = our_thread(fake, 12, "The count can go negative.", None)
+    copy = our_thread(fake, 20, "The count can go negative.", "alice")
+    result = post(fake, draft(comment(12)))
+    assert placed in fake.discussions and copy in fake.discussions
+    assert (result.created, result.reanchored) == (0, 0)
+
+
+def test_an_unreplied_copy_elsewhere_is_removed_when_the_finding_is_already_placed() -> None:
+    fake = new_fake()
+    placed = our_thread(fake, 12, "The count can go negative.", None)
+    copy = our_thread(fake, 20, "The count can go negative.", None)
+    result = post(fake, draft(comment(12)))
+    assert placed in fake.discussions and copy not in fake.discussions
+    assert (result.created, result.reanchored) == (0, 1)

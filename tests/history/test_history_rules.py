@@ -178,3 +178,10 @@ def test_a_re_run_on_the_same_head_addresses_nothing(
     commit = successive._between(*heads, None)
     [(found, _)] = label_runs([before], after, commit).values()
     assert found == outcome != ADDRESSED, case
+
+
+def test_a_decision_without_an_author_is_nobodys_and_does_not_count() -> None:
+    said = {"id": 20, "user": {"type": "User"}, "body": f"/quorum ack {FINGERPRINT}"}
+    found = commands([("issue_comment", said)], {})
+    assert [decision.actor for decision in found] == [""]
+    assert from_writers(found, lambda login: "admin") == []

@@ -5,6 +5,7 @@ merged family, and ``1) text`` at the start of an escaped line."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from review_quorum.markup.escape import block
@@ -15,6 +16,8 @@ from review_quorum.model import (
     NormalizedFinding,
     Severity,
 )
+from review_quorum.plan import Settings
+from review_quorum.scoring import Model, compute_consensus
 from review_quorum.scoring.confidence.attach import (
     AttachedVerdict,
     AttachedVerdictInput,
@@ -57,6 +60,7 @@ ATTACH = [
     ("equidistant: the first in consensus order", [12, 8], 10, 3, 0),
     ("equidistant, the other order", [8, 12], 10, 3, 0),
     ("nearer wins over first", [13, 11], 10, 3, 1),
+    ("two findings on one line: the first", [10, 10], 10, 0, 0),
 ]
 
 
@@ -106,12 +110,14 @@ def alone_for_share(echoes: int) -> int:
     return int(echoes / ECHO_SHARE + 1e-9) - echoes
 
 
+# Echoes in 45 of 50 clusters: exactly ECHO_SHARE (0.9), with no rounding in between.
+SHARED = 9 * ECHO_MIN
 # (case, clusters where they echo, clusters where one speaks alone, one family)
 ECHOES = [
     ("exactly ECHO_MIN, nothing alone", ECHO_MIN, 0, True),
     ("one fewer than ECHO_MIN", ECHO_MIN - 1, 0, False),
-    ("exactly ECHO_SHARE", 10 * ECHO_MIN, alone_for_share(10 * ECHO_MIN), True),
-    ("just under ECHO_SHARE", 10 * ECHO_MIN, alone_for_share(10 * ECHO_MIN) + 1, False),
+    ("exactly ECHO_SHARE", SHARED, alone_for_share(SHARED), True),
+    ("just under ECHO_SHARE", SHARED, alone_for_share(SHARED) + 1, False),
 ]
 
 
@@ -129,9 +135,8 @@ def test_two_bots_are_one_family_from_exactly_the_echo_threshold(
 
 
 def test_the_share_row_sits_on_the_threshold() -> None:
-    echoes = 10 * ECHO_MIN
-    assert echoes >= ECHO_SHARE * (echoes + alone_for_share(echoes))
-    assert echoes < ECHO_SHARE * (echoes + alone_for_share(echoes) + 1)
+    assert ECHO_SHARE * (SHARED + alone_for_share(SHARED)) == SHARED
+    assert ECHO_SHARE * (SHARED + alone_for_share(SHARED) + 1) > SHARED
 
 
 # (case, the profile's families, the bots seen, the family every one of them has)
@@ -172,3 +177,42 @@ LINE_STARTS = [
 @pytest.mark.parametrize(("case", "text", "escaped"), LINE_STARTS, ids=[r[0] for r in LINE_STARTS])
 def test_a_line_never_starts_a_list_heading_or_quote(case: str, text: str, escaped: str) -> None:
     assert block(text) == escaped, case
+
+
+@pytest.mark.parametrize("model", ["agreement", "reliability"])
+@pytest.mark.parametrize("window", [-1, True, 1.5, "3"])
+def test_a_line_window_is_a_whole_number_of_lines_in_both_models(
+    model: Model, window: object
+) -> None:
+    with pytest.raises(ValueError, match="line_window must be a non-negative integer"):
+        compute_consensus([finding("a", "t", 1)], model=model, line_window=window)  # type: ignore[arg-type]
+
+
+# Two bots four lines apart: one issue within a window of 4, two within 3.
+APART = [finding("a", "SQL built from input", 10), finding("b", "SQL built from input", 14)]
+
+
+@pytest.mark.parametrize("model", ["agreement", "reliability"])
+@pytest.mark.parametrize(
+    ("settings", "keywords", "clusters", "bots_ran"),
+    [
+        (Settings(line_window=4), {}, 1, 2),
+        (Settings(line_window=3), {}, 2, 2),
+        (Settings(line_window=3), {"line_window": 4}, 1, 2),
+        (Settings(line_window=4, bots_ran=5), {}, 1, 5),
+        (Settings(line_window=4, bots_ran=5), {"bots_ran": 3}, 1, 3),
+    ],
+)
+def test_compute_consensus_takes_the_settings_and_a_keyword_wins(
+    model: Model, settings: Settings, keywords: dict[str, int], clusters: int, bots_ran: int
+) -> None:
+    settings = msgspec.structs.replace(settings, model=model)
+    found = compute_consensus(APART, settings, **keywords)  # type: ignore[arg-type]
+    assert (len(found), found[0].bots_ran, found[0].model) == (clusters, bots_ran, model)
+
+
+def test_the_settings_model_is_the_model() -> None:
+    [found] = compute_consensus(APART[:1], Settings(model="agreement"))
+    assert found.model == "agreement"
+    [found] = compute_consensus(APART[:1], Settings(model="agreement"), model="reliability")
+    assert found.model == "reliability"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from review_quorum.cli.common import ExitCode, write_output
+from review_quorum.cli.common import ExitCode, InputFiles, write_output
 from review_quorum.cli.evaluate import add_label_options, load_runs
 from review_quorum.cli.history import positive
 from review_quorum.cli.stats import add_filter_arguments, load_stats
@@ -56,10 +56,10 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.inputs:
-        labels_args = argparse.Namespace(**vars(args))
-        labels_args.labels, labels_args.inputs = args.inputs[0], args.inputs[1:]
-        labels_args.bot, labels_args.include_humans, labels_args.allow_empty = [], False, False
-        label_set, runs = load_runs(labels_args)
+        files = InputFiles(
+            paths=tuple(args.inputs[1:]), input_format=args.input_format, root=args.root
+        )
+        label_set, runs = load_runs(args, args.inputs[0], files)
         profile = fit(label_set, runs, args.origin or f"labels: {label_set.name}")
     else:
         stats, name = load_stats(args)

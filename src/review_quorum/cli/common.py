@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
+import msgspec
+
 from review_quorum import ingest
 from review_quorum.cli import progress
 from review_quorum.cli.output import print_chunks, print_text, write_file
@@ -124,8 +126,34 @@ def parse_bot_override(value: str) -> tuple[str, str]:
     return name.strip(), path
 
 
+class InputFiles(msgspec.Struct, frozen=True):
+    """The finding files a command reads (FILE arguments, then each `--bot NAME=FILE`)
+    and how to read them, taken from the command line once."""
+
+    paths: tuple[str, ...] = ()
+    bot_files: tuple[str, ...] = ()  # `--bot NAME=FILE` as given
+    input_format: str | None = None
+    root: str | None = None
+    include_humans: bool = False
+    allow_empty: bool = False
+    own_login: str | None = None
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace, *, root: str | None = None) -> InputFiles:
+        """The inputs a parsed command line names; `root` when `--root` is not given."""
+        return cls(
+            paths=tuple(args.inputs),
+            bot_files=tuple(args.bot),
+            input_format=args.input_format,
+            root=args.root if args.root is not None else root,
+            include_humans=args.include_humans,
+            allow_empty=args.allow_empty,
+            own_login=getattr(args, "bot_login", None),  # `quorum review` only
+        )
+
+
 def load_inputs(
-    args: argparse.Namespace,
+    files: InputFiles,
     *,
     categories: CategoryMap | None = None,
     bot_logins: Mapping[str, str] | None = None,
@@ -140,9 +168,9 @@ def load_inputs(
     path glob or a wrongly forced `--input-format` must not pass a gate as an empty review.
     Long inputs show progress (`progress.reading`).
     """
-    planned: list[tuple[str, str | None]] = [(path, None) for path in args.inputs]
-    planned += [(path, name) for name, path in map(parse_bot_override, args.bot)]
-    if not planned and not elsewhere and not args.allow_empty:
+    planned: list[tuple[str, str | None]] = [(path, None) for path in files.paths]
+    planned += [(path, name) for name, path in map(parse_bot_override, files.bot_files)]
+    if not planned and not elsewhere and not files.allow_empty:
         raise UsageError(
             "no input files: name at least one FILE (or --bot NAME=FILE), "
             "or pass --allow-empty for an empty review"
@@ -153,18 +181,18 @@ def load_inputs(
         for path, bot in planned:
             options = ReadOptions(
                 bot=bot,
-                root=args.root,
+                root=files.root,
                 categories=categories,
-                include_humans=args.include_humans,
+                include_humans=files.include_humans,
                 bot_logins=bot_logins or {},
-                own_login=getattr(args, "bot_login", None),
+                own_login=files.own_login,
             )
             source = Source("<stdin>" if path == "-" else path, read_bytes(path), options)
-            read = ingest.read(source, args.input_format)
+            read = ingest.read(source, files.input_format)
             readable = readable or bool(read.findings) or _nothing_broken(read.skipped)
             batch.extend(read)
             advance(path)
-    if not readable and not args.allow_empty:
+    if not readable and not files.allow_empty:
         raise _unreadable(batch.skipped)
     return batch
 

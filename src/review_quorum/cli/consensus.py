@@ -14,6 +14,7 @@ from review_quorum.cli.common import (
     GATE_LEVELS,
     HELP,
     ExitCode,
+    InputFiles,
     add_input_arguments,
     add_model_arguments,
     fraction,
@@ -72,7 +73,7 @@ def add_consensus_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     profile = load_profile(args.profile)
-    batch = load_inputs(args)
+    batch = load_inputs(InputFiles.from_args(args))
     seen = distinct_bots(batch.findings)
     bots_ran = resolve_bots(args.bots, seen)
     with progress.ticking(f"clustering {len(batch.findings):,} findings") as ticker:

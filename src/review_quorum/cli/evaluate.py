@@ -12,6 +12,7 @@ from review_quorum import labels
 from review_quorum.cli.common import (
     HELP,
     ExitCode,
+    InputFiles,
     add_input_arguments,
     fraction,
     load_inputs,
@@ -77,17 +78,20 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
-def load_runs(args: argparse.Namespace) -> tuple[labels.Labels, list[labels.Run]]:
-    """The labels and the runs they score, from the command line."""
+def load_runs(
+    args: argparse.Namespace, labels_file: str, files: InputFiles
+) -> tuple[labels.Labels, list[labels.Run]]:
+    """The labels in `labels_file` (read as the label options of `args` say) and the
+    runs they score, from the finding files `files`."""
     label_set = labels.load(
-        Path(args.labels),
+        Path(labels_file),
         args.labels_format,
         judge=args.judge,
         ignore_rules=args.ignore_rule,
         tolerance=args.tolerance,
         any_category=args.any_category,
     )
-    batch = load_inputs(args, elsewhere=label_set.own_findings)
+    batch = load_inputs(files, elsewhere=label_set.own_findings)
     report_skipped(batch.skipped)
     seen = distinct_bots(batch.findings)
     bots_ran = resolve_bots(args.bots, seen) if batch.findings else None
@@ -96,7 +100,7 @@ def load_runs(args: argparse.Namespace) -> tuple[labels.Labels, list[labels.Run]
 
 def run(args: argparse.Namespace) -> int:
     profile = load_profile(args.profile)
-    label_set, runs = load_runs(args)
+    label_set, runs = load_runs(args, args.labels, InputFiles.from_args(args))
     options = Options(profile, args.line_window, args.title_overlap)
     rows = evaluate(label_set, runs, options)
     if args.format == "json":

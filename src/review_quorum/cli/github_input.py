@@ -91,9 +91,14 @@ def wants_github(args: argparse.Namespace) -> bool:
 
 
 def read_github(
-    args: argparse.Namespace, options: ReadOptions, env: Mapping[str, str] | None = None
+    args: argparse.Namespace,
+    options: ReadOptions,
+    env: Mapping[str, str] | None = None,
+    *,
+    triage: bool = False,
 ) -> PullInput:
-    """Read (after waiting, if asked) the pull request's comments into a batch of findings."""
+    """Read (after waiting, if asked) the pull request's comments into a batch of findings;
+    with `triage` (a run recorded in the history), the writers' triage decisions too."""
     # Imported here so that commands which never touch GitHub do not pay for httpx.
     from review_quorum.cli.posting import make_http_client
     from review_quorum.github import GitHubClient, resolve_target
@@ -130,7 +135,7 @@ def read_github(
                 snapshot, awaited = wait(read, bots, args.wait_timeout, options.bot_logins, absent)
             else:
                 snapshot, awaited = read(), None
-        decisions = read_decisions(client, snapshot) if getattr(args, "recorder", None) else []
+        decisions = read_decisions(client, snapshot) if triage else []
     finally:
         http.close()
     batch = read_comments(_comments(snapshot), name=str(snapshot.target), options=options)

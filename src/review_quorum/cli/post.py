@@ -195,14 +195,14 @@ def deliver(
     `written` says the command already wrote the review locally (so `local` has no more to
     do); `reading` is how the poster reads the pull request's comments, and `rebuild` checks
     a saved plan against them (see `post_review`)."""
+    from review_quorum.cli.posting import PostingOptions
     from review_quorum.cli.reporters import REPORTERS, Delivery
 
-    name = args.reporter or file_settings.get("reporter") or default
+    options = PostingOptions.from_args(args, file_settings)
+    name = options.reporter or file_settings.get("reporter") or default
     if name == "local" and written:
         return ExitCode.OK
-    if args.check_name is None:
-        args.check_name = file_settings.get("check-name")
-    delivery = Delivery(plan, source, args, os.environ, reading=reading, rebuild=rebuild)
+    delivery = Delivery(plan, source, options, os.environ, reading=reading, rebuild=rebuild)
     return REPORTERS[name](delivery)
 
 

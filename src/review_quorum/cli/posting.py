@@ -1,6 +1,8 @@
 """Posting a plan, shared by `quorum post`, `quorum review --post` and the reporters: the
-HTTP client every command posts with (`make_http_client`), a plan posted to a GitHub pull
-request as the parsed posting options say (`post_from_args`), the review event
+posting options read once from the command line (`PostingOptions`, which the reporters
+get instead of the parsed arguments), the HTTP client every command posts with
+(`make_http_client`), a plan posted to a GitHub pull request as those options say
+(`post_to_github`), the review event
 (`choose_event`: COMMENT, or REQUEST_CHANGES when `--request-changes-on LEVEL` is given
 and the plan has findings at or above LEVEL; never an approval), and what a run reports
 afterwards (`report_outcome`). httpx and the platform clients are imported only when
@@ -14,14 +16,16 @@ import os
 import sys
 from collections.abc import Callable, Mapping
 from contextlib import nullcontext
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+import msgspec
 
 from review_quorum.cli import progress
 from review_quorum.cli.common import ExitCode, warn, write_output
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions
 from review_quorum.model import ConsensusLevel
-from review_quorum.plan import ReviewPlan, gate_at
+from review_quorum.plan import InlineMode, ReviewPlan, gate_at
 
 if TYPE_CHECKING:
     import httpx
@@ -30,8 +34,53 @@ if TYPE_CHECKING:
     from review_quorum.delivery.draft import ReviewDraft
 
 
-def post_from_args(
-    args: argparse.Namespace,
+class PostingOptions(msgspec.Struct, frozen=True):
+    """Where and how a plan is posted: the options `cli.post.add_post_arguments` defines,
+    read once, with the check run's name from the configuration when not given."""
+
+    reporter: str | None = None
+    check_name: str | None = None
+    repo: str | None = None
+    pr: int | None = None
+    project: str | None = None
+    mr: int | None = None
+    organization: str | None = None  # Azure DevOps
+    bot_login: str | None = None
+    resolve_fixed: bool = False
+    hide_duplicates: bool = False
+    inline_mode: InlineMode | None = None
+    dry_run: bool = False
+    request_changes_on: str | None = None
+    output: str | None = None  # `local`: where the markdown goes (`quorum review -o`)
+
+    @classmethod
+    def from_args(
+        cls, args: argparse.Namespace, file_settings: Mapping[str, Any]
+    ) -> PostingOptions:
+        """The posting options of a parsed command line and its configuration."""
+        check_name = args.check_name
+        if check_name is None:
+            check_name = file_settings.get("check-name")
+        return cls(
+            reporter=args.reporter,
+            check_name=check_name,
+            repo=args.repo,
+            pr=args.pr,
+            project=args.project,
+            mr=args.mr,
+            organization=getattr(args, "organization", None),
+            bot_login=args.bot_login,
+            resolve_fixed=args.resolve_fixed,
+            hide_duplicates=args.hide_duplicates,
+            inline_mode=args.inline_mode,
+            dry_run=args.dry_run,
+            request_changes_on=args.request_changes_on,
+            output=getattr(args, "output", None),  # `quorum post` has no -o
+        )
+
+
+def post_to_github(
+    options: PostingOptions,
     plan: ReviewPlan,
     source: str,
     *,
@@ -40,45 +89,45 @@ def post_from_args(
     reading: ReadOptions | None = None,
     rebuild: Callable[[Fresh], CheckedPlan] | None = None,
 ) -> int:
-    """Post `plan` (`source` names it) as the parsed posting options say; returns the exit
-    status. `reading` goes to `post_review`, and `rebuild` too, as the maker of the draft of
-    the checked plan, which gets its event the same way."""
+    """Post `plan` (`source` names it) as `options` say; returns the exit status.
+    `reading` goes to `post_review`, and `rebuild` too, as the maker of the draft of the
+    checked plan, which gets its event the same way."""
     # Imported here so that commands which never post do not pay for httpx.
     from review_quorum.github import GitHubClient, post_review, resolve_target
 
     env = os.environ if env is None else env
-    draft = _draft(plan, source, args)
+    draft = _draft(plan, source, options)
     for skipped in draft.skipped:
         warn(f"not posted: {skipped.describe()}")
-    if args.inline_mode is not None and args.inline_mode != draft.inline_mode:
+    if options.inline_mode is not None and options.inline_mode != draft.inline_mode:
         raise ConfigError(
-            f"--inline-mode {args.inline_mode}: the plan was made with --inline-mode "
-            f"{draft.inline_mode}; make it again with --inline-mode {args.inline_mode}"
+            f"--inline-mode {options.inline_mode}: the plan was made with --inline-mode "
+            f"{draft.inline_mode}; make it again with --inline-mode {options.inline_mode}"
         )
-    target = resolve_target(args.repo, args.pr, env)
+    target = resolve_target(options.repo, options.pr, env)
     owned = http is None
     http_client = make_http_client() if http is None else http
     try:
         client = GitHubClient.from_env(
-            http_client, env, dry_run=args.dry_run, on_wait=progress.note
+            http_client, env, dry_run=options.dry_run, on_wait=progress.note
         )
         with nullcontext() if client.offline else progress.stage(f"posting to {target}"):
             result = post_review(
                 client,
                 target,
                 draft,
-                resolve_fixed=args.resolve_fixed,
-                hide_duplicates=args.hide_duplicates,
-                dry_run=args.dry_run,
-                bot_login=args.bot_login,
+                resolve_fixed=options.resolve_fixed,
+                hide_duplicates=options.hide_duplicates,
+                dry_run=options.dry_run,
+                bot_login=options.bot_login,
                 env=env,
                 reading=reading,
-                rebuild=None if rebuild is None else _redraft(rebuild, source, args),
+                rebuild=None if rebuild is None else _redraft(rebuild, source, options),
             )
     finally:
         if owned:
             http_client.close()
-    return report_outcome(args.dry_run, client, result, "GITHUB_TOKEN")
+    return report_outcome(options.dry_run, client, result, "GITHUB_TOKEN")
 
 
 class _Client(Protocol):
@@ -112,22 +161,22 @@ def report_outcome(dry_run: bool, client: _Client, result: _Outcome, variable: s
 
 
 def _draft(
-    plan: ReviewPlan, source: str, args: argparse.Namespace, mismatched: int = 0
+    plan: ReviewPlan, source: str, options: PostingOptions, mismatched: int = 0
 ) -> ReviewDraft:
     from review_quorum.delivery.draft import ReviewDraft
 
-    event = choose_event(plan, args.request_changes_on)
+    event = choose_event(plan, options.request_changes_on)
     return ReviewDraft.from_plan(plan, source=source, event=event, mismatched=mismatched)
 
 
 def _redraft(
-    rebuild: Callable[[Fresh], CheckedPlan], source: str, args: argparse.Namespace
+    rebuild: Callable[[Fresh], CheckedPlan], source: str, options: PostingOptions
 ) -> Callable[[Fresh], ReviewDraft]:
     """The draft of the plan `rebuild` checks against the comments the poster reads."""
 
     def rebuilt(fresh: Fresh) -> ReviewDraft:
         checked = rebuild(fresh)
-        return _draft(checked.plan, source, args, len(checked.mismatched))
+        return _draft(checked.plan, source, options, len(checked.mismatched))
 
     return rebuilt
 

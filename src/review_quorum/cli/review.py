@@ -33,6 +33,7 @@ from review_quorum.cli.bitbucket_input import (
 from review_quorum.cli.common import (
     HELP,
     ExitCode,
+    InputFiles,
     add_input_arguments,
     add_model_arguments,
     fraction,
@@ -180,6 +181,7 @@ def build_settings(
     seen: set[str],
     awaited: AwaitedBots | None = None,
     reviewed: tuple[str, ...] = (),
+    recorder: Recorder | None = None,
 ) -> Settings:
     gate = effective(args, file_settings, "gate-level")
     bots = effective(args, file_settings, "bots")
@@ -202,15 +204,16 @@ def build_settings(
         inline_level=ConsensusLevel.parse(effective(args, file_settings, "inline-level")),
         gate_level=gate_level(gate),
         model=effective(args, file_settings, "model"),
-        profile=_profile(args, file_settings),
+        profile=_profile(args, file_settings, recorder),
         inline_mode=effective(args, file_settings, "inline-mode"),
     )
 
 
-def _profile(args: argparse.Namespace, file_settings: dict[str, Any]) -> Profile | None:
+def _profile(
+    args: argparse.Namespace, file_settings: dict[str, Any], recorder: Recorder | None
+) -> Profile | None:
     """`--profile`, else (with `--db`) the profile the history supports, else the default."""
     profile = load_profile(effective(args, file_settings, "profile"))
-    recorder: Recorder | None = getattr(args, "recorder", None)
     if profile is None and recorder is not None:
         return recorder.profile(file_settings)
     return profile
@@ -269,11 +272,13 @@ def load_verdicts(path: str | None) -> list[AttachedVerdictInput]:
     return verdicts
 
 
-def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, dict[str, Any]]:
+def plan_review(
+    args: argparse.Namespace, stages: Stages
+) -> tuple[ReviewPlan, dict[str, Any], Recorder | None]:
+    """The plan, the configuration read, and the history recorder `--db` asks for."""
     file_settings = config.load(Path(args.config) if args.config else None)
-    if args.root is None and "root" in file_settings:
-        args.root = file_settings["root"]
-    args.recorder = Recorder.from_args(args, file_settings)
+    files = InputFiles.from_args(args, root=file_settings.get("root"))
+    recorder = Recorder.from_args(args, file_settings)
     with stages.stage("read"):
         categories = file_settings.get("categories")
         category_map = build_category_map(categories) if categories else None
@@ -289,21 +294,21 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
             if wanted
         ]
         remote = bool(services)
-        batch = load_inputs(args, categories=category_map, bot_logins=bot_logins, elsewhere=remote)
+        batch = load_inputs(files, categories=category_map, bot_logins=bot_logins, elsewhere=remote)
         pulled = None
         if len(services) > 1:
             given, count = " and ".join(services), ("two", "three", "four")[len(services) - 2]
             raise ConfigError(f"{given} read {count} different services: give one")
         if remote:
             options = ReadOptions(
-                root=args.root,
+                root=files.root,
                 categories=category_map,
                 include_humans=args.include_humans,
                 bot_logins=bot_logins,
                 own_login=args.bot_login,
             )
             if wants_github(args):
-                pulled = read_github(args, options)
+                pulled = read_github(args, options, triage=recorder is not None)
                 batch.extend(pulled.batch)
             if wants_gitlab(args):
                 pulled = read_gitlab(args, options)
@@ -317,10 +322,10 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
         diff = load_diff(args)
         verdicts = load_verdicts(args.verdicts)
     awaited = pulled.awaited if pulled is not None else None
-    covered = history_review.coverage_for(args.recorder, pulled, file_settings, batch.findings)
+    covered = history_review.coverage_for(recorder, pulled, file_settings, batch.findings)
     seen = {f.bot for f in batch.findings}
     reviewed = history_review.reviewed(covered)
-    settings = build_settings(args, file_settings, seen, awaited, reviewed)
+    settings = build_settings(args, file_settings, seen, awaited, reviewed, recorder)
     with stages.stage("plan", f"planning the review of {len(batch.findings):,} findings"):
         plan = review(
             batch.findings, settings=settings, diff=diff, verdicts=verdicts, skipped=batch.skipped
@@ -329,24 +334,24 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
         plan = msgspec.structs.replace(
             plan, awaited=pulled.awaited, commit_id=pulled.head_sha or None
         )
-    plan = history_review.apply(plan, args.recorder, pulled, covered)
-    return plan, file_settings
+    plan = history_review.apply(plan, recorder, pulled, covered)
+    return plan, file_settings, recorder
 
 
 def run(args: argparse.Namespace) -> int:
     stages = Stages(args.verbose)
     stages.ticker.start()
     try:
-        plan, file_settings = plan_review(args, stages)
+        plan, file_settings, recorder = plan_review(args, stages)
         output_format = effective(args, file_settings, "format")
         with stages.stage("render", f"writing the {output_format} report"):
             _write(plan, output_format, args.output)
         keep_until_exit(plan)
         if plan.skipped:
             warn(f"{len(plan.skipped)} input record(s) skipped (listed in the JSON report)")
-        if args.recorder is not None:
+        if recorder is not None:
             with stages.stage("record", "recording the run in the history"):
-                args.recorder.record(plan)
+                recorder.record(plan)
     finally:
         stages.ticker.stop()
     if args.post or args.reporter not in (None, "local"):

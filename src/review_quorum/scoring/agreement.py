@@ -30,12 +30,15 @@ from review_quorum.model import (
     ConsensusLevel,
     NormalizedFinding,
     Severity,
+    check_line_window,
     distinct_bots,
+    level_for,
 )
 from review_quorum.scoring.title_index import TitleIndex
 
 CONFIRMED_FLOOR = 0.66
 NEEDS_VERIFICATION_FLOOR = 0.33
+FLOORS = (CONFIRMED_FLOOR, NEEDS_VERIFICATION_FLOOR)
 
 STOPWORDS = frozenset(
     [
@@ -82,11 +85,7 @@ def title_tokens(title: str) -> frozenset[str]:
 
 def bucket_for_score(score: float) -> ConsensusLevel:
     """The consensus level of a score (lower edges inclusive)."""
-    if score >= CONFIRMED_FLOOR:
-        return ConsensusLevel.CONFIRMED
-    if score >= NEEDS_VERIFICATION_FLOOR:
-        return ConsensusLevel.NEEDS_VERIFICATION
-    return ConsensusLevel.UNVERIFIED
+    return level_for(score, FLOORS)
 
 
 def must_address(
@@ -138,8 +137,7 @@ def compute_consensus(
     order: Order = "input",
 ) -> list[ConsensusFinding]:
     """Cluster `findings` into consensus findings, scored and ordered per SPEC 3."""
-    if isinstance(line_window, bool) or not isinstance(line_window, int) or line_window < 0:
-        raise ValueError(f"line_window must be a non-negative integer, not {line_window!r}")
+    check_line_window(line_window)
     if not math.isfinite(title_overlap):
         raise ValueError(f"title_overlap must be a finite number, not {title_overlap!r}")
     if order not in ("input", "canonical"):
@@ -200,26 +198,41 @@ def sort_for_output(consensus: list[ConsensusFinding]) -> None:
 _score, _file = attrgetter("consensus_score"), attrgetter("file")
 
 
+Spread = tuple[NormalizedFinding | None, int | None, str, Severity, float]
+
+
+def spread(members: Sequence[NormalizedFinding]) -> Spread:
+    """One pass over a cluster's members, for both models' summaries: the first member
+    with a line and the smallest line (None and None when no member has one), the longest
+    title, the highest severity and the highest confidence (the first of each on ties)."""
+    first = members[0]
+    lined, line = None, None
+    title, severity, confidence = first.title, first.severity, first.confidence
+    for member in members:
+        member_line = member.evidence.line
+        if member_line is not None:
+            if lined is None:
+                lined, line = member, member_line
+            elif member_line < line:  # type: ignore[operator]  # set with `lined`
+                line = member_line
+        if len(member.title) > len(title):
+            title = member.title
+        if member.severity > severity:
+            severity = member.severity
+        if member.confidence > confidence:
+            confidence = member.confidence
+    return lined, line, title, severity, confidence
+
+
 def _summarise(members: list[NormalizedFinding], bots_ran: int) -> ConsensusFinding:
     anchor = members[0]
-    line = anchor.evidence.line
-    title = anchor.title
-    severity = anchor.severity
-    confidence = anchor.confidence
     if len(members) == 1:
         detected_by: tuple[str, ...] = (anchor.bot,)
+        line, title = anchor.evidence.line, anchor.title
+        severity, confidence = anchor.severity, anchor.confidence
     else:
         detected_by = tuple(sorted({member.bot for member in members}))
-        for member in members:
-            member_line = member.evidence.line
-            if member_line is not None and (line is None or member_line < line):
-                line = member_line
-            if len(member.title) > len(title):
-                title = member.title
-            if member.severity > severity:
-                severity = member.severity
-            if member.confidence > confidence:
-                confidence = member.confidence
+        _, line, title, severity, confidence = spread(members)
     confidence = 0.0 if confidence < 0.0 else 1.0 if confidence > 1.0 else confidence
     ratio = len(detected_by) / bots_ran
     ratio = 1.0 if ratio > 1.0 else ratio
@@ -236,7 +249,7 @@ def _summarise(members: list[NormalizedFinding], bots_ran: int) -> ConsensusFind
         ratio,
         confidence,
         score,
-        bucket_for_score(score),
+        level_for(score, FLOORS),
         tuple(members),
     )
 

@@ -30,7 +30,7 @@ from collections.abc import Iterator, Sequence
 from itertools import chain, compress
 from operator import attrgetter, itemgetter
 
-from review_quorum.model import NormalizedFinding
+from review_quorum.model import NormalizedFinding, is_stated
 from review_quorum.scoring.text import Corpus, TextIndex, Vector, tokens_of_each
 from review_quorum.scoring.witnesses import GENERIC, Source, source_of
 
@@ -161,7 +161,7 @@ def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
                 open_clusters = [item for item in open_clusters if item.end + window >= start]
                 horizon = min((item.end for item in open_clusters), default=start) + window
         source = source_of(finding)
-        stated = finding.category_certainty >= 1.0
+        stated = is_stated(finding)
         category, cwes = finding.category, finding.cwes
         target: _Cluster | None = None
         best_match, best_overlap = False, 0
@@ -300,7 +300,7 @@ class _ByText:
                 target.members.append(finding)
                 if target.bots is not None:
                     target.bots.add(finding.bot)
-                if finding.category_certainty >= 1.0:
+                if is_stated(finding):
                     _note_stated(target, finding)
                 index.add(target.number, text, vector)
             yield clusters
@@ -312,7 +312,7 @@ def _best_by_text(
     best: _Cluster | None = None
     best_key: tuple[bool, float] | None = None
     bot, category, cwes = finding.bot, finding.category, finding.cwes
-    stated = finding.category_certainty >= 1.0  # a guessed category never walls
+    stated = is_stated(finding)  # a guessed category never walls
     similarity_to = index.similarity
     for number in index.candidates(vector):
         found = clusters[number]

@@ -32,6 +32,9 @@ from review_quorum.model import (
     ConsensusLevel,
     Contribution,
     NormalizedFinding,
+    check_line_window,
+    is_stated,
+    level_for,
 )
 from review_quorum.scoring import families, matching, witnesses
 from review_quorum.scoring.agreement import (
@@ -39,6 +42,7 @@ from review_quorum.scoring.agreement import (
     canonical_key,
     resolve_bots_ran,
     sort_for_output,
+    spread,
 )
 from review_quorum.scoring.profile import Profile
 from review_quorum.scoring.witnesses import GENERIC
@@ -46,16 +50,13 @@ from review_quorum.scoring.witnesses import GENERIC
 PRIOR_REAL = 0.12
 CONFIRMED_PROBABILITY = 0.8
 NEEDS_VERIFICATION_PROBABILITY = 0.5
+FLOORS = (CONFIRMED_PROBABILITY, NEEDS_VERIFICATION_PROBABILITY)
 _FLOOR, _CEILING = 0.01, 0.99
 
 
 def level_for_probability(probability: float) -> ConsensusLevel:
     """The consensus level of a probability (lower edges inclusive)."""
-    if probability >= CONFIRMED_PROBABILITY:
-        return ConsensusLevel.CONFIRMED
-    if probability >= NEEDS_VERIFICATION_PROBABILITY:
-        return ConsensusLevel.NEEDS_VERIFICATION
-    return ConsensusLevel.UNVERIFIED
+    return level_for(probability, FLOORS)
 
 
 def logit(probability: float) -> float:
@@ -75,8 +76,7 @@ def compute_reliability(
     profile: Profile | None = None,
 ) -> list[ConsensusFinding]:
     """Cluster `findings` by evidence and score each cluster's probability of being real."""
-    if isinstance(line_window, bool) or not isinstance(line_window, int) or line_window < 0:
-        raise ValueError(f"line_window must be a non-negative integer, not {line_window!r}")
+    check_line_window(line_window)
     if order not in ("input", "canonical"):
         raise ValueError(f"order must be 'input' or 'canonical', not {order!r}")
     if profile is None:
@@ -159,7 +159,7 @@ def _score(sources: Sequence[witnesses.Source], shares: Shares) -> _Score:
     for contribution in contributions:  # in member order, the same sum on every Python
         log_odds += contribution.weight
     probability = 1.0 / (1.0 + math.exp(-log_odds))
-    return contributions, probability, level_for_probability(probability)
+    return contributions, probability, level_for(probability, FLOORS)
 
 
 def _summarise(
@@ -170,26 +170,9 @@ def _summarise(
 ) -> ConsensusFinding:
     """A cluster of several findings, given its score."""
     contributions, probability, level = score
-    anchor, stated = None, None
-    first = members[0]
-    line, title, severity, confidence = None, "", first.severity, first.confidence
-    for member in members:  # one pass, as the agreement model's summary does
-        member_line = member.evidence.line
-        if member_line is not None:
-            if anchor is None:
-                anchor = member
-                line = member_line
-            elif member_line < line:  # type: ignore[operator]  # set with the anchor
-                line = member_line
-        if stated is None and member.category_certainty >= 1.0 and member.category != GENERIC:
-            stated = member.category
-        if len(member.title) > len(title):
-            title = member.title
-        if member.severity > severity:  # the first of the highest, as max() keeps it
-            severity = member.severity
-        if member.confidence > confidence:
-            confidence = member.confidence
-    anchor = anchor or first
+    lined, line, title, severity, confidence = spread(members)
+    anchor = lined or members[0]
+    stated = next((m.category for m in members if is_stated(m) and m.category != GENERIC), None)
     # Positional on purpose, as in the agreement model: this runs once per cluster.
     return ConsensusFinding(
         anchor.evidence.file,

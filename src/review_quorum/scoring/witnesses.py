@@ -35,7 +35,7 @@ from operator import attrgetter
 
 import msgspec
 
-from review_quorum.model import NormalizedFinding
+from review_quorum.model import NormalizedFinding, is_stated
 from review_quorum.scoring.profile import Profile, SourceReliability
 
 AGREED = 0.75
@@ -251,7 +251,7 @@ def _family_kinds(stated: dict[Source, _Stated], family: dict[str, str]) -> dict
 
 
 def _reports_anything(finding: NormalizedFinding) -> bool:
-    return finding.category_certainty < 1.0 or (finding.category == GENERIC and not finding.cwes)
+    return not is_stated(finding) or (finding.category == GENERIC and not finding.cwes)
 
 
 def _corroborable(

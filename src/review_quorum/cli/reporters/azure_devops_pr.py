@@ -26,22 +26,24 @@ from review_quorum.errors import ConfigError
 
 
 def report(delivery: Delivery) -> int:
-    args = delivery.args
-    if args.hide_duplicates:
+    options = delivery.options
+    if options.hide_duplicates:
         raise ConfigError("--hide-duplicates: Azure DevOps comments cannot be minimized")
     draft = ReviewDraft.from_plan(delivery.plan, source=delivery.source)
     if draft.inline_mode != "post":
         raise ConfigError("--inline-mode link links to GitHub comments: use post on Azure DevOps")
     for skipped in draft.skipped:
         warn(f"not posted: {skipped.describe()}")
-    target = resolve_pull_request(args.organization, args.project, args.repo, args.pr, delivery.env)
+    target = resolve_pull_request(
+        options.organization, options.project, options.repo, options.pr, delivery.env
+    )
     http = posting.make_http_client() if delivery.http is None else delivery.http
     try:
         timing = github_input.TIMING  # the CLI's clock and sleeper, which tests replace
         client = AzureDevOpsClient.from_env(
             http,
             delivery.env,
-            dry_run=args.dry_run,
+            dry_run=options.dry_run,
             on_wait=progress.note,
             sleep=timing.sleep,
             clock=timing.clock,
@@ -51,13 +53,13 @@ def report(delivery: Delivery) -> int:
                 client,
                 target,
                 draft,
-                resolve_fixed=args.resolve_fixed,
-                dry_run=args.dry_run,
-                status_name=getattr(args, "check_name", None) or STATUS_NAME,
+                resolve_fixed=options.resolve_fixed,
+                dry_run=options.dry_run,
+                status_name=options.check_name or STATUS_NAME,
             )
     finally:
         if delivery.http is None:
             http.close()
     return posting.report_outcome(
-        args.dry_run, client, result, "AZURE_DEVOPS_TOKEN or SYSTEM_ACCESSTOKEN"
+        options.dry_run, client, result, "AZURE_DEVOPS_TOKEN or SYSTEM_ACCESSTOKEN"
     )

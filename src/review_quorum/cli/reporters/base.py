@@ -2,16 +2,16 @@
 
 A reporter takes one planned review somewhere: standard output, a GitHub review, a GitHub
 check run, a GitLab merge request. It is called at the CLI edge, after the review is
-planned, with the parsed options of the command that called it (`quorum review` or
-`quorum post`), the environment and, in tests, an injected HTTP client. It returns the
-command's exit status for the delivery (`ExitCode.OK` when it delivered; the gate's own
-exit status stays the command's business) and raises `QuorumError`s for what went wrong.
+planned, with the posting options of the command that called it (`quorum review` or
+`quorum post`, read once into `cli.posting.PostingOptions`), the environment and, in
+tests, an injected HTTP client. It returns the command's exit status for the delivery
+(`ExitCode.OK` when it delivered; the gate's own exit status stays the command's business)
+and raises `QuorumError`s for what went wrong.
 Every reporter is idempotent: running it again on the same plan changes nothing more.
 """
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
@@ -23,12 +23,13 @@ if TYPE_CHECKING:
     import httpx
 
     from review_quorum.checked_plan import CheckedPlan, Fresh
+    from review_quorum.cli.posting import PostingOptions
     from review_quorum.ingest.base import ReadOptions
 
 
 class Delivery(msgspec.Struct, frozen=True):
     """One review to deliver: the plan, a name for where it came from (for messages), the
-    command's parsed options, the environment, and an HTTP client when one is injected.
+    command's posting options, the environment, and an HTTP client when one is injected.
 
     `reading` is how a poster reads the pull request's comments itself; `rebuild`, given
     for a saved plan (which may come from a fork), checks the plan against that reading
@@ -37,7 +38,7 @@ class Delivery(msgspec.Struct, frozen=True):
 
     plan: ReviewPlan
     source: str
-    args: argparse.Namespace
+    options: PostingOptions
     env: Mapping[str, str]
     http: httpx.Client | None = None
     reading: ReadOptions | None = None

@@ -20,9 +20,9 @@ from review_quorum.render.code_insights import insights_report
 
 
 def report(delivery: Delivery) -> int:
-    args = delivery.args
-    name = report_id(getattr(args, "check_name", None) or REPORT_ID)
-    target = resolve_pull_request(args.repo, args.pr, delivery.env)
+    options = delivery.options
+    name = report_id(options.check_name or REPORT_ID)
+    target = resolve_pull_request(options.repo, options.pr, delivery.env)
     insights = insights_report(delivery.plan, name=name, link=pull_request_page(target))
     http = posting.make_http_client() if delivery.http is None else delivery.http
     try:
@@ -30,16 +30,16 @@ def report(delivery: Delivery) -> int:
         client = BitbucketClient.from_env(
             http,
             delivery.env,
-            dry_run=args.dry_run,
+            dry_run=options.dry_run,
             on_wait=progress.note,
             sleep=timing.sleep,
             clock=timing.clock,
         )
         with nullcontext() if client.offline else progress.stage(f"reporting on {target}"):
             result = post_insights(
-                client, target, insights, name=name, dry_run=args.dry_run, env=delivery.env
+                client, target, insights, name=name, dry_run=options.dry_run, env=delivery.env
             )
     finally:
         if delivery.http is None:
             http.close()
-    return posting.report_outcome(args.dry_run, client, result, "BITBUCKET_TOKEN")
+    return posting.report_outcome(options.dry_run, client, result, "BITBUCKET_TOKEN")

@@ -35,22 +35,22 @@ DEFAULT_NAME = "review-quorum"
 
 
 def report(delivery: Delivery) -> int:
-    args = delivery.args
-    name = check_name(getattr(args, "check_name", None))
-    target = resolve_target(args.repo, args.pr, delivery.env)
+    options = delivery.options
+    name = check_name(options.check_name)
+    target = resolve_target(options.repo, options.pr, delivery.env)
     http = posting.make_http_client() if delivery.http is None else delivery.http
     try:
         client = GitHubClient.from_env(
-            http, delivery.env, dry_run=args.dry_run, on_wait=progress.note
+            http, delivery.env, dry_run=options.dry_run, on_wait=progress.note
         )
         plan = delivery.plan
         if delivery.rebuild is not None:  # a saved plan: its bot findings are checked
             plan = _checked(client, target, plan, delivery.reading or ReadOptions())
-        result = _post(client, target, name, plan, dry_run=args.dry_run)
+        result = _post(client, target, name, plan, dry_run=options.dry_run)
     finally:
         if delivery.http is None:
             http.close()
-    if args.dry_run:
+    if options.dry_run:
         sys.stdout.write("".join(f"{format_request(request)}\n" for request in client.unsent))
     if result is not None:
         print(f"quorum: {result.describe()}", file=sys.stderr)

@@ -26,22 +26,22 @@ from review_quorum.gitlab.target import resolve_merge_request
 
 
 def report(delivery: Delivery) -> int:
-    args = delivery.args
-    if args.hide_duplicates:
+    options = delivery.options
+    if options.hide_duplicates:
         raise ConfigError("--hide-duplicates: GitLab notes cannot be minimized (GitHub only)")
     draft = ReviewDraft.from_plan(delivery.plan, source=delivery.source)
     if draft.inline_mode != "post":
         raise ConfigError("--inline-mode link links to GitHub comments: use post on GitLab")
     for skipped in draft.skipped:
         warn(f"not posted: {skipped.describe()}")
-    target = resolve_merge_request(args.project, args.mr, delivery.env)
+    target = resolve_merge_request(options.project, options.mr, delivery.env)
     http = posting.make_http_client() if delivery.http is None else delivery.http
     try:
         timing = github_input.TIMING  # the CLI's clock and sleeper, which tests replace
         client = GitLabClient.from_env(
             http,
             delivery.env,
-            dry_run=args.dry_run,
+            dry_run=options.dry_run,
             on_wait=progress.note,
             sleep=timing.sleep,
             clock=timing.clock,
@@ -51,12 +51,12 @@ def report(delivery: Delivery) -> int:
                 client,
                 target,
                 draft,
-                resolve_fixed=args.resolve_fixed,
-                dry_run=args.dry_run,
+                resolve_fixed=options.resolve_fixed,
+                dry_run=options.dry_run,
                 env=delivery.env,
-                status_name=getattr(args, "check_name", None) or STATUS_NAME,
+                status_name=options.check_name or STATUS_NAME,
             )
     finally:
         if delivery.http is None:
             http.close()
-    return posting.report_outcome(args.dry_run, client, result, "GITLAB_TOKEN")
+    return posting.report_outcome(options.dry_run, client, result, "GITLAB_TOKEN")

@@ -13,5 +13,5 @@ from review_quorum.render import review
 
 
 def report(delivery: Delivery) -> int:
-    write_output(review.render(delivery.plan), getattr(delivery.args, "output", None))
+    write_output(review.render(delivery.plan), delivery.options.output)
     return ExitCode.OK

@@ -1,0 +1,78 @@
+"""What both platform clients share (`retrying`), one row per case: how long a
+``Retry-After`` header asks to wait (never less than nothing), a retry budget spent to the
+second, and a rate-limit reset that decides only a rate limit's wait."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from github.fake import FakeTime
+from review_quorum.errors import GitLabError
+from review_quorum.gitlab.client import GitLabClient
+from review_quorum.retrying import RetryPolicy, retry_after, whole_number
+
+NOW = 1_767_225_600.0  # 2026-01-01T00:00:00Z
+
+
+@pytest.mark.parametrize(
+    ("header", "seconds"),
+    [
+        (None, None),
+        ("7", 7.0),
+        (" 7 ", 7.0),
+        ("0", 0.0),
+        ("-5", 0.0),
+        ("Thu, 01 Jan 2026 00:00:30 GMT", 30.0),
+        ("Wed, 31 Dec 2025 23:59:00 GMT", 0.0),
+        ("soon", None),
+    ],
+)
+def test_retry_after_asks_for_seconds_never_fewer_than_none(
+    header: str | None, seconds: float | None
+) -> None:
+    assert retry_after(header, NOW) == seconds
+
+
+@pytest.mark.parametrize(("value", "number"), [("12", 12), (" 3", 3), ("", None), ("1.5", None)])
+def test_a_header_whole_number(value: str, number: int | None) -> None:
+    assert whole_number(value) == number
+
+
+def gitlab(answers: Iterator[httpx.Response], retry: RetryPolicy, time: FakeTime) -> GitLabClient:
+    http = httpx.Client(transport=httpx.MockTransport(lambda request: next(answers)))
+    return GitLabClient(
+        http,
+        token="glpat-secret-value-0123",
+        api_url="https://gitlab.example.com/api/v4",
+        retry=retry,
+        sleep=time.sleep,
+        clock=time.clock,
+    )
+
+
+@pytest.mark.parametrize(("budget", "served"), [(3.0, True), (2.999, False)])
+def test_the_retry_budget_may_be_spent_to_the_second(budget: float, served: bool) -> None:
+    answers = iter([httpx.Response(500), httpx.Response(500), httpx.Response(200, json={})])
+    time = FakeTime(NOW)
+    client = gitlab(answers, RetryPolicy(attempts=6, base_delay=1.0, budget=budget), time)
+    if served:
+        assert client.get("/user") == {}
+        assert time.slept == [1.0, 2.0]
+    else:
+        with pytest.raises(GitLabError, match="retry budget"):
+            client.get("/user")
+
+
+@pytest.mark.parametrize(("status", "slept"), [(429, [21.0]), (500, [1.0]), (502, [1.0])])
+def test_a_rate_limit_reset_decides_the_wait_of_a_rate_limit_only(
+    status: int, slept: list[float]
+) -> None:
+    time = FakeTime(NOW)
+    reset = {"ratelimit-reset": str(int(NOW) + 20)}
+    answers = iter([httpx.Response(status, headers=reset), httpx.Response(200, json={})])
+    client = gitlab(answers, RetryPolicy(), time)
+    assert client.get("/user") == {}
+    assert time.slept == slept
