@@ -253,3 +253,14 @@ def test_a_thread_already_resolved_is_not_resolved_again_and_a_race_is_harmless(
     assert str(second["id"]) in resolves[0][1]
     for comment in (first, second):
         assert "review-quorum no longer reports this finding" in comment["content"]["raw"]
+
+
+def test_our_account_quoting_a_marker_inside_a_comment_is_not_ours(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    quoted = "Someone on the shared account quotes:\n<!-- review-quorum:finding 0123abcd -->"
+    with over_http(monkeypatch) as (fake, errors):
+        comment = fake.add_comment(QUORUM, quoted, path=PATH, line=20)
+        main(POST)  # (the app account's unmarked comment reads as a bot's finding)
+        assert errors == []
+    assert "resolution" not in comment and comment["content"]["raw"] == quoted
