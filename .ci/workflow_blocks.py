@@ -7,10 +7,16 @@ fence's text unchanged. A fence that is not valid YAML is an error naming the fi
 Exits 2 when no workflow is found at all, so that a renamed fence cannot make the checks
 pass on nothing. With --gitlab the fences kept are GitLab CI configurations instead (a
 mapping with at least one job: a mapping that has a `script`), written as
-`<file stem>-gitlab-<n>.yml`, for check-jsonschema's vendor.gitlab-ci schema.
+`<file stem>-gitlab-<n>.yml`, for check-jsonschema's vendor.gitlab-ci schema. Likewise
+--azure-pipelines keeps Azure Pipelines definitions (a mapping with `steps`, `jobs` or
+`stages` and a `trigger`, `pr` or `pool`) for vendor.azure-pipelines, and
+--bitbucket-pipelines keeps `bitbucket-pipelines.yml` files (a mapping of `pipelines`) for
+vendor.bitbucket-pipelines.
 
     python .ci/workflow_blocks.py OUTPUT_DIR README.md docs/*.md
     python .ci/workflow_blocks.py --gitlab OUTPUT_DIR docs/gitlab.md
+    python .ci/workflow_blocks.py --azure-pipelines OUTPUT_DIR docs/azure-devops.md
+    python .ci/workflow_blocks.py --bitbucket-pipelines OUTPUT_DIR docs/bitbucket.md
 """
 
 from __future__ import annotations
@@ -47,6 +53,26 @@ def is_gitlab_ci(document: object) -> bool:
     return any(isinstance(job, dict) and "script" in job for job in document.values())
 
 
+def is_azure_pipeline(document: object) -> bool:
+    """An Azure Pipelines definition has steps, jobs or stages, and a trigger or a pool."""
+    if not isinstance(document, dict) or "on" in document or True in document:
+        return False
+    has_work = any(key in document for key in ("steps", "jobs", "stages"))
+    return has_work and any(key in document for key in ("trigger", "pr", "pool"))
+
+
+def is_bitbucket_pipelines(document: object) -> bool:
+    """A `bitbucket-pipelines.yml` has a mapping of `pipelines`."""
+    return isinstance(document, dict) and isinstance(document.get("pipelines"), dict)
+
+
+KINDS: dict[str, tuple[Callable[[object], bool], str]] = {
+    "--gitlab": (is_gitlab_ci, "-gitlab"),
+    "--azure-pipelines": (is_azure_pipeline, "-azure-pipelines"),
+    "--bitbucket-pipelines": (is_bitbucket_pipelines, "-bitbucket-pipelines"),
+}
+
+
 def workflows(
     path: Path, kind: Callable[[object], bool] = is_workflow
 ) -> Iterator[tuple[int, str]]:
@@ -61,14 +87,14 @@ def workflows(
 
 
 def main(argv: list[str]) -> int:
-    gitlab = argv[:1] == ["--gitlab"]
-    argv = argv[1:] if gitlab else argv
+    chosen = KINDS.get(argv[0]) if argv else None
+    argv = argv[1:] if chosen is not None else argv
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
     output = Path(argv[0])
     output.mkdir(parents=True, exist_ok=True)
-    kind, infix = (is_gitlab_ci, "-gitlab") if gitlab else (is_workflow, "")
+    kind, infix = chosen if chosen is not None else (is_workflow, "")
     count = 0
     for name in argv[1:]:
         source = Path(name)

@@ -97,7 +97,12 @@ def platform_packages() -> set[str]:
 
 def test_no_platform_imports_another_platforms_package() -> None:
     platforms = platform_packages()
-    assert {"review_quorum.github", "review_quorum.gitlab"} <= platforms
+    assert {
+        "review_quorum.github",
+        "review_quorum.gitlab",
+        "review_quorum.azure_devops",
+        "review_quorum.bitbucket",
+    } <= platforms
     wrong = sorted(
         {
             (source, target)

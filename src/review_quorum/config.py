@@ -26,7 +26,15 @@ LEVELS = ("confirmed", "needs-verification", "unverified")
 FILTER_MODES = ("added", "diff_context", "file", "nofilter")
 FORMATS = ("markdown", "github-review", "sarif", "json", "terminal")
 # The names of `reporters.REPORTERS`, here so that reading a configuration imports no reporter.
-REPORTERS = ("local", "github-review", "github-check", "gitlab-mr")
+REPORTERS = (
+    "local",
+    "github-review",
+    "github-check",
+    "gitlab-mr",
+    "azure-devops-pr",
+    "bitbucket-pr",
+    "bitbucket-insights",
+)
 
 
 def _count(value: object) -> int:

@@ -12,7 +12,9 @@ Every error the library raises on purpose derives from `QuorumError`::
     ├── UsageError          a command line that cannot be meant (no input files)
     └── ServiceError        a web API refused or failed a request (method and path)
         ├── GitHubError     ... the GitHub API
-        └── GitLabError     ... the GitLab API
+        ├── GitLabError     ... the GitLab API
+        ├── AzureDevOpsError ... the Azure DevOps API
+        └── BitbucketError  ... the Bitbucket Cloud API
 
 Results that are valid but likely not what the user meant (agreement over-stated by a
 `--bots` below the bots seen, an unknown posting threshold) are a `QuorumWarning`, a
@@ -85,6 +87,14 @@ class GitHubError(ServiceError):
 
 class GitLabError(ServiceError):
     """The GitLab API refused or failed a request."""
+
+
+class AzureDevOpsError(ServiceError):
+    """The Azure DevOps API refused or failed a request."""
+
+
+class BitbucketError(ServiceError):
+    """The Bitbucket Cloud API refused or failed a request."""
 
 
 class RecordProblem(msgspec.Struct, frozen=True):

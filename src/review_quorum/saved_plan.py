@@ -60,6 +60,7 @@ _E = TypeVar("_E", bound=enum.Enum)
 _MISSING = object()
 _SHA = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 _RENDERED = re.compile(r"/summary_markdown|/github_review/body|/github_review/comments/\d+/body")
+_AZURE_PAGE = re.compile(r"/_git/[^/]+/pullrequest/[0-9]+$")
 _ORDERS = ("input", "canonical")
 
 
@@ -281,11 +282,19 @@ def _place(at: _At) -> Evidence:
     )
 
 
+def _comment_prefix(pull_page: str) -> str:
+    """What a comment's address starts with: the page and ``#``, or on an Azure DevOps
+    pull request's page (``.../_git/REPO/pullrequest/N``) its ``?discussionId=`` query."""
+    if _AZURE_PAGE.search(pull_page):
+        return f"{pull_page}?discussionId="
+    return f"{pull_page}#"
+
+
 def _comment_source(at: _At, pull_page: str) -> CommentSource | None:
     if at.value is None:
         return None
     url = at.key("html_url")
-    if pull_page and url.text() and not url.text().startswith(f"{pull_page}#"):
+    if pull_page and url.text() and not url.text().startswith(_comment_prefix(pull_page)):
         url.fail(f"not a comment on {pull_page}")
     try:
         return CommentSource(

@@ -39,7 +39,10 @@ def add_gitlab_arguments(parser: argparse.ArgumentParser) -> None:
 def add_merge_request_arguments(group: argparse._ArgumentGroup) -> None:
     """--project and --mr, which name the merge request to read from or post to."""
     group.add_argument(
-        "--project", metavar="ID|PATH", help="GitLab: the project (default: $CI_PROJECT_ID)"
+        "--project",
+        metavar="ID|PATH",
+        help="GitLab: the project (default: $CI_PROJECT_ID); Azure DevOps: the project "
+        "(default: $SYSTEM_TEAMPROJECT)",
     )
     group.add_argument(
         "--mr",

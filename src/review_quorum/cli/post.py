@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from review_quorum import config
+from review_quorum.cli.azure_devops_input import add_organization_argument
 from review_quorum.cli.common import ExitCode, login, read_bytes, request_number, warn
 from review_quorum.cli.gitlab_input import add_merge_request_arguments
 from review_quorum.cli.record import Recorder, add_record_arguments
@@ -76,13 +77,21 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
         help="github-check: the check run's name (default: the configuration's check-name, "
         "else review-quorum)",
     )
-    group.add_argument("--repo", metavar="OWNER/NAME", help="default: $GITHUB_REPOSITORY")
+    group.add_argument(
+        "--repo",
+        metavar="OWNER/NAME",
+        help="GitHub: OWNER/NAME (default: $GITHUB_REPOSITORY); Azure DevOps: the repository "
+        "(default: $BUILD_REPOSITORY_NAME); Bitbucket: WORKSPACE/REPOSITORY (default: "
+        "$BITBUCKET_WORKSPACE/$BITBUCKET_REPO_SLUG)",
+    )
     add_merge_request_arguments(group)
+    add_organization_argument(group)
     group.add_argument(
         "--pr",
         type=request_number("pull request number"),
         metavar="N",
-        help="default: the Actions event's pull request",
+        help="the pull request (default: the Actions event's, else "
+        "$SYSTEM_PULLREQUEST_PULLREQUESTID on Azure DevOps, $BITBUCKET_PR_ID on Bitbucket)",
     )
     group.add_argument(
         "--bot-login",
@@ -129,11 +138,23 @@ def run(args: argparse.Namespace) -> int:
     source = "<stdin>" if args.plan == "-" else args.plan
     document = Source(source, read_bytes(args.plan)).json()
     settings = config.load(None)
-    if (args.reporter or settings.get("reporter")) == "gitlab-mr":
+    reporter = args.reporter or settings.get("reporter")
+    if reporter == "gitlab-mr":
         from review_quorum.gitlab.target import merge_request_page, resolve_merge_request
 
         merge_request = resolve_merge_request(args.project, args.mr, os.environ)
         page = merge_request_page(merge_request, os.environ)
+    elif reporter == "azure-devops-pr":
+        from review_quorum.azure_devops import target as azure
+
+        named = (args.organization, args.project, args.repo, args.pr)
+        page = azure.pull_request_page(azure.resolve_pull_request(*named, os.environ), os.environ)
+    elif reporter in ("bitbucket-pr", "bitbucket-insights"):
+        from review_quorum.bitbucket import target as bitbucket
+
+        page = bitbucket.pull_request_page(
+            bitbucket.resolve_pull_request(args.repo, args.pr, os.environ)
+        )
     else:
         page = pull_page(resolve_target(args.repo, args.pr, os.environ), os.environ)
     plans = [read_saved_plan(document, source, pull_page=page)]

@@ -20,6 +20,16 @@ import msgspec
 
 from review_quorum import config
 from review_quorum.cli import history_review, progress, verifying
+from review_quorum.cli.azure_devops_input import (
+    add_azure_devops_arguments,
+    read_azure_devops,
+    wants_azure_devops,
+)
+from review_quorum.cli.bitbucket_input import (
+    add_bitbucket_arguments,
+    read_bitbucket,
+    wants_bitbucket,
+)
 from review_quorum.cli.common import (
     HELP,
     ExitCode,
@@ -117,6 +127,8 @@ def add_parser(subparsers: Any) -> None:
     add_post_arguments(parser)
     add_github_arguments(parser)
     add_gitlab_arguments(parser)
+    add_azure_devops_arguments(parser)
+    add_bitbucket_arguments(parser)
     add_record_arguments(parser)
     verifying.add_arguments(parser)
     parser.set_defaults(run=run)
@@ -272,11 +284,22 @@ def plan_review(
         categories = file_settings.get("categories")
         category_map = build_category_map(categories) if categories else None
         bot_logins = file_settings.get("bot-logins") or {}
-        remote = wants_github(args) or wants_gitlab(args)
+        services = [
+            flag
+            for flag, wanted in (
+                ("--github", wants_github(args)),
+                ("--gitlab", wants_gitlab(args)),
+                ("--azure-devops", wants_azure_devops(args)),
+                ("--bitbucket", wants_bitbucket(args)),
+            )
+            if wanted
+        ]
+        remote = bool(services)
         batch = load_inputs(files, categories=category_map, bot_logins=bot_logins, elsewhere=remote)
         pulled = None
-        if wants_github(args) and wants_gitlab(args):
-            raise ConfigError("--github and --gitlab read two different services: give one")
+        if len(services) > 1:
+            given, count = " and ".join(services), ("two", "three", "four")[len(services) - 2]
+            raise ConfigError(f"{given} read {count} different services: give one")
         if remote:
             options = ReadOptions(
                 root=files.root,
@@ -290,6 +313,12 @@ def plan_review(
                 batch.extend(pulled.batch)
             if wants_gitlab(args):
                 pulled = read_gitlab(args, options)
+                batch.extend(pulled.batch)
+            if wants_azure_devops(args):
+                pulled = read_azure_devops(args, options)
+                batch.extend(pulled.batch)
+            if wants_bitbucket(args):
+                pulled = read_bitbucket(args, options)
                 batch.extend(pulled.batch)
         diff = load_diff(args)
         verdicts = load_verdicts(args.verdicts)
@@ -317,7 +346,9 @@ def plan_review(
         stages.stage("verify", "asking the verifier"),
     )
     if pulled is not None:
-        plan = msgspec.structs.replace(plan, awaited=pulled.awaited, commit_id=pulled.head_sha)
+        plan = msgspec.structs.replace(
+            plan, awaited=pulled.awaited, commit_id=pulled.head_sha or None
+        )
     plan = history_review.apply(plan, recorder, pulled, covered)
     return plan, file_settings, recorder
 

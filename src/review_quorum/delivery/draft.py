@@ -17,6 +17,7 @@ JSON, and no body is ever taken from a file.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -147,6 +148,13 @@ class ReviewDraft(msgspec.Struct, frozen=True):
             findings=tuple(DraftFinding.from_planned(item) for item in plan.findings),
             inline_mode=plan.settings.inline_mode,
             mismatched=mismatched,
+        )
+
+    def with_bodies(self, convert: Callable[[str], str]) -> ReviewDraft:
+        """The draft with every body passed through `convert` (a platform's dialect)."""
+        comments = tuple(msgspec.structs.replace(c, body=convert(c.body)) for c in self.comments)
+        return msgspec.structs.replace(
+            self, body=convert(self.body), summary=convert(self.summary), comments=comments
         )
 
     def fingerprints(self) -> frozenset[str]:

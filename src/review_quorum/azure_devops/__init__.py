@@ -1,0 +1,1 @@
+"""Azure DevOps: the Git REST client, the pull request poster and its parts."""

@@ -1,0 +1,1 @@
+"""Bitbucket Cloud: the REST client, the pull request and Code Insights posters."""

@@ -1,0 +1,80 @@
+"""`quorum review --azure-devops`: a pull request's threads as an input, read at the CLI edge.
+
+The pull request is named by ``--organization``/``--project``/``--repo``/``--pr`` or the
+pipeline's predefined variables (`azure_devops.target`). Its threads are read through the
+Azure DevOps client (``AZURE_DEVOPS_TOKEN``, else ``SYSTEM_ACCESSTOKEN``) and handed to the
+thread reader (`ingest.azure_devops_threads`), which tells bots from people and feeds the
+comments to the same bot readers as GitHub's. Our own comments are those of the token's
+identity that open with our marker; they are never read as findings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping
+
+import msgspec
+
+from review_quorum.cli import github_input, progress
+from review_quorum.cli.github_input import PullInput
+from review_quorum.errors import ConfigError
+from review_quorum.ingest.azure_devops_threads import conversation, read_threads
+from review_quorum.ingest.base import ReadOptions
+
+
+def add_azure_devops_arguments(parser: argparse.ArgumentParser) -> None:
+    """--azure-devops (the pull request is named by --organization/--project/--repo/--pr)."""
+    group = parser.add_argument_group("Azure DevOps pull requests")
+    group.add_argument(
+        "--azure-devops",
+        action="store_true",
+        help="also read the pull request's threads on Azure DevOps (needs AZURE_DEVOPS_TOKEN "
+        "or SYSTEM_ACCESSTOKEN; --organization/--project/--repo/--pr or the pipeline name it)",
+    )
+
+
+def add_organization_argument(group: argparse._ArgumentGroup) -> None:
+    group.add_argument(
+        "--organization",
+        metavar="ORG",
+        help="Azure DevOps: the organisation (default: from $SYSTEM_COLLECTIONURI)",
+    )
+
+
+def wants_azure_devops(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "azure_devops", False))
+
+
+def read_azure_devops(
+    args: argparse.Namespace, options: ReadOptions, env: Mapping[str, str] | None = None
+) -> PullInput:
+    """Read the pull request's threads into a batch of findings."""
+    from review_quorum.azure_devops.client import AzureDevOpsClient
+    from review_quorum.azure_devops.snapshot import read_pull_request
+    from review_quorum.azure_devops.target import resolve_pull_request
+    from review_quorum.cli.posting import make_http_client
+
+    env = os.environ if env is None else env
+    if args.wait_for is not None:
+        raise ConfigError("--wait-for: waiting for bots is for GitHub and GitLab only")
+    target = resolve_pull_request(args.organization, args.project, args.repo, args.pr, env)
+    http = make_http_client()
+    timing = github_input.TIMING  # read at call time, so that tests can replace it
+    try:
+        client = AzureDevOpsClient.from_env(
+            http, env, sleep=timing.sleep, clock=timing.clock, on_wait=progress.note
+        )
+        identity = client.identity(target.organization)
+        own = identity.id if identity is not None else ""
+        if own:
+            options = msgspec.structs.replace(options, own_login=own)
+        with progress.stage(f"reading {target} from Azure DevOps"):
+            snapshot = read_pull_request(client, target, changes=False)
+    finally:
+        http.close()
+    talk = conversation(
+        snapshot.threads, head_sha=snapshot.head_sha, web_url=snapshot.web_url, own_id=own
+    )
+    batch = read_threads(talk, name=str(target), options=options)
+    return PullInput(batch, talk.head_sha, None)

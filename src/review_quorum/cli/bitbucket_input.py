@@ -1,0 +1,74 @@
+"""`quorum review --bitbucket`: a pull request's comments as an input, read at the CLI edge.
+
+The pull request is named by ``--repo WORKSPACE/REPOSITORY``/``--pr`` or the pipeline's
+variables (`bitbucket.target`). Its comments are read page by page through the Bitbucket
+client (``BITBUCKET_TOKEN``, else ``BITBUCKET_USERNAME`` with ``BITBUCKET_APP_PASSWORD``)
+and handed to the comment reader (`ingest.bitbucket_comments`), which tells bots from
+people and feeds the comments to the same bot readers as GitHub's. Our own comments (the
+token's account's, opening with our marker) are never read as findings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping
+
+import msgspec
+
+from review_quorum.cli import github_input, progress
+from review_quorum.cli.github_input import PullInput
+from review_quorum.errors import ConfigError
+from review_quorum.ingest.base import ReadOptions
+from review_quorum.ingest.bitbucket_comments import conversation, read_pull_comments
+
+
+def add_bitbucket_arguments(parser: argparse.ArgumentParser) -> None:
+    """--bitbucket (the pull request is named by --repo WORKSPACE/REPOSITORY and --pr)."""
+    group = parser.add_argument_group("Bitbucket Cloud pull requests")
+    group.add_argument(
+        "--bitbucket",
+        action="store_true",
+        help="also read the pull request's comments on Bitbucket Cloud (needs BITBUCKET_TOKEN "
+        "or BITBUCKET_USERNAME and BITBUCKET_APP_PASSWORD; --repo/--pr or the pipeline name it)",
+    )
+
+
+def wants_bitbucket(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "bitbucket", False))
+
+
+def read_bitbucket(
+    args: argparse.Namespace, options: ReadOptions, env: Mapping[str, str] | None = None
+) -> PullInput:
+    """Read the pull request's comments into a batch of findings."""
+    from review_quorum.bitbucket.client import BitbucketClient
+    from review_quorum.bitbucket.poster import head_commit
+    from review_quorum.bitbucket.snapshot import read_pull_request
+    from review_quorum.bitbucket.target import resolve_pull_request
+    from review_quorum.cli.posting import make_http_client
+
+    env = os.environ if env is None else env
+    if args.wait_for is not None:
+        raise ConfigError("--wait-for: waiting for bots is for GitHub and GitLab only")
+    target = resolve_pull_request(args.repo, args.pr, env)
+    http = make_http_client()
+    timing = github_input.TIMING  # read at call time, so that tests can replace it
+    try:
+        client = BitbucketClient.from_env(
+            http, env, sleep=timing.sleep, clock=timing.clock, on_wait=progress.note
+        )
+        account = client.current_account()
+        own = account.uuid if account is not None else ""
+        if own:
+            options = msgspec.structs.replace(options, own_login=own)
+        with progress.stage(f"reading {target} from Bitbucket"):
+            snapshot = read_pull_request(client, target)
+    finally:
+        http.close()
+    # Bitbucket names the head commit abbreviated: the pipeline's full hash, when it is
+    # that commit, is the one a plan can name; else the plan names none.
+    head = head_commit(snapshot, env)
+    talk = conversation(snapshot.comments, head_sha=head if len(head) == 40 else "", own_uuid=own)
+    batch = read_pull_comments(talk, name=str(target), options=options)
+    return PullInput(batch, talk.head_sha, None)

@@ -1,0 +1,45 @@
+"""The `bitbucket-insights` reporter: the review as a Code Insights report with annotations.
+
+The report goes on the head commit of the pull request that ``--repo``/``--pr`` or the
+pipeline's variables name, under our own report id (``--check-name``, default
+review-quorum), so that a re-run updates it in place: the Bitbucket analogue of the
+`github-check` reporter. What it shows is `render.code_insights`; creating it and keeping
+its annotations in line is `bitbucket.insights`. ``--dry-run`` prints the write requests.
+"""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+
+from review_quorum.bitbucket.client import BitbucketClient
+from review_quorum.bitbucket.insights import REPORT_ID, post_insights, report_id
+from review_quorum.bitbucket.target import pull_request_page, resolve_pull_request
+from review_quorum.cli import github_input, posting, progress
+from review_quorum.cli.reporters.base import Delivery
+from review_quorum.render.code_insights import insights_report
+
+
+def report(delivery: Delivery) -> int:
+    options = delivery.options
+    name = report_id(options.check_name or REPORT_ID)
+    target = resolve_pull_request(options.repo, options.pr, delivery.env)
+    insights = insights_report(delivery.plan, name=name, link=pull_request_page(target))
+    http = posting.make_http_client() if delivery.http is None else delivery.http
+    try:
+        timing = github_input.TIMING  # the CLI's clock and sleeper, which tests replace
+        client = BitbucketClient.from_env(
+            http,
+            delivery.env,
+            dry_run=options.dry_run,
+            on_wait=progress.note,
+            sleep=timing.sleep,
+            clock=timing.clock,
+        )
+        with nullcontext() if client.offline else progress.stage(f"reporting on {target}"):
+            result = post_insights(
+                client, target, insights, name=name, dry_run=options.dry_run, env=delivery.env
+            )
+    finally:
+        if delivery.http is None:
+            http.close()
+    return posting.report_outcome(options.dry_run, client, result, "BITBUCKET_TOKEN")

@@ -1,0 +1,1 @@
+"""Tests of the Azure DevOps platform: client, reading, posting, stand-in."""
