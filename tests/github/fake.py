@@ -21,7 +21,14 @@ import httpx
 
 from github.fake_checks import CheckRuns
 from github.fake_graphql import GraphQLEndpoint
-from github.fake_payloads import Payloads, error, json_response, unprocessable, validation
+from github.fake_payloads import (
+    FIRST_ID,
+    Payloads,
+    error,
+    json_response,
+    unprocessable,
+    validation,
+)
 from github.fake_rest import API, FakeTime, Fault, GitHubStandIn, Handler, Interrupted
 from github.github_openapi import GitHubSpec
 from github.graphql_contract import Checked
@@ -62,7 +69,7 @@ class FakeGitHub(GitHubStandIn, Payloads):
         # The repository's other pull requests, least recently updated first: each one's
         # number and who commented on it and who reviewed it (GraphQL `pullRequests`).
         self.other_pulls: list[tuple[int, tuple[list[str], list[str]]]] = []
-        self._ids = 1000
+        self._ids = FIRST_ID
         self._tick = 0
 
     # --- setting the scene --------------------------------------------------------------

@@ -282,7 +282,7 @@ class View:
         reason = self.state.minimized.get(node_id)
         return {
             "id": node_id,
-            "databaseId": item["id"],
+            "databaseId": lambda: _int32(item["id"]),
             "fullDatabaseId": str(item["id"]),
             "body": item["body"],
             "url": item["html_url"],
@@ -426,6 +426,13 @@ class View:
                 "endCursor": _cursor(chosen[-1][0]) if chosen else None,
             },
         }
+
+
+def _int32(value: int) -> int:
+    """The deprecated `databaseId`: GitHub cannot give an id past 2^31 - 1 as an Int."""
+    if value >= 2**31:
+        raise Refusal("INTERNAL", f"databaseId cannot represent {value}: use fullDatabaseId")
+    return value
 
 
 def _cursor(index: int) -> str:
