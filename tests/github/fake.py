@@ -224,7 +224,9 @@ class FakeGitHub(GitHubStandIn, Payloads):
         review = self._review(login, text, state, body.get("commit_id"))
         self.reviews.append(review)
         for comment in body.get("comments", []):
-            self.review_comments.append(self._review_comment(login, review["id"], comment))
+            posted = self._review_comment(login, review["id"], comment)
+            posted["commit_id"] = posted["original_commit_id"] = review["commit_id"]
+            self.review_comments.append(posted)
         return json_response(200, review)
 
     def _anchor_problem(self, comment: dict[str, Any]) -> str | None:

@@ -58,14 +58,23 @@ def test_an_offline_dry_run_prints_the_exact_requests(
     assert re.fullmatch(
         re.escape(f"POST {API}/issues/7/comments\n{headers}") + r"Content-Length: \d+", summary_head
     )
-    assert json.loads(summary) == {"body": document["summary_markdown"]}
+    # The plan is a proposal: the summary says what the posting run kept of it.
+    kept = (
+        "Posted from a saved plan, taken as a proposal: the bots' findings are read again "
+        "from their 0 comment(s) on this pull request; from the plan, this run kept 2 "
+        "analyser finding(s) (bandit, semgrep: the pull request's own analysers, not "
+        "checked) and nothing else.\n\n"
+    )
+    head, inline, rest = document["summary_markdown"].partition("**1** posted inline\n\n")
+    assert json.loads(summary) == {"body": head + inline + kept + rest}
     assert re.fullmatch(
         re.escape(f"POST {API}/pulls/7/reviews\n{headers}") + r"Content-Length: \d+", review_head
     )
     posted = json.loads(review)
     expected = document["github_review"]
+    head, inline, rest = expected["body"].partition("**1** posted inline\n\n")
     assert posted["body"].startswith(
-        expected["body"].rstrip("\n") + "\n\n<!-- review-quorum:batch "
+        (head + inline + kept + rest).rstrip("\n") + "\n\n<!-- review-quorum:batch "
     )
     assert (posted["comments"], posted["event"], end) == (expected["comments"], "COMMENT", "")
     assert err == (
@@ -108,7 +117,8 @@ def test_a_dry_run_with_a_token_redacts_it(
     out, err = capsys.readouterr()
     assert out.count("Authorization: Bearer [REDACTED]\n") == 2
     assert TOKEN not in out + err
-    assert [method for method, _, _ in fake.log] == ["GET", "GET", "GET", "GET"]
+    # The user, the pull request's head (the plan's commit is never taken), three lists.
+    assert [method for method, _, _ in fake.log] == ["GET", "GET", "GET", "GET", "GET"]
 
 
 def test_request_changes_on_a_level_the_plan_fails(

@@ -180,21 +180,37 @@ def test_bot_text_is_neutralised_in_annotations_and_cannot_forge_the_record(
 
 
 @pytest.mark.parametrize(
-    ("places", "gate", "conclusion", "title"),
+    ("places", "gate", "configured", "conclusion", "title"),
     [
         (
             [("src/app.py", 3, "XSS")],
             True,
+            "",
             "failure",
             "Gate failed: 1 of 1 finding at or above confirmed",
         ),
         (
             [("src/other.py", 3, "XSS")],
             True,
+            "",
             "success",
             "Gate passed: 0 findings, none at or above confirmed",
         ),
-        ([("src/app.py", 3, "XSS")], False, "neutral", "1 finding, no gate"),
+        (
+            [("src/app.py", 3, "XSS")],
+            False,
+            'gate-level = "none"\n',
+            "neutral",
+            "1 finding, no gate",
+        ),
+        # A saved plan may come from a fork: it cannot lift the posting run's own gate.
+        (
+            [("src/app.py", 3, "XSS")],
+            False,
+            "",
+            "failure",
+            "Gate failed: 1 of 1 finding at or above confirmed",
+        ),
     ],
 )
 def test_the_conclusion_is_the_gate(
@@ -202,9 +218,11 @@ def test_the_conclusion_is_the_gate(
     tmp_path: Path,
     places: list[Place],
     gate: bool,
+    configured: str,
     conclusion: str,
     title: str,
 ) -> None:
+    (tmp_path / ".quorum.toml").write_text(configured, encoding="utf-8")
     assert main(["post", write_plan(tmp_path, places, gate=gate), *TARGET_ARGS]) == 0
     run = the_run(github)
     assert (run["conclusion"], run["output"]["title"]) == (conclusion, title)

@@ -60,6 +60,17 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     parser.add_argument("plan", metavar="PLAN.json", help="the plan ('-' reads standard input)")
+    parser.add_argument(
+        "--verdicts",
+        metavar="FILE",
+        help="this run's own verifier verdicts (JSON); a plan's own verdicts are not used",
+    )
+    parser.add_argument(
+        "--gate-level",
+        choices=[*config.LEVELS, "none"],
+        help="this run's gate (default: the configuration's gate-level, else confirmed); "
+        "a plan may lower it, never lift it",
+    )
     add_post_arguments(parser)
     add_record_arguments(parser)
     parser.set_defaults(run=run)
@@ -122,6 +133,7 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from review_quorum.checked_plan import check_plan
+    from review_quorum.cli.review import load_verdicts
     from review_quorum.github import resolve_target
     from review_quorum.saved_plan import read_saved_plan
 
@@ -138,19 +150,22 @@ def run(args: argparse.Namespace) -> int:
     plans = [read_saved_plan(document, source, pull_page=page)]
     recorder = Recorder.from_args(args)
 
+    reading = ReadOptions(bot_logins=settings.get("bot-logins") or {})
+
+    gate = args.gate_level or settings.get("gate-level", "confirmed")  # a plan only lowers it
+    gate_level = None if gate == "none" else ConsensusLevel.parse(gate)
+    verdicts = load_verdicts(args.verdicts)
+
     def rebuild(fresh: Fresh) -> CheckedPlan:
-        """The saved plan checked against the comments GitHub shows now (`checked_plan`)."""
-        checked = check_plan(plans[0], fresh)
-        if checked.mismatched:
-            warn(
-                f"{len(checked.mismatched)} finding(s) of the plan do not match the pull "
-                "request's comments as GitHub shows them now: left out (counted as skipped); "
-                "the bots' findings are GitHub's, and no comment is hidden this run"
-            )
+        """The saved plan rebuilt from the comments GitHub shows now (`checked_plan`)."""
+        names = reading.bot_logins.values()
+        checked = check_plan(
+            plans[0], fresh, bot_names=names, gate_level=gate_level, verdicts=verdicts
+        )
+        warn_checked(checked, "and no comment is hidden this run")
         plans.append(checked.plan)
         return checked
 
-    reading = ReadOptions(bot_logins=settings.get("bot-logins") or {})
     status = deliver(
         args, plans[0], source, settings, default="github-review", reading=reading, rebuild=rebuild
     )
@@ -160,6 +175,23 @@ def run(args: argparse.Namespace) -> int:
         else:
             recorder.record(plans[-1])
     return status
+
+
+def warn_checked(checked: CheckedPlan, hidden: str = "") -> None:
+    """Warn about what a saved plan said that the pull request's comments do not."""
+    if checked.mismatched:
+        warn(
+            f"{len(checked.mismatched)} finding(s) of the plan do not match the pull "
+            "request's comments as GitHub shows them now: left out (counted as skipped); "
+            "the bots' findings are GitHub's" + (f", {hidden}" if hidden else "")
+        )
+    if checked.ghosts:
+        warn(f"not credited: {', '.join(checked.ghosts)} (named by the plan, no comment here)")
+    if checked.differing:
+        warn(
+            f"{checked.differing} finding(s) from the bots in the plan differ from what their "
+            "comments say (grouping, title, severity or place): not used"
+        )
 
 
 def deliver(
@@ -285,7 +317,10 @@ def _redraft(
 
     def rebuilt(fresh: Fresh) -> ReviewDraft:
         checked = rebuild(fresh)
-        return _draft(checked.plan, source, args, len(checked.mismatched))
+        draft = _draft(checked.plan, source, args, len(checked.mismatched))
+        for skipped in draft.skipped:
+            warn(f"not posted: {skipped.describe()}")
+        return draft
 
     return rebuilt
 

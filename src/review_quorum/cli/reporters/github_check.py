@@ -26,6 +26,7 @@ from review_quorum.cli.reporters.base import Delivery
 from review_quorum.errors import ConfigError
 from review_quorum.github.checks import CheckResult, post_check_run
 from review_quorum.github.client import GitHubClient, format_request
+from review_quorum.github.snapshot import read_pull_fresh
 from review_quorum.github.target import PullRequest, resolve_target
 from review_quorum.ingest.base import ReadOptions
 from review_quorum.markup import escape
@@ -45,8 +46,9 @@ def report(delivery: Delivery) -> int:
             http, delivery.env, dry_run=args.dry_run, on_wait=progress.note
         )
         plan = delivery.plan
-        if delivery.rebuild is not None:  # a saved plan: its bot findings are checked
-            plan = _checked(client, target, plan, delivery.reading or ReadOptions())
+        if delivery.rebuild is not None:  # a saved plan: rebuilt from the comments on GitHub
+            fresh = read_pull_fresh(client, target, delivery.reading or ReadOptions())
+            plan = delivery.rebuild(fresh).plan
         result = _post(client, target, name, plan, dry_run=args.dry_run)
     finally:
         if delivery.http is None:
@@ -56,22 +58,6 @@ def report(delivery: Delivery) -> int:
     if result is not None:
         print(f"quorum: {result.describe()}", file=sys.stderr)
     return ExitCode.OK
-
-
-def _checked(
-    client: GitHubClient, target: PullRequest, plan: ReviewPlan, reading: ReadOptions
-) -> ReviewPlan:
-    from review_quorum.checked_plan import check_plan
-    from review_quorum.github.snapshot import read_pull_fresh
-
-    checked = check_plan(plan, read_pull_fresh(client, target, reading))
-    if checked.mismatched:
-        warn(
-            f"{len(checked.mismatched)} finding(s) of the plan do not match the pull "
-            "request's comments as GitHub shows them now: left out (counted as skipped); "
-            "the bots' findings are GitHub's"
-        )
-    return checked.plan
 
 
 def _post(
