@@ -103,7 +103,8 @@ def check_plan(
     rebuilt, unmatched = _rebuilt(settings, plan, findings, analysed, verdicts)
     differing = len(_bot_views(plan.findings) - _bot_views(rebuilt))
     added = len(_bot_views(rebuilt) - _bot_views(plan.findings))
-    notes = _notes(plan, analysed, said, mismatched, ghosts, differing, added)
+    shown = len(_bot_views(plan.findings, dropped=True) & _bot_views(rebuilt, dropped=False))
+    notes = _notes(plan, analysed, said, mismatched, ghosts, (differing, added, shown))
     skipped = [
         Skipped(SOURCE, _where(member), GHOST if member.bot not in commented else MISMATCH)
         for member in mismatched
@@ -234,7 +235,7 @@ def _scoped_as(placed: PlannedFinding, like: PlannedFinding) -> PlannedFinding:
     return replace(placed, in_diff=like.in_diff, addressable=like.addressable)
 
 
-def _bot_views(findings: Sequence[PlannedFinding]) -> set[bytes]:
+def _bot_views(findings: Sequence[PlannedFinding], dropped: bool | None = None) -> set[bytes]:
     """What a reader sees of each finding with a bot comment among its members: its
     members, title, severity, category and place (its level depends on settings)."""
     return {
@@ -251,6 +252,7 @@ def _bot_views(findings: Sequence[PlannedFinding]) -> set[bytes]:
         )
         for item in findings
         if any(member.source is not None for member in item.finding.members)
+        and (dropped is None or (item.disposition is Disposition.DROPPED) is dropped)
     }
 
 
@@ -260,10 +262,10 @@ def _notes(
     said: Sequence[NormalizedFinding],
     mismatched: Sequence[NormalizedFinding],
     ghosts: Sequence[str],
-    differing: int,
-    added: int,
+    changes: tuple[int, int, int],
 ) -> tuple[str, ...]:
     """What the plan proposed and what this run kept, for the summary (escaped)."""
+    differing, added, shown = changes
     comments = len({comment_key(f.source) for f in said if f.source is not None})
     names = sorted({member.bot for member in analysed})
     kept = f"{len(analysed)} analyser finding(s)" + (
@@ -283,14 +285,19 @@ def _notes(
             f"comments say (grouping, title, severity or place), and left out or changed "
             f"{added}: shown here as the comments say."
         )
+    if shown:
+        notes.append(
+            f"Shown although the plan left them out: {shown} finding(s) from the bots (this "
+            "run has no diff: a bot's finding is not dropped on the plan's word)."
+        )
     if mismatched:
         notes.append(
             f"Left out: {len(mismatched)} finding(s) the plan attributes to bots that no "
             "comment on this pull request says as the plan has it."
         )
     if ghosts:
-        shown = escape.inline(", ".join(ghosts), limit=200)
-        notes.append(f"Not credited: {shown} (named by the plan, no comment here).")
+        named = escape.inline(", ".join(ghosts), limit=200)
+        notes.append(f"Not credited: {named} (named by the plan, no comment here).")
     proposed = sum(1 for item in plan.findings if item.verdict is not None)
     if proposed:
         notes.append(f"Not used: the plan's {proposed} verifier verdict(s).")
