@@ -14,12 +14,17 @@ comments instead). `--dry-run` performs the reads
 (when a token is available) and prints every write request instead of sending it, with the
 Authorization header redacted. The printed requests go to standard output, the one-line
 result to standard error. A saved plan's bot findings are checked against the comments
-the posting run reads from GitHub (`checked_plan`): what does not match is left out and
-counted, the consensus is rebuilt from GitHub's comments, and only those are hidden. The
-configuration found in the working directory says which bot each login is, as for
-`quorum review`. GitHub failures raise `GitHubError` and exit 2. httpx and the
-GitHub client are imported only when something is posted. With `--db` the plan is recorded
-in the history as a run (see `cli.record`), except in a dry run.
+the posting run reads from GitHub: the plan is a proposal (`checked_plan`), every finding
+from a bot is rebuilt from GitHub's comments, the plan adds only its analysers' findings,
+what it claims of a bot that no comment says is left out and counted, and only comments
+the posted review shows are hidden. Its verdicts are not used (`--verdicts FILE` gives the
+run its own) and its gate only lowers this run's (`--gate-level`, else the
+configuration's). The review goes on the head commit GitHub names, and a plan about
+another commit is not posted. The configuration found in the working directory says
+which bot each login is, as for `quorum review`. GitHub failures raise `GitHubError` and
+exit 2. httpx and the GitHub client are imported only when something is posted. With
+`--db` the plan is recorded in the history as a run (see `cli.record`), except in a dry
+run.
 """
 
 from __future__ import annotations

@@ -14,7 +14,10 @@ own review is up, and brought back when their finding changes (see `hiding`); wh
 hidden is decided from the bot-comment readers' findings in the comments this run reads
 (`reading` says how to read them), never from the draft's claims. `rebuild`, when given,
 makes the draft again from those findings before anything is written (`quorum post` of
-a saved plan: `checked_plan`), so the summary attributes to bots what GitHub shows. When
+a saved plan: `checked_plan`), so the summary attributes to bots what GitHub shows; such
+a run posts on the head commit the event or GitHub names, and nothing when the plan was
+made for another. Only a later commit fixes a finding: a comment posted on the head
+commit under review is never marked fixed nor resolved. When
 GitHub refuses an anchor (422), pending reviews (which notify nobody and are deleted at
 once) find the refused comments by bisection (`anchoring`), and those move to the review
 body. When a create request fails in a way that may still have been applied (5xx, lost

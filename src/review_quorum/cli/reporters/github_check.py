@@ -6,8 +6,9 @@ runs when each has its own name, and a re-run with the same name updates its run
 on the pull request's head commit as GitHub names it (the Actions event's, else asked for),
 never on a commit a plan names: a saved plan may come from a fork, and a check run on
 another commit could pass another pull request's required check. For the same reason a
-saved plan's bot findings are checked against the pull request's comments as GitHub
-serves them now (`checked_plan`): the run never attributes to a bot what it did not say.
+saved plan is rebuilt from the pull request's comments as GitHub serves them now
+(`Delivery.rebuild`, `checked_plan`): the run never attributes to a bot what it did not
+say, and the plan cannot lift the posting run's gate.
 A plan about an older commit than the head is not posted (a warning says so; the run for
 the head posts). What the run shows is `render.check_run`; creating, batching and
 updating it is `github.checks`.
