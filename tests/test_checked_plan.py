@@ -9,7 +9,7 @@ from review_quorum.errors import Skipped
 from review_quorum.model import CommentSource, ConsensusLevel, NormalizedFinding, Severity
 from review_quorum.plan import ReviewPlan, Settings, review
 from review_quorum.scoring.confidence import Disposition
-from review_quorum.scoring.confidence.attach import AttachedVerdict
+from review_quorum.scoring.confidence.attach import AttachedVerdict, AttachedVerdictInput
 from review_quorum.scoring.confidence.verdicts import (
     ContextCompleteness,
     EvidenceStrength,
@@ -204,3 +204,50 @@ def test_verdicts_of_the_plan_are_not_used() -> None:
     # Placed by consensus, as if unverified (the bots that ran: those with findings here).
     assert checked.plan.findings == review(SQL, settings=replace(SETTINGS, bots_ran=None)).findings
     assert checked.plan.notes[-1] == "Not used: the plan's 1 verifier verdict(s)."
+
+
+def test_the_posting_runs_own_verdicts_are_used() -> None:
+    plan = review([*SQL], settings=SETTINGS)
+    verdict = AttachedVerdict(
+        verdict=Verdict.CONFIRMED, severity=VerifierSeverity.HIGH,
+        evidence_strength=EvidenceStrength.DIRECT, context_completeness=ContextCompleteness.FULL,
+        in_changed_code=True, issue="SQL injection", details="", source="v.json", position="/0",
+    )  # fmt: skip
+    mine = [
+        AttachedVerdictInput("src/db.py", 20, verdict),
+        AttachedVerdictInput("x.py", 1, verdict),
+    ]
+    checked = check_plan(plan, Fresh(tuple(SQL)), verdicts=mine)
+    assert [item.verdict for item in checked.plan.findings] == [verdict]
+    assert checked.plan.skipped[-1].source == "v.json"  # the verdict that matched nothing
+    assert not any("verdict" in note for note in checked.plan.notes)
+
+
+def test_a_comment_read_together_with_more_findings_than_alone_keeps_them() -> None:
+    more = said("coderabbit", 1, "Query string is also logged", line=22)
+    plan = review([SQL[0]], settings=SETTINGS)  # the plan holds the comment's one finding
+    checked = check_plan(plan, Fresh((SQL[0], more), (SQL[0],)))
+    assert sorted(m.title for i in checked.plan.findings for m in i.finding.members) == [
+        "Query string is also logged",
+        "SQL injection in the query",
+    ]
+
+
+def test_a_plans_drop_of_a_bots_finding_is_undone_and_said() -> None:
+    late = said("coderabbit", 5, "SQL injection in the query", line=21)
+    checked = check_plan(out_of_scope(review([late], settings=SETTINGS)), Fresh((late,)))
+    assert checked.plan.notes[1] == (
+        "Shown although the plan left them out: 1 finding(s) from the bots (this run has no "
+        "diff: a bot's finding is not dropped on the plan's word)."
+    )
+    assert checked.differing == 0
+
+
+def test_the_findings_are_grouped_in_the_order_the_plan_made_them() -> None:
+    first = said("sourcery", 2, "SQL injection through the search term")
+    second = said("coderabbit", 1, "SQL injection via the search term", line=21)
+    plan = review([first, second], settings=replace(SETTINGS, bots_ran=None))
+    [item] = plan.findings
+    assert item.finding.title == "SQL injection through the search term"
+    checked = check_plan(plan, Fresh((second, first)))  # GitHub lists them the other way
+    assert checked.plan.findings == plan.findings and checked.differing == 0

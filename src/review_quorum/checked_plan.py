@@ -122,13 +122,12 @@ def check_plan(
 
 def _safe(settings: Settings, gate: ConsensusLevel | None) -> Settings:
     """The plan's settings where they cannot hide anything, else the defaults (and the
-    posting run's own gate)."""
+    posting run's own gate). Its inline level stays: none is above the default's."""
     return replace(
         settings,
         bots_ran=None,
         line_window=min(settings.line_window, DEFAULTS.line_window),
         title_overlap=max(settings.title_overlap, DEFAULTS.title_overlap),
-        inline_level=_lower(settings.inline_level, DEFAULTS.inline_level),
         gate_level=_lower_gate(settings.gate_level, gate),
         comment_cap=max(settings.comment_cap, DEFAULTS.comment_cap),
         profile=None,

@@ -142,6 +142,15 @@ def test_nothing_is_marked_fixed_on_the_head_commit_it_was_reported_on(fake: Fak
     assert run(fake, FINDINGS[:1], resolve_fixed=True).resolved == 2
 
 
+def test_a_comment_that_followed_its_code_to_the_head_was_still_reported_before_it(
+    fake: FakeGitHub,
+) -> None:
+    run(fake, FINDINGS)
+    fake.push("e" * 40, DIFF, lambda path, line: line)
+    assert {c["commit_id"] for c in fake.comments_by(BOT)} == {"e" * 40}  # they followed
+    assert run(fake, FINDINGS[:1], resolve_fixed=True).resolved == 2
+
+
 def test_a_finding_moved_to_the_summary_is_not_marked_fixed(fake: FakeGitHub) -> None:
     run(fake, FINDINGS)
     fake.head_sha = "e" * 40  # a push: only a later commit can fix a finding

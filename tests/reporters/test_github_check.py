@@ -330,3 +330,35 @@ def test_an_annotation_update_that_keeps_failing_exits_2_with_the_error(
     assert message.endswith("returned 502: Bad Gateway (gave up after 6 attempts)")
     assert len(annotated(github)) == 50  # the create's batch; the update's never applied
     assert [m for m, _ in check_writes(github)] == ["POST"] + ["PATCH"] * 6
+
+
+@pytest.mark.parametrize(
+    ("plan_gate", "option", "conclusion"),
+    [
+        (False, "none", "neutral"),  # neither the plan nor this run gates
+        (True, "none", "failure"),  # the plan's lower gate counts
+        (False, "needs-verification", "failure"),  # this run's gate counts
+    ],
+)
+def test_the_posting_run_sets_its_own_gate(
+    github: FakeGitHub, tmp_path: Path, plan_gate: bool, option: str, conclusion: str
+) -> None:
+    plan = write_plan(tmp_path, [("src/app.py", 3, "XSS")], gate=plan_gate)
+    assert main(["post", plan, *TARGET_ARGS, "--gate-level", option]) == 0
+    assert the_run(github)["conclusion"] == conclusion
+
+
+def test_the_posting_run_uses_its_own_verdicts(github: FakeGitHub, tmp_path: Path) -> None:
+    plan = write_plan(tmp_path, [("src/app.py", 3, "XSS")])
+    verdicts = tmp_path / "verdicts.json"
+    dismissed = {
+        "verdict": "DISMISSED", "file": "src/app.py", "line": 3, "severity": "low",
+        "issue": "escaped by the template", "details": "", "in_changed_code": True,
+        "evidence_strength": "direct", "context_completeness": "full",
+    }  # fmt: skip
+    verdicts.write_text(json.dumps({"verdicts": [dismissed]}), encoding="utf-8")
+    assert main(["post", plan, *TARGET_ARGS, "--verdicts", str(verdicts)]) == 0
+    # The finding stays listed, dismissed by this run's verifier, so it does not gate.
+    assert the_run(github)["output"]["title"] == (
+        "Gate passed: 1 finding, none at or above confirmed"
+    )
