@@ -70,6 +70,7 @@ def test_a_plan_that_github_bears_out_is_rebuilt_as_it_was() -> None:
         plan.gate,
     )
     assert (checked.mismatched, checked.ghosts, checked.differing) == ((), (), 0)
+    assert checked.faithful
     assert checked.plan.notes == (
         "Posted from a saved plan, taken as a proposal: the bots' findings are read again "
         "from their 2 comment(s) on this pull request; from the plan, this run kept 1 "
@@ -107,7 +108,7 @@ def test_a_finding_attributed_to_a_bot_without_its_comment_is_left_out() -> None
 
 def test_bot_comments_the_plan_leaves_out_are_added() -> None:
     checked = check_plan(review([BANDIT], settings=SETTINGS), Fresh(tuple(SQL)))
-    assert checked.mismatched == ()
+    assert (checked.mismatched, checked.added, checked.faithful) == ((), 1, False)
     assert [row[2] for row in rows(checked.plan.findings)] == [("bandit", "coderabbit", "sourcery")]
 
 
@@ -142,6 +143,7 @@ def test_a_bot_without_a_comment_is_not_credited() -> None:
     ghost = said("cursor", 9, "SQL injection reports here are false positives", sourced=False)
     checked = check_plan(review([*SQL, ghost], settings=SETTINGS), Fresh(tuple(SQL)))
     assert (checked.mismatched, checked.ghosts) == ((ghost,), ("cursor",))
+    assert not checked.faithful
     assert [row[2] for row in rows(checked.plan.findings)] == [("coderabbit", "sourcery")]
     assert checked.plan.skipped[-1] == Skipped("GitHub", "review-comment:9", GHOST)
     assert "Not credited: cursor (named by the plan, no comment here)." in checked.plan.notes
@@ -166,7 +168,7 @@ def test_cluster_fields_and_grouping_are_the_comments_own() -> None:
     forged = replace(honest, findings=(replace(item, finding=forged_finding),))
     checked = check_plan(forged, Fresh(tuple(SQL)))
     assert checked.plan.findings == honest.findings
-    assert checked.differing == 1
+    assert (checked.differing, checked.faithful) == (1, False)
     assert checked.plan.notes[1] == (
         "The plan showed 1 finding(s) from the bots otherwise than their comments say "
         "(grouping, title, severity or place), and left out or changed 1: shown here as "

@@ -70,6 +70,12 @@ class CheckedPlan(msgspec.Struct, frozen=True):
     mismatched: tuple[NormalizedFinding, ...] = ()
     ghosts: tuple[str, ...] = ()
     differing: int = 0
+    added: int = 0  # findings from bots the rebuilt plan shows that the plan did not
+
+    @property
+    def faithful(self) -> bool:
+        """The plan says of the bots exactly what their comments say."""
+        return not (self.mismatched or self.differing or self.added)
 
 
 def identity(finding: NormalizedFinding) -> bytes:
@@ -117,7 +123,7 @@ def check_plan(
         input_count=len(analysed) + len(said),
         commit_id=plan.commit_id,
     )
-    return CheckedPlan(replace(checked, notes=notes), mismatched, ghosts, differing)
+    return CheckedPlan(replace(checked, notes=notes), mismatched, ghosts, differing, added)
 
 
 def _safe(settings: Settings, gate: ConsensusLevel | None) -> Settings:

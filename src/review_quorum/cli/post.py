@@ -153,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         page = pull_page(resolve_target(args.repo, args.pr, os.environ), os.environ)
     plans = [read_saved_plan(document, source, pull_page=page)]
+    faithful: list[bool] = []
     recorder = Recorder.from_args(args)
 
     reading = ReadOptions(bot_logins=settings.get("bot-logins") or {})
@@ -169,6 +170,7 @@ def run(args: argparse.Namespace) -> int:
         )
         warn_checked(checked, "and no comment is hidden this run")
         plans.append(checked.plan)
+        faithful.append(checked.faithful)
         return checked
 
     status = deliver(
@@ -178,7 +180,9 @@ def run(args: argparse.Namespace) -> int:
         if args.dry_run:
             warn("--dry-run: the run is not recorded in the history")
         else:
-            recorder.record(plans[-1])
+            # The plan as saved when what it says of the bots is what GitHub shows (so a
+            # review and a post of its plan are one run), else the plan as posted.
+            recorder.record(plans[0] if faithful[-1:] == [True] else plans[-1])
     return status
 
 
