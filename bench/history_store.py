@@ -258,7 +258,7 @@ class SyntheticGitHub:
             {
                 "isResolved": index == 2,
                 "resolvedBy": None,
-                "comments": {"nodes": [{"databaseId": number * 10 + index}]},
+                "comments": {"nodes": [{"fullDatabaseId": str(number * 10 + index)}]},
             }
             for index in range(3)
         ]

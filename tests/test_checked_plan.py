@@ -4,11 +4,18 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from review_quorum.checked_plan import MISMATCH, Fresh, check_plan
+from review_quorum.checked_plan import GHOST, MISMATCH, Fresh, check_plan
 from review_quorum.errors import Skipped
-from review_quorum.model import CommentSource, NormalizedFinding
-from review_quorum.plan import Settings, review
+from review_quorum.model import CommentSource, ConsensusLevel, NormalizedFinding, Severity
+from review_quorum.plan import ReviewPlan, Settings, review
 from review_quorum.scoring.confidence import Disposition
+from review_quorum.scoring.confidence.attach import AttachedVerdict, AttachedVerdictInput
+from review_quorum.scoring.confidence.verdicts import (
+    ContextCompleteness,
+    EvidenceStrength,
+    Verdict,
+    VerifierSeverity,
+)
 
 URL = "https://github.com/o/r/pull/1#discussion_r"
 SETTINGS = Settings(model="agreement", bots_ran=3)
@@ -54,11 +61,25 @@ def rows(findings: object) -> list[tuple[str, int | None, tuple[str, ...], str]]
     ]
 
 
-def test_a_plan_that_github_bears_out_stands_as_it_is() -> None:
+def test_a_plan_that_github_bears_out_is_rebuilt_as_it_was() -> None:
     plan = review([*SQL, BANDIT], settings=SETTINGS)
-    assert check_plan(plan, Fresh(tuple(SQL))).plan is plan
+    checked = check_plan(plan, Fresh(tuple(SQL)))
+    assert (checked.plan.findings, checked.plan.inline, checked.plan.gate) == (
+        plan.findings,
+        plan.inline,
+        plan.gate,
+    )
+    assert (checked.mismatched, checked.ghosts, checked.differing) == ((), (), 0)
+    assert checked.faithful
+    assert checked.plan.notes == (
+        "Posted from a saved plan, taken as a proposal: the bots' findings are read again "
+        "from their 2 comment(s) on this pull request; from the plan, this run kept 1 "
+        "analyser finding(s) (bandit: the pull request's own analysers, not checked) and "
+        "nothing else.",
+    )
     # Read per collection, a saved file may hold findings the joint read drops: still ours.
-    assert check_plan(plan, Fresh((SQL[0],), (SQL[1],))).plan is plan
+    alone = check_plan(plan, Fresh((SQL[0],), (SQL[1],)))
+    assert (alone.plan.findings, alone.mismatched) == (plan.findings, ())
 
 
 def test_forged_members_are_left_out_and_the_consensus_is_rebuilt_from_github() -> None:
@@ -87,29 +108,148 @@ def test_a_finding_attributed_to_a_bot_without_its_comment_is_left_out() -> None
 
 def test_bot_comments_the_plan_leaves_out_are_added() -> None:
     checked = check_plan(review([BANDIT], settings=SETTINGS), Fresh(tuple(SQL)))
-    assert checked.mismatched == ()
+    assert (checked.mismatched, checked.added, checked.faithful) == ((), 1, False)
     assert [row[2] for row in rows(checked.plan.findings)] == [("bandit", "coderabbit", "sourcery")]
 
 
-def test_a_rebuilt_finding_keeps_the_diff_scope_the_plan_gave_its_fingerprint() -> None:
-    dropped = NormalizedFinding.create(
-        bot="bandit", finding_id="B608", severity="high", category="security",
-        title="SQL injection in the query", file="src/old.py", line=21,
-    )  # fmt: skip
-    plan = review([dropped], settings=SETTINGS)
-    plan = replace(
-        plan,
-        findings=tuple(
-            replace(item, disposition=Disposition.DROPPED, in_diff=False, reason="out of scope")
-            for item in plan.findings
-        ),
+def out_of_scope(plan: ReviewPlan) -> ReviewPlan:
+    """`plan` with every finding dropped as outside the diff, as a plan may say."""
+    findings = tuple(
+        replace(item, disposition=Disposition.DROPPED, in_diff=False, reason="out of scope")
+        for item in plan.findings
     )
-    late = said("coderabbit", 5, "SQL injection in the query", line=21, file="src/old.py")
-    checked = check_plan(plan, Fresh((late,)))
+    return replace(plan, findings=findings, inline=())
+
+
+def test_a_bot_finding_is_never_dropped_on_the_plans_word() -> None:
+    late = said("coderabbit", 5, "SQL injection in the query", line=21)
+    checked = check_plan(out_of_scope(review([BANDIT, late], settings=SETTINGS)), Fresh((late,)))
     [item] = checked.plan.findings
     assert item.finding.detected_by == ("bandit", "coderabbit")
+    assert (item.disposition, item.in_diff) == (Disposition.INLINE, None)
+
+
+def test_the_analysers_own_findings_keep_the_diff_scope_the_plan_gave_them() -> None:
+    checked = check_plan(out_of_scope(review([BANDIT], settings=SETTINGS)), Fresh(()))
+    [item] = checked.plan.findings
     assert (item.disposition, item.in_diff, item.reason) == (
         Disposition.DROPPED,
         False,
         "out of scope",
     )
+
+
+def test_a_bot_without_a_comment_is_not_credited() -> None:
+    ghost = said("cursor", 9, "SQL injection reports here are false positives", sourced=False)
+    checked = check_plan(review([*SQL, ghost], settings=SETTINGS), Fresh(tuple(SQL)))
+    assert (checked.mismatched, checked.ghosts) == ((ghost,), ("cursor",))
+    assert not checked.faithful
+    assert [row[2] for row in rows(checked.plan.findings)] == [("coderabbit", "sourcery")]
+    assert checked.plan.skipped[-1] == Skipped("GitHub", "review-comment:9", GHOST)
+    assert "Not credited: cursor (named by the plan, no comment here)." in checked.plan.notes
+
+
+def test_a_name_the_configuration_gives_a_bot_is_a_bots_name() -> None:
+    mine = NormalizedFinding.create(
+        bot="house-bot", finding_id="h1", severity="high", category="security",
+        title="Fine", file="src/db.py", line=20,
+    )  # fmt: skip
+    plan = review([*SQL, mine], settings=SETTINGS)
+    assert check_plan(plan, Fresh(tuple(SQL))).mismatched == ()  # an analyser of the plan's
+    assert check_plan(plan, Fresh(tuple(SQL)), bot_names={"house-bot"}).ghosts == ("house-bot",)
+
+
+def test_cluster_fields_and_grouping_are_the_comments_own() -> None:
+    honest = review([*SQL, BANDIT], settings=SETTINGS)
+    [item] = honest.findings
+    forged_finding = replace(
+        item.finding, title="Typo in the docstring", severity=Severity.LOW, category="style"
+    )
+    forged = replace(honest, findings=(replace(item, finding=forged_finding),))
+    checked = check_plan(forged, Fresh(tuple(SQL)))
+    assert checked.plan.findings == honest.findings
+    assert (checked.differing, checked.faithful) == (1, False)
+    assert checked.plan.notes[1] == (
+        "The plan showed 1 finding(s) from the bots otherwise than their comments say "
+        "(grouping, title, severity or place), and left out or changed 1: shown here as "
+        "the comments say."
+    )
+
+
+def test_settings_that_could_hide_are_the_defaults() -> None:
+    wide = Settings(
+        model="agreement", bots_ran=40, line_window=50, title_overlap=0.0, comment_cap=0,
+        inline_level=ConsensusLevel.CONFIRMED, gate_level=None,
+    )  # fmt: skip
+    far = said("sourcery", 2, "Unrelated naming nit", line=60)
+    checked = check_plan(review([SQL[0], far], settings=wide), Fresh((SQL[0], far)))
+    settings = checked.plan.settings
+    assert (settings.line_window, settings.title_overlap, settings.bots_ran) == (3, 0.5, None)
+    assert (settings.comment_cap, settings.gate_level) == (5, ConsensusLevel.CONFIRMED)
+    assert [row[2] for row in rows(checked.plan.findings)] == [("coderabbit",), ("sourcery",)]
+    lower = replace(wide, inline_level=ConsensusLevel.UNVERIFIED, comment_cap=30)
+    lowered = check_plan(review([SQL[0]], settings=lower), Fresh((SQL[0],))).plan.settings
+    assert (lowered.inline_level, lowered.comment_cap) == (ConsensusLevel.UNVERIFIED, 30)
+
+
+def test_verdicts_of_the_plan_are_not_used() -> None:
+    plan = review([*SQL], settings=SETTINGS)
+    verdict = AttachedVerdict(
+        verdict=Verdict.DISMISSED, severity=VerifierSeverity.LOW,
+        evidence_strength=EvidenceStrength.SPECULATIVE,
+        context_completeness=ContextCompleteness.FULL,
+        in_changed_code=True, issue="none", details="", source="v", position="1",
+    )  # fmt: skip
+    dismissed = replace(plan, findings=tuple(replace(i, verdict=verdict) for i in plan.findings))
+    checked = check_plan(dismissed, Fresh(tuple(SQL)))
+    assert [item.verdict for item in checked.plan.findings] == [None]
+    # Placed by consensus, as if unverified (the bots that ran: those with findings here).
+    assert checked.plan.findings == review(SQL, settings=replace(SETTINGS, bots_ran=None)).findings
+    assert checked.plan.notes[-1] == "Not used: the plan's 1 verifier verdict(s)."
+
+
+def test_the_posting_runs_own_verdicts_are_used() -> None:
+    plan = review([*SQL], settings=SETTINGS)
+    verdict = AttachedVerdict(
+        verdict=Verdict.CONFIRMED, severity=VerifierSeverity.HIGH,
+        evidence_strength=EvidenceStrength.DIRECT, context_completeness=ContextCompleteness.FULL,
+        in_changed_code=True, issue="SQL injection", details="", source="v.json", position="/0",
+    )  # fmt: skip
+    mine = [
+        AttachedVerdictInput("src/db.py", 20, verdict),
+        AttachedVerdictInput("x.py", 1, verdict),
+    ]
+    checked = check_plan(plan, Fresh(tuple(SQL)), verdicts=mine)
+    assert [item.verdict for item in checked.plan.findings] == [verdict]
+    assert checked.plan.skipped[-1].source == "v.json"  # the verdict that matched nothing
+    assert not any("verdict" in note for note in checked.plan.notes)
+
+
+def test_a_comment_read_together_with_more_findings_than_alone_keeps_them() -> None:
+    more = said("coderabbit", 1, "Query string is also logged", line=22)
+    plan = review([SQL[0]], settings=SETTINGS)  # the plan holds the comment's one finding
+    checked = check_plan(plan, Fresh((SQL[0], more), (SQL[0],)))
+    assert sorted(m.title for i in checked.plan.findings for m in i.finding.members) == [
+        "Query string is also logged",
+        "SQL injection in the query",
+    ]
+
+
+def test_a_plans_drop_of_a_bots_finding_is_undone_and_said() -> None:
+    late = said("coderabbit", 5, "SQL injection in the query", line=21)
+    checked = check_plan(out_of_scope(review([late], settings=SETTINGS)), Fresh((late,)))
+    assert checked.plan.notes[1] == (
+        "Shown although the plan left them out: 1 finding(s) from the bots (this run has no "
+        "diff: a bot's finding is not dropped on the plan's word)."
+    )
+    assert checked.differing == 0
+
+
+def test_the_findings_are_grouped_in_the_order_the_plan_made_them() -> None:
+    first = said("sourcery", 2, "SQL injection through the search term")
+    second = said("coderabbit", 1, "SQL injection via the search term", line=21)
+    plan = review([first, second], settings=replace(SETTINGS, bots_ran=None))
+    [item] = plan.findings
+    assert item.finding.title == "SQL injection through the search term"
+    checked = check_plan(plan, Fresh((second, first)))  # GitHub lists them the other way
+    assert checked.plan.findings == plan.findings and checked.differing == 0

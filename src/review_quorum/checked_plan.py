@@ -1,24 +1,31 @@
-"""A plan's bot findings checked against the pull request as GitHub shows it when posting.
+"""A saved plan rebuilt against the pull request as GitHub shows it when posting.
 
 A saved plan may come from a fork (`quorum post PLAN.json` in a `workflow_run` job), and a
-fork can write any comments file: the real comments' ids and authors with invented text.
-So what is attributed to a bot is decided from the posting process's own read of the pull
-request, never from the plan. `check_plan` takes the findings the bot-comment readers make
-of the comments GitHub serves now (`fresh`) and compares every member of the plan that
-claims a bot comment (one naming a comment source, or a bot that commented there) with
-them, field by field (ids, author, file, lines, title, text). When all match and none is
-missing, the plan stands as it is. Otherwise the plan's claimed members are replaced by
-the fresh findings and the consensus is rebuilt: a cluster with the same members as one of
-the plan keeps its placement; a new one keeps the verdict and diff scope of the plan's
-finding with the same fingerprint, and is placed by consensus where the plan has none
-(the posting job has no diff). Each member that did not match is a counted `Skipped`
-record, so the summary counts it; members from analysers (SARIF and the like) are the
-plan's word, as an analyser's output always is.
+fork can write anything into it: invented comment text on the real comments' ids and
+authors, findings credited to bots that never commented, its own grouping, titles,
+severities, levels, placements and verdicts. So in a posting run the plan is an untrusted
+proposal (SPEC section 8). `check_plan` keeps from it only the findings of analysers (a
+member that names no comment and no bot: a fork controls its analysers anyway), and
+rebuilds everything derived from bot comments from `fresh`, the findings the bot-comment
+readers make of the comments GitHub serves now: the consensus engine groups them with
+the analysers' findings (with the plan's settings only where they cannot hide anything:
+no wider line window, no looser title overlap, no higher inline or gate level, no smaller
+comment cap, no verdicts, no count of bots that ran), and each cluster gets its title,
+severity, level and placement from that. The posting job has no diff: a cluster with a bot
+finding is never dropped as out of the diff on the plan's word; a cluster of analyser
+findings alone keeps the diff scope the plan gave the same findings.
+
+A member of the plan that claims a bot (one naming a comment, or a bot that commented
+there or that a reader or the configuration knows by name) and that no comment bears out
+field by field (ids, author, file, lines, title, text) is left out as a counted `Skipped`
+record (`mismatched`); a bot named that way with no comment on the pull request is not
+credited (`ghosts`). The plan's notes (`ReviewPlan.notes`) say what the plan proposed and
+what the run kept, so the summary shows it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import msgspec
 import orjson
@@ -26,14 +33,20 @@ from msgspec.structs import replace
 
 from review_quorum.comment_links import comment_key, link_targets
 from review_quorum.errors import Skipped
-from review_quorum.model import NormalizedFinding
-from review_quorum.plan import PlannedFinding, ReviewPlan, assemble, fingerprint, place_finding
+from review_quorum.ingest.bots import BOT_NAMES
+from review_quorum.markup import escape
+from review_quorum.model import ConsensusLevel, NormalizedFinding
+from review_quorum.plan import PlannedFinding, ReviewPlan, Settings, assemble, place_finding
 from review_quorum.render.serialize import member_data
 from review_quorum.scoring import compute_consensus
 from review_quorum.scoring.confidence import Disposition
+from review_quorum.scoring.confidence.attach import AttachedVerdictInput, attach_verdicts
 
 SOURCE = "GitHub"
 MISMATCH = "the plan's finding does not match this comment as GitHub shows it now: left out"
+GHOST = "the plan credits a bot that has no comment on this pull request: left out"
+DEFAULTS = Settings()
+GATE: ConsensusLevel | None = ConsensusLevel.CONFIRMED  # a plan may lower it, never lift it
 
 
 class Fresh(msgspec.Struct, frozen=True):
@@ -49,10 +62,20 @@ class Fresh(msgspec.Struct, frozen=True):
 
 
 class CheckedPlan(msgspec.Struct, frozen=True):
-    """The plan to post, and the plan's members that GitHub's comments do not bear out."""
+    """The plan to post, rebuilt; the plan's bot members GitHub's comments do not bear
+    out, the bots it names that have no comment, and how many of its findings from bots
+    the rebuilt plan does not show as the plan had them."""
 
     plan: ReviewPlan
     mismatched: tuple[NormalizedFinding, ...] = ()
+    ghosts: tuple[str, ...] = ()
+    differing: int = 0
+    added: int = 0  # findings from bots the rebuilt plan shows that the plan did not
+
+    @property
+    def faithful(self) -> bool:
+        """The plan says of the bots exactly what their comments say."""
+        return not (self.mismatched or self.differing or self.added)
 
 
 def identity(finding: NormalizedFinding) -> bytes:
@@ -60,50 +83,150 @@ def identity(finding: NormalizedFinding) -> bytes:
     return orjson.dumps(member_data(finding), option=orjson.OPT_SORT_KEYS)
 
 
-def check_plan(plan: ReviewPlan, fresh: Fresh) -> CheckedPlan:
-    """`plan` with its bot findings as `fresh` (GitHub's comments, read now) has them."""
+def check_plan(
+    plan: ReviewPlan,
+    fresh: Fresh,
+    *,
+    bot_names: Collection[str] = (),
+    gate_level: ConsensusLevel | None = GATE,
+    verdicts: Sequence[AttachedVerdictInput] = (),
+) -> CheckedPlan:
+    """`plan` rebuilt with the bots' findings `fresh` (GitHub's comments, read now) holds;
+    `bot_names` are the configuration's names for bots (``bot-logins``), `gate_level` the
+    posting run's own gate (its configuration's), which the plan may only lower, and
+    `verdicts` the posting run's own verifier verdicts (the plan's are never used)."""
     read = fresh.identities()
-    bots = {finding.bot for finding in (*fresh.findings, *fresh.alone)}
+    commented = {finding.bot for finding in (*fresh.findings, *fresh.alone)}
+    bots = commented | set(BOT_NAMES) | set(bot_names)
     members = [member for item in plan.findings for member in item.finding.members]
+    analysed = [m for m in members if m.source is None and m.bot not in bots]
     claimed = [m for m in members if m.source is not None or m.bot in bots]
     mismatched = tuple(m for m in claimed if identity(m) not in read)
-    said = {identity(m) for m in claimed}
-    if not mismatched and all(identity(finding) in said for finding in fresh.findings):
-        return CheckedPlan(plan)
-    kept = [m for m in members if m.source is None and m.bot not in bots]
-    return CheckedPlan(_rebuilt(plan, [*kept, *fresh.findings], mismatched), mismatched)
-
-
-def _rebuilt(
-    plan: ReviewPlan, findings: list[NormalizedFinding], mismatched: Sequence[NormalizedFinding]
-) -> ReviewPlan:
-    settings = plan.settings
-    consensus = compute_consensus(findings, settings)
-    same_members = {_members(item.finding.members): item for item in plan.findings}
-    by_fingerprint = {item.fingerprint: item for item in plan.findings}
-    planned: list[PlannedFinding] = []
-    for finding, link in zip(consensus, link_targets(consensus), strict=True):
-        same = same_members.get(_members(finding.members))
-        if same is None:
-            like = by_fingerprint.get(fingerprint(finding))
-            verdict = like.verdict if like is not None else None
-            placed = place_finding(finding, verdict, None, settings, link)
-            same = placed if like is None else _scoped_as(placed, like)
-        planned.append(same)
-    skipped = [Skipped(SOURCE, _where(member), MISMATCH) for member in mismatched]
-    return assemble(
-        planned,
+    ghosts = tuple(sorted({m.bot for m in claimed if m.bot not in commented}))
+    said = _said(fresh, [m for m in claimed if identity(m) in read])
+    settings = _safe(plan.settings, gate_level)
+    findings = _in_plan_order(members, [*analysed, *said])
+    rebuilt, unmatched = _rebuilt(settings, plan, findings, analysed, verdicts)
+    differing = len(_bot_views(plan.findings) - _bot_views(rebuilt))
+    added = len(_bot_views(rebuilt) - _bot_views(plan.findings))
+    shown = len(_bot_views(plan.findings, dropped=True) & _bot_views(rebuilt, dropped=False))
+    notes = _notes(plan, analysed, said, mismatched, ghosts, (differing, added, shown))
+    skipped = [
+        Skipped(SOURCE, _where(member), GHOST if member.bot not in commented else MISMATCH)
+        for member in mismatched
+    ]
+    checked = assemble(
+        rebuilt,
         settings,
-        bots_ran=consensus[0].bots_ran if consensus else plan.bots_ran,
-        skipped=(*plan.skipped, *skipped),
-        input_count=len(findings),
-        awaited=plan.awaited,
+        bots_ran=rebuilt[0].finding.bots_ran if rebuilt else plan.bots_ran,
+        skipped=(*plan.skipped, *skipped, *unmatched),
+        input_count=len(analysed) + len(said),
         commit_id=plan.commit_id,
+    )
+    return CheckedPlan(replace(checked, notes=notes), mismatched, ghosts, differing, added)
+
+
+def _safe(settings: Settings, gate: ConsensusLevel | None) -> Settings:
+    """The plan's settings where they cannot hide anything, else the defaults (and the
+    posting run's own gate). Its inline level stays: none is above the default's."""
+    return replace(
+        settings,
+        bots_ran=None,
+        line_window=min(settings.line_window, DEFAULTS.line_window),
+        title_overlap=max(settings.title_overlap, DEFAULTS.title_overlap),
+        gate_level=_lower_gate(settings.gate_level, gate),
+        comment_cap=max(settings.comment_cap, DEFAULTS.comment_cap),
+        profile=None,
     )
 
 
+def _lower(level: ConsensusLevel, other: ConsensusLevel) -> ConsensusLevel:
+    """The lower bar of the two (more findings reach it)."""
+    return level if level.rank <= other.rank else other
+
+
+def _lower_gate(
+    level: ConsensusLevel | None, other: ConsensusLevel | None
+) -> ConsensusLevel | None:
+    """The lower gate of the two; None (no gate) is the highest."""
+    if level is None or other is None:
+        return other if level is None else level
+    return _lower(level, other)
+
+
+def _said(fresh: Fresh, borne_out: Sequence[NormalizedFinding]) -> list[NormalizedFinding]:
+    """The bots' findings, comment by comment as GitHub's comments read together; or, for
+    a comment whose findings the plan holds exactly as that comment's collection read
+    alone gives them (a plan made from saved files of the comments), as read alone."""
+    together, alone, proposed = (
+        _by_comment(fresh.findings),
+        _by_comment(fresh.alone),
+        {key: {identity(m) for m in found} for key, found in _by_comment(borne_out).items()},
+    )
+    said: list[NormalizedFinding] = []
+    for key in {**together, **proposed}:
+        mine, theirs = proposed.get(key, set()), alone.get(key, [])
+        read_alone = {identity(m) for m in theirs}
+        if mine and mine == read_alone and {identity(m) for m in together.get(key, [])} <= mine:
+            said += theirs
+        else:
+            said += together.get(key, [])
+    return said
+
+
+def _by_comment(findings: Sequence[NormalizedFinding]) -> dict[str, list[NormalizedFinding]]:
+    grouped: dict[str, list[NormalizedFinding]] = {}
+    for finding in findings:
+        key = comment_key(finding.source) if finding.source is not None else ""
+        if finding not in grouped.setdefault(key, []):
+            grouped[key].append(finding)
+    return grouped
+
+
+def _in_plan_order(
+    members: Sequence[NormalizedFinding], findings: Sequence[NormalizedFinding]
+) -> list[NormalizedFinding]:
+    """`findings` in the order the plan lists them (its clusters', its members'), the
+    ones it does not list after them: so an honest plan is rebuilt as it was made."""
+    rank: dict[bytes, int] = {}
+    for member in members:
+        rank.setdefault(identity(member), len(rank))
+    return sorted(findings, key=lambda finding: rank.get(identity(finding), len(rank)))
+
+
+def _rebuilt(
+    settings: Settings,
+    plan: ReviewPlan,
+    findings: Sequence[NormalizedFinding],
+    analysed: Sequence[NormalizedFinding],
+    verdicts: Sequence[AttachedVerdictInput],
+) -> tuple[list[PlannedFinding], list[Skipped]]:
+    consensus = compute_consensus(
+        findings,
+        bots_ran=settings.bots_ran,
+        line_window=settings.line_window,
+        title_overlap=settings.title_overlap,
+        order=settings.order,
+        model=settings.model,
+        profile=settings.profile,
+    )
+    attached, unmatched = attach_verdicts(consensus, verdicts, settings.line_window)
+    theirs = {identity(member) for member in analysed}
+    scoped = {_members(item.finding.members): item for item in plan.findings}
+    planned: list[PlannedFinding] = []
+    links = link_targets(consensus)
+    for index, (finding, link) in enumerate(zip(consensus, links, strict=True)):
+        placed = place_finding(finding, attached.get(index), None, settings, link)
+        members = _members(finding.members)
+        like = scoped.get(members)
+        if like is not None and members <= theirs:  # the analysers' own: their diff scope
+            placed = _scoped_as(placed, like)
+        planned.append(placed)
+    return planned, unmatched
+
+
 def _scoped_as(placed: PlannedFinding, like: PlannedFinding) -> PlannedFinding:
-    """`placed` (judged without a diff) in the diff scope the plan gave its fingerprint."""
+    """`placed` (judged without a diff) in the diff scope the plan gave the same findings."""
     if like.in_diff is False:
         return replace(
             placed,
@@ -115,6 +238,75 @@ def _scoped_as(placed: PlannedFinding, like: PlannedFinding) -> PlannedFinding:
             addressable=like.addressable,
         )
     return replace(placed, in_diff=like.in_diff, addressable=like.addressable)
+
+
+def _bot_views(findings: Sequence[PlannedFinding], dropped: bool | None = None) -> set[bytes]:
+    """What a reader sees of each finding with a bot comment among its members: its
+    members, title, severity, category and place (its level depends on settings)."""
+    return {
+        orjson.dumps(
+            [
+                sorted(identity(member).decode() for member in item.finding.members),
+                item.finding.title,
+                item.finding.severity.label,
+                item.finding.category,
+                item.finding.file,
+                item.finding.line,
+                list(item.finding.detected_by),
+            ]
+        )
+        for item in findings
+        if any(member.source is not None for member in item.finding.members)
+        and (dropped is None or (item.disposition is Disposition.DROPPED) is dropped)
+    }
+
+
+def _notes(
+    plan: ReviewPlan,
+    analysed: Sequence[NormalizedFinding],
+    said: Sequence[NormalizedFinding],
+    mismatched: Sequence[NormalizedFinding],
+    ghosts: Sequence[str],
+    changes: tuple[int, int, int],
+) -> tuple[str, ...]:
+    """What the plan proposed and what this run kept, for the summary (escaped)."""
+    differing, added, shown = changes
+    comments = len({comment_key(f.source) for f in said if f.source is not None})
+    names = sorted({member.bot for member in analysed})
+    kept = f"{len(analysed)} analyser finding(s)" + (
+        f" ({escape.inline(', '.join(names), limit=200)}: the pull request's own analysers, "
+        "not checked)"
+        if names
+        else ""
+    )
+    notes = [
+        f"Posted from a saved plan, taken as a proposal: the bots' findings are read again "
+        f"from their {comments} comment(s) on this pull request; from the plan, this run "
+        f"kept {kept} and nothing else."
+    ]
+    if differing or added:
+        notes.append(
+            f"The plan showed {differing} finding(s) from the bots otherwise than their "
+            f"comments say (grouping, title, severity or place), and left out or changed "
+            f"{added}: shown here as the comments say."
+        )
+    if shown:
+        notes.append(
+            f"Shown although the plan left them out: {shown} finding(s) from the bots (this "
+            "run has no diff: a bot's finding is not dropped on the plan's word)."
+        )
+    if mismatched:
+        notes.append(
+            f"Left out: {len(mismatched)} finding(s) the plan attributes to bots that no "
+            "comment on this pull request says as the plan has it."
+        )
+    if ghosts:
+        named = escape.inline(", ".join(ghosts), limit=200)
+        notes.append(f"Not credited: {named} (named by the plan, no comment here).")
+    proposed = sum(1 for item in plan.findings if item.verdict is not None)
+    if proposed:
+        notes.append(f"Not used: the plan's {proposed} verifier verdict(s).")
+    return tuple(notes)
 
 
 def _members(members: Sequence[NormalizedFinding]) -> frozenset[bytes]:

@@ -21,7 +21,14 @@ import httpx
 
 from github.fake_checks import CheckRuns
 from github.fake_graphql import GraphQLEndpoint
-from github.fake_payloads import Payloads, error, json_response, unprocessable, validation
+from github.fake_payloads import (
+    FIRST_ID,
+    Payloads,
+    error,
+    json_response,
+    unprocessable,
+    validation,
+)
 from github.fake_rest import API, FakeTime, Fault, GitHubStandIn, Handler, Interrupted
 from github.github_openapi import GitHubSpec
 from github.graphql_contract import Checked
@@ -62,7 +69,7 @@ class FakeGitHub(GitHubStandIn, Payloads):
         # The repository's other pull requests, least recently updated first: each one's
         # number and who commented on it and who reviewed it (GraphQL `pullRequests`).
         self.other_pulls: list[tuple[int, tuple[list[str], list[str]]]] = []
-        self._ids = 1000
+        self._ids = FIRST_ID
         self._tick = 0
 
     # --- setting the scene --------------------------------------------------------------
@@ -217,7 +224,9 @@ class FakeGitHub(GitHubStandIn, Payloads):
         review = self._review(login, text, state, body.get("commit_id"))
         self.reviews.append(review)
         for comment in body.get("comments", []):
-            self.review_comments.append(self._review_comment(login, review["id"], comment))
+            posted = self._review_comment(login, review["id"], comment)
+            posted["commit_id"] = posted["original_commit_id"] = review["commit_id"]
+            self.review_comments.append(posted)
         return json_response(200, review)
 
     def _anchor_problem(self, comment: dict[str, Any]) -> str | None:

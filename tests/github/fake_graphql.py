@@ -282,7 +282,7 @@ class View:
         reason = self.state.minimized.get(node_id)
         return {
             "id": node_id,
-            "databaseId": item["id"],
+            "databaseId": lambda: _int32(item["id"]),
             "fullDatabaseId": str(item["id"]),
             "body": item["body"],
             "url": item["html_url"],
@@ -318,8 +318,8 @@ class View:
     def _subject(self, node_id: str) -> Callable[[], dict[str, Any]]:
         if node_id in self.state.refused:
             raise Refusal(*self.state.refused[node_id])
-        prefix, _, number = node_id.partition("_")
-        item = self._item(MINIMIZABLE.get(prefix), number)
+        prefix, _, _ = node_id.partition("_")
+        item = self._by_node(MINIMIZABLE.get(prefix), node_id)
         if item is None:
             raise Refusal(
                 "NOT_FOUND", f"Could not resolve to a node with the global id of '{node_id}'"
@@ -346,16 +346,25 @@ class View:
     # --- helpers ---------------------------------------------------------------------
 
     def _node_or_none(self, node_id: str) -> dict[str, Any] | None:
-        prefix, _, number = node_id.partition("_")
+        prefix, _, _ = node_id.partition("_")
         if prefix == "PRRT":
             root = self._thread_root(node_id)
             return None if root is None else self.thread(root)
-        item = self._item(MINIMIZABLE.get(prefix), number)
+        item = self._by_node(MINIMIZABLE.get(prefix), node_id)
         return None if item is None else self._view(prefix, item)
 
     def _view(self, prefix: str, item: dict[str, Any]) -> dict[str, Any]:
         views = {"IC": self.issue_comment, "PRRC": self.review_comment, "PRR": self.review}
         return views[prefix](item)
+
+    def _by_node(self, collection: str | None, node_id: str) -> dict[str, Any] | None:
+        """The comment or review whose node id (opaque, as GitHub's are) is `node_id`."""
+        if collection is None:
+            return None
+        items: list[dict[str, Any]] = getattr(self.fake, collection)
+        if collection == "reviews":
+            items = self._visible_reviews()
+        return next((item for item in items if item["node_id"] == node_id), None)
 
     def _item(self, collection: str | None, number: str) -> dict[str, Any] | None:
         if collection is None or not number.isdigit():
@@ -426,6 +435,13 @@ class View:
                 "endCursor": _cursor(chosen[-1][0]) if chosen else None,
             },
         }
+
+
+def _int32(value: int) -> int:
+    """The deprecated `databaseId`: GitHub cannot give an id past 2^31 - 1 as an Int."""
+    if value >= 2**31:
+        raise Refusal("INTERNAL", f"databaseId cannot represent {value}: use fullDatabaseId")
+    return value
 
 
 def _cursor(index: int) -> str:

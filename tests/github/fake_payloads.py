@@ -18,6 +18,9 @@ import orjson
 WEB = "https://github.com"
 DOCS = "https://docs.github.com/rest"
 REACTIONS = ("+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes")
+# Ids as GitHub gives them now: past 2^32, so past GraphQL's deprecated 32-bit `databaseId`
+# (and past the bundled example's saved comments, which the fake may hold too).
+FIRST_ID = 4_300_000_000
 
 
 class Payloads:

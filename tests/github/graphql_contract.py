@@ -2,9 +2,11 @@
 
 The schema is ../shared/github/graphql/schema.graphql, built once per session trusting the
 SDL (GitHub's own does not pass graphql-core's schema checks). A request must parse,
-validate, name an operation that exists, and come with exactly the variables that
-operation defines, each coercible to its declared type; anything else is a
-`SpecViolation` (a bug in the client under test). `fake_graphql` runs what passes.
+validate (using no field, argument or enum value the schema marks deprecated: GitHub
+removes them, as it did `databaseId`, which cannot hold today's ids), name an operation
+that exists, and come with exactly the variables that operation defines, each coercible
+to its declared type; anything else is a `SpecViolation` (a bug in the client under
+test). `fake_graphql` runs what passes.
 """
 
 from __future__ import annotations
@@ -17,9 +19,12 @@ import graphql
 from graphql import GraphQLError, GraphQLSchema
 from graphql.execution.values import get_variable_values
 from graphql.language import OperationDefinitionNode
+from graphql.validation import NoDeprecatedCustomRule, specified_rules
 
 from conftest import shared_path
 from github.github_openapi import SpecViolation
+
+RULES = (*specified_rules, NoDeprecatedCustomRule)
 
 
 @functools.cache
@@ -59,7 +64,7 @@ def check_request(schema: GraphQLSchema, body: Any) -> Checked:
         document = graphql.parse(body["query"])
     except GraphQLError as err:
         raise SpecViolation(f"GraphQL syntax: {err.message}") from None
-    problems = graphql.validate(schema, document)
+    problems = graphql.validate(schema, document, RULES)
     if problems:
         raise SpecViolation("GraphQL document invalid: " + "; ".join(p.message for p in problems))
     operation = _operation(document, body.get("operationName"))

@@ -49,10 +49,17 @@ def test_a_forks_plan_is_posted_as_one_check_run_with_annotations(tmp_path: Path
             assert posted.step("Post to the pull request").outcome == "success"
         [run] = job.fake.checks.named("review-quorum (example)")
         assert (run["conclusion"], run["head_sha"]) == ("failure", job.fake.head_sha)
+        # The plan's verdicts are not used (the posting run was given none): a finding a
+        # verdict placed is placed by consensus, and reported.
         reported = [
             (f["file"], f["line"])
             for f in plan["findings"]
-            if f["line"] and (f["disposition"] in ("inline", "summary") or f["in_diff"] is False)
+            if f["line"]
+            and (
+                f["disposition"] in ("inline", "summary")
+                or f["in_diff"] is False
+                or f["verdict"] is not None
+            )
         ]
         annotated = job.fake.checks.annotations[run["id"]]
         assert sorted((a["path"], a["start_line"]) for a in annotated) == sorted(reported)

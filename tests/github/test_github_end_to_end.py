@@ -17,16 +17,20 @@ from review_quorum.markup.markers import find_markers
 EXAMPLE = REPO_ROOT / "examples" / "pr-review"
 
 
-@pytest.fixture
-def plan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(EXAMPLE)
-    output = tmp_path / "plan.json"
+def example_plan(output: Path, *options: str) -> Path:
+    """`quorum review --format json` of the example (run in its folder) into `output`."""
     inputs = [str(path.relative_to(EXAMPLE)) for path in sorted(EXAMPLE.glob("analysers/*.sarif"))]
     inputs += [str(path.relative_to(EXAMPLE)) for path in sorted(EXAMPLE.glob("bots/*.json"))]
-    argv = ["review", *inputs, "--diff", "pr.diff", "--verdicts", "verdicts.json"]
+    argv = ["review", *inputs, "--diff", "pr.diff", *options]
     argv += ["--config", "quorum.toml", "--format", "json", "-o", str(output)]
     assert main(argv) == 1  # the example's confirmed findings fail the gate
     return output
+
+
+@pytest.fixture
+def plan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(EXAMPLE)
+    return example_plan(tmp_path / "plan.json", "--verdicts", "verdicts.json")
 
 
 def test_the_example_review_posts_once_and_only_once(
@@ -43,12 +47,16 @@ def test_the_example_review_posts_once_and_only_once(
     monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
     for name in ("GITHUB_ACTIONS", "GITHUB_EVENT_PATH", "GITHUB_API_URL"):
         monkeypatch.delenv(name, raising=False)
-    inline = len(json.loads(plan.read_text(encoding="utf-8"))["github_review"]["comments"])
+    # A saved plan is a proposal: its verdicts are not used, so it posts as a plan made
+    # without them does.
+    unverified = example_plan(plan.parent / "unverified.json")
+    comments = json.loads(unverified.read_text(encoding="utf-8"))["github_review"]["comments"]
+    inline = len({find_markers(comment["body"])[0] for comment in comments})  # once each
     assert inline > 0
     argv = ["post", str(plan), "--repo", "acme/stockroom", "--pr", "1", "--resolve-fixed"]
     assert main(argv) == 0
     assert main(argv) == 0
-    err = capsys.readouterr().err.splitlines()
+    err = [line for line in capsys.readouterr().err.splitlines() if "warning" not in line]
     assert err[-2] == "quorum: posting to acme/stockroom#1 ..."
     assert err[-3].startswith(f"quorum: acme/stockroom#1: posted {inline} new inline comment(s)")
     assert err[-1].startswith(
@@ -59,3 +67,4 @@ def test_the_example_review_posts_once_and_only_once(
     assert len(fake.comments_by(BOT)) == inline
     [sticky] = fake.issue_comments_by(BOT)
     assert [kind for kind, _ in find_markers(sticky["body"])] == ["summary"]
+    assert "Not used: the plan's 7 verifier verdict(s)." in sticky["body"]

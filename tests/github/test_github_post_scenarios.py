@@ -128,8 +128,33 @@ def test_resolve_fixed_strikes_out_the_comment_of_a_finding_that_is_gone(
     assert (again.resolved, again.created) == (0, 0)
 
 
+def test_nothing_is_marked_fixed_on_the_head_commit_it_was_reported_on(fake: FakeGitHub) -> None:
+    run(fake, FINDINGS)
+    before = [c["body"] for c in fake.comments_by(BOT)]
+    result = run(fake, FINDINGS[:1], resolve_fixed=True)
+    assert (result.resolved, result.threads_resolved) == (0, 0)
+    assert [c["body"] for c in fake.comments_by(BOT)] == before
+    assert fake.graphql.state.resolved == {}
+    assert result.warnings == (
+        f"2 of our comment(s) on findings this run does not report were left open: they "
+        f"were posted on the head commit {'a' * 40}, and only a later commit can fix a finding",
+    )
+    fake.head_sha = "e" * 40  # a push: now they are fixed
+    assert run(fake, FINDINGS[:1], resolve_fixed=True).resolved == 2
+
+
+def test_a_comment_that_followed_its_code_to_the_head_was_still_reported_before_it(
+    fake: FakeGitHub,
+) -> None:
+    run(fake, FINDINGS)
+    fake.push("e" * 40, DIFF, lambda path, line: line)
+    assert {c["commit_id"] for c in fake.comments_by(BOT)} == {"e" * 40}  # they followed
+    assert run(fake, FINDINGS[:1], resolve_fixed=True).resolved == 2
+
+
 def test_a_finding_moved_to_the_summary_is_not_marked_fixed(fake: FakeGitHub) -> None:
     run(fake, FINDINGS)
+    fake.head_sha = "e" * 40  # a push: only a later commit can fix a finding
     moved = draft([FINDINGS[0]], reported=["fp-a", "fp-b"])  # fp-b in the summary, fp-c dropped
     result = post_review(fake.client(TOKEN), TARGET, moved, env={}, resolve_fixed=True)
     assert result.resolved == 1
@@ -147,6 +172,7 @@ def test_without_resolve_fixed_a_gone_finding_is_left_alone(fake: FakeGitHub) ->
 
 def test_a_finding_that_comes_back_after_being_fixed_is_posted_again(fake: FakeGitHub) -> None:
     run(fake, FINDINGS)
+    fake.head_sha = "e" * 40
     run(fake, FINDINGS[:1], resolve_fixed=True)
     result = run(fake, FINDINGS[:2])
     assert (result.created, result.skipped_existing) == (1, 1)
@@ -158,6 +184,7 @@ def test_a_thread_a_human_replied_to_is_never_touched(fake: FakeGitHub) -> None:
     ours = next(c for c in fake.comments_by(BOT) if c["line"] == 20)
     fake.add_reply("alice", ours, "This is intentional, see the ticket.")
     before = ours["body"]
+    fake.head_sha = "e" * 40
     reworded = [FINDINGS[0], comment("fp-b", "src/db.py", 20, title="Reworded title")]
     result = run(fake, reworded, resolve_fixed=True)
     assert (result.resolved, result.kept_replied, result.updated) == (1, 0, 0)

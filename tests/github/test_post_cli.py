@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from msgspec.structs import replace
 
-from github.github_support import BOT, TOKEN, posting_fake, saved_plan
+from github.github_support import BOT, TOKEN, agreed_findings, posting_fake, saved_plan
 from review_quorum.cli import main, post, posting
 from review_quorum.model import ConsensusLevel, NormalizedFinding
 from review_quorum.plan import ReviewPlan, Settings, assemble, review
@@ -58,14 +58,23 @@ def test_an_offline_dry_run_prints_the_exact_requests(
     assert re.fullmatch(
         re.escape(f"POST {API}/issues/7/comments\n{headers}") + r"Content-Length: \d+", summary_head
     )
-    assert json.loads(summary) == {"body": document["summary_markdown"]}
+    # The plan is a proposal: the summary says what the posting run kept of it.
+    kept = (
+        "Posted from a saved plan, taken as a proposal: the bots' findings are read again "
+        "from their 0 comment(s) on this pull request; from the plan, this run kept 2 "
+        "analyser finding(s) (bandit, semgrep: the pull request's own analysers, not "
+        "checked) and nothing else.\n\n"
+    )
+    head, inline, rest = document["summary_markdown"].partition("**1** posted inline\n\n")
+    assert json.loads(summary) == {"body": head + inline + kept + rest}
     assert re.fullmatch(
         re.escape(f"POST {API}/pulls/7/reviews\n{headers}") + r"Content-Length: \d+", review_head
     )
     posted = json.loads(review)
     expected = document["github_review"]
+    head, inline, rest = expected["body"].partition("**1** posted inline\n\n")
     assert posted["body"].startswith(
-        expected["body"].rstrip("\n") + "\n\n<!-- review-quorum:batch "
+        (head + inline + kept + rest).rstrip("\n") + "\n\n<!-- review-quorum:batch "
     )
     assert (posted["comments"], posted["event"], end) == (expected["comments"], "COMMENT", "")
     assert err == (
@@ -108,7 +117,8 @@ def test_a_dry_run_with_a_token_redacts_it(
     out, err = capsys.readouterr()
     assert out.count("Authorization: Bearer [REDACTED]\n") == 2
     assert TOKEN not in out + err
-    assert [method for method, _, _ in fake.log] == ["GET", "GET", "GET", "GET"]
+    # The user, the pull request's head (the plan's commit is never taken), three lists.
+    assert [method for method, _, _ in fake.log] == ["GET", "GET", "GET", "GET", "GET"]
 
 
 def test_request_changes_on_a_level_the_plan_fails(
@@ -269,3 +279,40 @@ def test_the_posting_options_can_be_added_to_another_command() -> None:
         None,
     )
     assert args.request_changes_on == "confirmed"
+
+
+def test_a_finding_the_rebuilt_draft_cannot_post_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A plan rebuilt from GitHub's comments is drafted again: what it cannot post is said."""
+    from review_quorum.checked_plan import CheckedPlan, Fresh
+
+    places = [("src/app.py", 12, "SQL built from request input"), ("src/app.py", 30, "XSS")]
+    plan = review(agreed_findings(places))
+    twin = replace(plan.inline[1], fingerprint=plan.inline[0].fingerprint)
+    doubled = replace(plan, findings=(plan.inline[0], twin), inline=(plan.inline[0], twin))
+    args = argparse.Namespace(request_changes_on=None)
+    draft = post._redraft(lambda fresh: CheckedPlan(doubled), "plan.json", args)(Fresh(()))
+    assert len(draft.comments) == 1
+    assert capsys.readouterr().err == (
+        "quorum: warning: not posted: plan.json:/github_review/comments/1: duplicate finding "
+        f"fingerprint {plan.inline[0].fingerprint}; posted once\n"
+    )
+
+
+def test_the_review_goes_on_the_head_the_event_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = posting_fake(monkeypatch)
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"pull_request": {"number": 7, "head": {"sha": "d" * 40}}}))
+    monkeypatch.setenv("GITHUB_EVENT_PATH", str(event))
+    fake.head_sha = "e" * 40  # pushed since the event: the plan is about the event's head
+    document = saved_plan([("src/app.py", 12, "SQL injection")])
+    document["github_review"]["commit_id"] = "d" * 40
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps(document), encoding="utf-8")
+    assert main(["post", str(plan), *TARGET_ARGS]) == 0
+    [review] = fake.submitted_reviews_by(BOT)
+    assert review["commit_id"] == "d" * 40
+    assert ("GET", "/repos/octo-org/widgets/pulls/7", 200) not in fake.log

@@ -18,7 +18,7 @@ import graphql
 import httpx
 
 from github import fake_graphql, graphql_contract
-from github.fake_payloads import Payloads, error, json_response, reaction_rollup
+from github.fake_payloads import FIRST_ID, Payloads, error, json_response, reaction_rollup
 from github.fake_rest import GitHubStandIn, Handler
 from github.github_openapi import GitHubSpec
 
@@ -129,7 +129,7 @@ class Pull(Payloads):
     def listing(self) -> dict[str, Any]:
         closed = self.state == "closed"
         return {
-            "id": self.number * 1000,
+            "id": FIRST_ID + self.number,
             "number": self.number,
             "state": self.state,
             "title": self.title,
@@ -148,7 +148,7 @@ class FakeRepository(GitHubStandIn):
         super().__init__(spec, owner=owner, repo=repo)
         self.user_ids: dict[str, int] = {}
         self.pulls: dict[int, Pull] = {}
-        self._ids = 10_000
+        self._ids = FIRST_ID + 10_000_000
 
     def next_id(self) -> int:
         self._ids += 1
@@ -254,7 +254,7 @@ class FakeRepository(GitHubStandIn):
                 {
                     "isResolved": state["isResolved"],
                     "resolvedBy": state["resolvedBy"],
-                    "comments": lambda root=root, **_: {"nodes": [{"databaseId": root}]},
+                    "comments": lambda root=root, **_: {"nodes": [{"fullDatabaseId": str(root)}]},
                 }
                 for root, state in pull.threads.items()
             ]

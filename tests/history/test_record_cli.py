@@ -144,3 +144,30 @@ def test_post_records_the_plan_review_saved_as_the_same_run(
         "quorum: history: already recorded; nothing changed: run 1 of octo-org/widgets#7 "
         "at cccccccccccc (1 findings)"
     )
+
+
+def test_post_never_records_what_a_plan_claims_of_a_bot_that_did_not_say_it(
+    tmp_path: Path,
+    db_target: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    fake = new_fake()
+    fake.set_diff({"app/db.py": range(1, 50)})
+    monkeypatch.setattr(
+        posting, "make_http_client", lambda: httpx.Client(transport=httpx.MockTransport(fake.handle))
+    )
+    monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
+    ghost = {**FINDINGS[0], "bot": "cursor", "finding_id": "c1", "title": "False positive"}
+    path = tmp_path / "findings.json"
+    path.write_text(json.dumps([*FINDINGS, ghost]), encoding="utf-8")
+    plan = str(tmp_path / "plan.json")
+    assert main(["review", str(path), "--format", "json", "-o", plan]) == 1
+    assert main(["post", plan, "--db", db_target, *TARGET]) == 0
+    database = open_history(db_target)
+    try:
+        bots = {row[0] for row in database.rows("SELECT bot FROM members")}
+    finally:
+        database.close()
+    assert bots == {"bandit", "semgrep"}  # cursor has no comment here: not credited
+    assert "quorum: warning: not credited: cursor" in capsys.readouterr().err

@@ -180,21 +180,37 @@ def test_bot_text_is_neutralised_in_annotations_and_cannot_forge_the_record(
 
 
 @pytest.mark.parametrize(
-    ("places", "gate", "conclusion", "title"),
+    ("places", "gate", "configured", "conclusion", "title"),
     [
         (
             [("src/app.py", 3, "XSS")],
             True,
+            "",
             "failure",
             "Gate failed: 1 of 1 finding at or above confirmed",
         ),
         (
             [("src/other.py", 3, "XSS")],
             True,
+            "",
             "success",
             "Gate passed: 0 findings, none at or above confirmed",
         ),
-        ([("src/app.py", 3, "XSS")], False, "neutral", "1 finding, no gate"),
+        (
+            [("src/app.py", 3, "XSS")],
+            False,
+            'gate-level = "none"\n',
+            "neutral",
+            "1 finding, no gate",
+        ),
+        # A saved plan may come from a fork: it cannot lift the posting run's own gate.
+        (
+            [("src/app.py", 3, "XSS")],
+            False,
+            "",
+            "failure",
+            "Gate failed: 1 of 1 finding at or above confirmed",
+        ),
     ],
 )
 def test_the_conclusion_is_the_gate(
@@ -202,9 +218,11 @@ def test_the_conclusion_is_the_gate(
     tmp_path: Path,
     places: list[Place],
     gate: bool,
+    configured: str,
     conclusion: str,
     title: str,
 ) -> None:
+    (tmp_path / ".quorum.toml").write_text(configured, encoding="utf-8")
     assert main(["post", write_plan(tmp_path, places, gate=gate), *TARGET_ARGS]) == 0
     run = the_run(github)
     assert (run["conclusion"], run["output"]["title"]) == (conclusion, title)
@@ -312,3 +330,35 @@ def test_an_annotation_update_that_keeps_failing_exits_2_with_the_error(
     assert message.endswith("returned 502: Bad Gateway (gave up after 6 attempts)")
     assert len(annotated(github)) == 50  # the create's batch; the update's never applied
     assert [m for m, _ in check_writes(github)] == ["POST"] + ["PATCH"] * 6
+
+
+@pytest.mark.parametrize(
+    ("plan_gate", "option", "conclusion"),
+    [
+        (False, "none", "neutral"),  # neither the plan nor this run gates
+        (True, "none", "failure"),  # the plan's lower gate counts
+        (False, "needs-verification", "failure"),  # this run's gate counts
+    ],
+)
+def test_the_posting_run_sets_its_own_gate(
+    github: FakeGitHub, tmp_path: Path, plan_gate: bool, option: str, conclusion: str
+) -> None:
+    plan = write_plan(tmp_path, [("src/app.py", 3, "XSS")], gate=plan_gate)
+    assert main(["post", plan, *TARGET_ARGS, "--gate-level", option]) == 0
+    assert the_run(github)["conclusion"] == conclusion
+
+
+def test_the_posting_run_uses_its_own_verdicts(github: FakeGitHub, tmp_path: Path) -> None:
+    plan = write_plan(tmp_path, [("src/app.py", 3, "XSS")])
+    verdicts = tmp_path / "verdicts.json"
+    dismissed = {
+        "verdict": "DISMISSED", "file": "src/app.py", "line": 3, "severity": "low",
+        "issue": "escaped by the template", "details": "", "in_changed_code": True,
+        "evidence_strength": "direct", "context_completeness": "full",
+    }  # fmt: skip
+    verdicts.write_text(json.dumps({"verdicts": [dismissed]}), encoding="utf-8")
+    assert main(["post", plan, *TARGET_ARGS, "--verdicts", str(verdicts)]) == 0
+    # The finding stays listed, dismissed by this run's verifier, so it does not gate.
+    assert the_run(github)["output"]["title"] == (
+        "Gate passed: 1 finding, none at or above confirmed"
+    )

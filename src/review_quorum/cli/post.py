@@ -14,12 +14,17 @@ summary links to the bots' comments instead). `--dry-run` performs the reads (wh
 is available) and prints every write request instead of sending it, with the
 Authorization header redacted. The printed requests go to standard output, the one-line
 result to standard error. A saved plan's bot findings are checked against the comments
-the posting run reads from GitHub (`checked_plan`): what does not match is left out and
-counted, the consensus is rebuilt from GitHub's comments, and only those are hidden. The
-configuration found in the working directory says which bot each login is, as for
-`quorum review`. GitHub failures raise `GitHubError` and exit 2. httpx and the
-GitHub client are imported only when something is posted. With `--db` the plan is recorded
-in the history as a run (see `cli.record`), except in a dry run.
+the posting run reads from GitHub: the plan is a proposal (`checked_plan`), every finding
+from a bot is rebuilt from GitHub's comments, the plan adds only its analysers' findings,
+what it claims of a bot that no comment says is left out and counted, and only comments
+the posted review shows are hidden. Its verdicts are not used (`--verdicts FILE` gives the
+run its own) and its gate only lowers this run's (`--gate-level`, else the
+configuration's). The review goes on the head commit GitHub names, and a plan about
+another commit is not posted. The configuration found in the working directory says
+which bot each login is, as for `quorum review`. GitHub failures raise `GitHubError` and
+exit 2. httpx and the GitHub client are imported only when something is posted. With
+`--db` the plan is recorded in the history as a run (see `cli.record`), except in a dry
+run.
 """
 
 from __future__ import annotations
@@ -58,6 +63,17 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     parser.add_argument("plan", metavar="PLAN.json", help="the plan ('-' reads standard input)")
+    parser.add_argument(
+        "--verdicts",
+        metavar="FILE",
+        help="this run's own verifier verdicts (JSON); a plan's own verdicts are not used",
+    )
+    parser.add_argument(
+        "--gate-level",
+        choices=[*config.LEVELS, "none"],
+        help="this run's gate (default: the configuration's gate-level, else confirmed); "
+        "a plan may lower it, never lift it",
+    )
     add_post_arguments(parser)
     add_record_arguments(parser)
     parser.set_defaults(run=run)
@@ -132,6 +148,7 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from review_quorum.checked_plan import check_plan
+    from review_quorum.cli.review import load_verdicts
     from review_quorum.github import resolve_target
     from review_quorum.saved_plan import read_saved_plan
 
@@ -158,21 +175,26 @@ def run(args: argparse.Namespace) -> int:
     else:
         page = pull_page(resolve_target(args.repo, args.pr, os.environ), os.environ)
     plans = [read_saved_plan(document, source, pull_page=page)]
+    faithful: list[bool] = []
     recorder = Recorder.from_args(args)
 
+    reading = ReadOptions(bot_logins=settings.get("bot-logins") or {})
+
+    gate = args.gate_level or settings.get("gate-level", "confirmed")  # a plan only lowers it
+    gate_level = None if gate == "none" else ConsensusLevel.parse(gate)
+    verdicts = load_verdicts(args.verdicts)
+
     def rebuild(fresh: Fresh) -> CheckedPlan:
-        """The saved plan checked against the comments GitHub shows now (`checked_plan`)."""
-        checked = check_plan(plans[0], fresh)
-        if checked.mismatched:
-            warn(
-                f"{len(checked.mismatched)} finding(s) of the plan do not match the pull "
-                "request's comments as GitHub shows them now: left out (counted as skipped); "
-                "the bots' findings are GitHub's, and no comment is hidden this run"
-            )
+        """The saved plan rebuilt from the comments GitHub shows now (`checked_plan`)."""
+        names = reading.bot_logins.values()
+        checked = check_plan(
+            plans[0], fresh, bot_names=names, gate_level=gate_level, verdicts=verdicts
+        )
+        warn_checked(checked, "and no comment is hidden this run")
         plans.append(checked.plan)
+        faithful.append(checked.faithful)
         return checked
 
-    reading = ReadOptions(bot_logins=settings.get("bot-logins") or {})
     status = deliver(
         args, plans[0], source, settings, default="github-review", reading=reading, rebuild=rebuild
     )
@@ -180,8 +202,27 @@ def run(args: argparse.Namespace) -> int:
         if args.dry_run:
             warn("--dry-run: the run is not recorded in the history")
         else:
-            recorder.record(plans[-1])
+            # The plan as saved when what it says of the bots is what GitHub shows (so a
+            # review and a post of its plan are one run), else the plan as posted.
+            recorder.record(plans[0] if faithful[-1:] == [True] else plans[-1])
     return status
+
+
+def warn_checked(checked: CheckedPlan, hidden: str = "") -> None:
+    """Warn about what a saved plan said that the pull request's comments do not."""
+    if checked.mismatched:
+        warn(
+            f"{len(checked.mismatched)} finding(s) of the plan do not match the pull "
+            "request's comments as GitHub shows them now: left out (counted as skipped); "
+            "the bots' findings are GitHub's" + (f", {hidden}" if hidden else "")
+        )
+    if checked.ghosts:
+        warn(f"not credited: {', '.join(checked.ghosts)} (named by the plan, no comment here)")
+    if checked.differing:
+        warn(
+            f"{checked.differing} finding(s) from the bots in the plan differ from what their "
+            "comments say (grouping, title, severity or place): not used"
+        )
 
 
 def deliver(

@@ -176,7 +176,10 @@ def _redraft(
 
     def rebuilt(fresh: Fresh) -> ReviewDraft:
         checked = rebuild(fresh)
-        return _draft(checked.plan, source, options, len(checked.mismatched))
+        draft = _draft(checked.plan, source, options, len(checked.mismatched))
+        for skipped in draft.skipped:
+            warn(f"not posted: {skipped.describe()}")
+        return draft
 
     return rebuilt
 

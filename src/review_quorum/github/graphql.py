@@ -28,6 +28,15 @@ FORBIDDEN = "FORBIDDEN"
 RATE_LIMIT_FIELDS = "rateLimit { cost remaining resetAt }"
 
 
+def database_id(node: object) -> int | None:
+    """A node's REST id from its ``fullDatabaseId``, a BigInt that GitHub sends as a string
+    of digits (REST ids are past 2^31; the deprecated ``databaseId`` is a 32-bit Int)."""
+    value = node.get("fullDatabaseId") if isinstance(node, Mapping) else None
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        return int(value)
+    return None
+
+
 class GraphQLProblem(msgspec.Struct, frozen=True):
     """One entry of a response's ``errors``: what failed, of which kind, and where."""
 

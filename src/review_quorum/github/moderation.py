@@ -18,7 +18,7 @@ import msgspec
 
 from review_quorum.errors import GitHubError
 from review_quorum.github.client import GitHubClient
-from review_quorum.github.graphql import FORBIDDEN, RATE_LIMIT_FIELDS
+from review_quorum.github.graphql import FORBIDDEN, RATE_LIMIT_FIELDS, database_id
 from review_quorum.github.target import PullRequest
 
 BATCH = 10
@@ -41,7 +41,7 @@ THREADS = f"""query ReviewThreads(
     pullRequest(number: $number) {{
       reviewThreads(first: 100, after: $cursor) {{
         pageInfo {{ hasNextPage endCursor }}
-        nodes {{ id isResolved comments(first: 1) {{ nodes {{ databaseId }} }} }}
+        nodes {{ id isResolved comments(first: 1) {{ nodes {{ fullDatabaseId }} }} }}
       }}
     }}
   }}
@@ -185,7 +185,4 @@ def _first_comment(node: object) -> int | None:
         return None
     comments = node.get("comments")
     nodes = comments.get("nodes") if isinstance(comments, dict) else None
-    if not isinstance(nodes, list) or not nodes or not isinstance(nodes[0], dict):
-        return None
-    database_id = nodes[0].get("databaseId")
-    return database_id if isinstance(database_id, int) else None
+    return database_id(nodes[0]) if isinstance(nodes, list) and nodes else None

@@ -14,7 +14,10 @@ own review is up, and brought back when their finding changes (see `hiding`); wh
 hidden is decided from the bot-comment readers' findings in the comments this run reads
 (`reading` says how to read them), never from the draft's claims. `rebuild`, when given,
 makes the draft again from those findings before anything is written (`quorum post` of
-a saved plan: `checked_plan`), so the summary attributes to bots what GitHub shows. When
+a saved plan: `checked_plan`), so the summary attributes to bots what GitHub shows; such
+a run posts on the head commit the event or GitHub names, and nothing when the plan was
+made for another. Only a later commit fixes a finding: a comment posted on the head
+commit under review is never marked fixed nor resolved. When
 GitHub refuses an anchor (422), pending reviews (which notify nobody and are deleted at
 once) find the refused comments by bisection (`anchoring`), and those move to the review
 body. When a create request fails in a way that may still have been applied (5xx, lost
@@ -69,9 +72,12 @@ class PostResult(msgspec.Struct, frozen=True):
     warnings: tuple[str, ...] = ()
     threads_resolved: int = 0
     hiding: HidingResult = HidingResult()
+    not_posted: str = ""  # why nothing was posted (a saved plan about another commit)
 
     def describe(self) -> str:
         """One line for a person reading the job log."""
+        if self.not_posted:
+            return f"{self.target}: {self.not_posted}"
         verb = "would post" if self.dry_run else "posted"
         parts = [
             f"{self.created} new inline comment(s) in {self.reviews} review(s)",
@@ -151,15 +157,25 @@ class _Run:
         self.rebuild: Callable[[Fresh], ReviewDraft] | None = None
 
     def post(self, *, resolve_fixed: bool) -> PostResult:
+        if self.rebuild is not None and (other := self._other_head()):
+            return self._not_posted(other)
         existing = self._read()
         delete_reviews(self, existing.probes)  # left by a run interrupted mid-search
         work = writes_for(self.draft, existing, resolve_fixed=resolve_fixed)
         sticky, sticky_url = self._sticky(existing.sticky)
         created, moved, reviews = self._post(work.to_post, existing)
         updated = self._edit(work.to_update)
-        threads = self._resolve_threads([comment for comment, _ in work.to_resolve])
         sha = self._head() if work.to_resolve else None
-        fixed = [(comment, fixed_body(comment.body, fp, sha)) for comment, fp in work.to_resolve]
+        # Fixed needs a later commit: on the head it was reported on, a finding stays open.
+        gone = [(comment, fp) for comment, fp in work.to_resolve if comment.commit != sha]
+        if len(gone) < len(work.to_resolve):
+            self.warnings.append(
+                f"{len(work.to_resolve) - len(gone)} of our comment(s) on findings this run "
+                f"does not report were left open: they were posted on the head commit {sha}, "
+                "and only a later commit can fix a finding"
+            )
+        threads = self._resolve_threads([comment for comment, _ in gone])
+        fixed = [(comment, fixed_body(comment.body, fp, sha)) for comment, fp in gone]
         resolved = self._edit(fixed)
         if self.hiding.run():
             self._rewrite_sticky()
@@ -182,6 +198,37 @@ class _Run:
             warnings=tuple(self.warnings),
             threads_resolved=threads,
             hiding=self.hiding.result(),
+        )
+
+    def _other_head(self) -> str:
+        """A saved plan's run posts on the head commit GitHub names (the event's, else the
+        pull request's), never on one the plan names; a plan about another commit is not
+        posted, and this says why."""
+        self.commit = None
+        head, planned = self._head(), self.draft.commit_id
+        if planned is None or head is None or planned == head:
+            return ""
+        return (
+            f"not posted: the plan reviewed {planned}, but the head of {self.target} is "
+            f"{head}; a plan is posted only on the commit it reviewed (a later run reviews it)"
+        )
+
+    def _not_posted(self, why: str) -> PostResult:
+        return PostResult(
+            target=str(self.target),
+            event=self.draft.event,
+            created=0,
+            skipped_existing=0,
+            moved_to_body=0,
+            resolved=0,
+            updated=0,
+            kept_replied=0,
+            reviews=0,
+            dismissed=0,
+            sticky="not written",
+            sticky_url=None,
+            dry_run=self.dry_run,
+            not_posted=why,
         )
 
     def _read(self) -> Existing:
@@ -324,6 +371,8 @@ class _Run:
         return len(edits)
 
     def _head(self) -> str | None:
+        if self.commit is None and self.target.head_sha is not None:
+            self.commit = self.target.head_sha
         if self.commit is None:
             data = self.client.get(self.pull)
             head = data.get("head") if isinstance(data, dict) else None

@@ -42,6 +42,7 @@ class RemoteComment(msgspec.Struct, frozen=True):
     in_reply_to: int | None
     node_id: str = ""
     bot: bool = False
+    commit: str = ""  # `original_commit_id`: the head commit it was posted on
 
 
 class RemoteIssueComment(msgspec.Struct, frozen=True):
@@ -90,6 +91,7 @@ def _comment(item: dict[str, Any]) -> RemoteComment:
         in_reply_to=_optional_id(item.get("in_reply_to_id")),
         node_id=_node(item),
         bot=_bot(item),
+        commit=_text(item.get("original_commit_id")),
     )
 
 
@@ -119,6 +121,10 @@ def _bot(item: dict[str, Any]) -> bool:
 def _node(item: dict[str, Any]) -> str:
     node_id = item.get("node_id")
     return node_id if isinstance(node_id, str) else ""
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
 
 
 def _body(item: dict[str, Any]) -> str:

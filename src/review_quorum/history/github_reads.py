@@ -20,7 +20,7 @@ from review_quorum.comment_kinds import CommentKind
 from review_quorum.errors import GitHubError
 from review_quorum.github.client import PER_PAGE, GitHubClient
 from review_quorum.github.duplicates import HIDDEN, HIDING, read_record
-from review_quorum.github.graphql import RATE_LIMIT_FIELDS
+from review_quorum.github.graphql import RATE_LIMIT_FIELDS, database_id
 from review_quorum.github.snapshot import read_pull
 from review_quorum.github.target import PullRequest
 from review_quorum.history.changes import Commit, CommitFile
@@ -45,7 +45,7 @@ THREADS = f"""query PullThreads($owner: String!, $name: String!, $number: Int!, 
         nodes {{
           isResolved
           resolvedBy {{ login }}
-          comments(first: 1) {{ nodes {{ databaseId }} }}
+          comments(first: 1) {{ nodes {{ fullDatabaseId }} }}
         }}
       }}
     }}
@@ -169,11 +169,11 @@ def _threads(client: GitHubClient, owner: str, repo: str, number: int) -> dict[i
     variables = {"owner": owner, "name": repo, "number": number}
     threads: dict[int, ThreadState] = {}
     for node in client.graphql_nodes(THREADS, variables, THREADS_PATH):
-        first = (_dig(node, "comments").get("nodes") or [None])[0]
-        if isinstance(first, Mapping) and isinstance(first.get("databaseId"), int):
+        first = database_id((_dig(node, "comments").get("nodes") or [None])[0])
+        if first is not None:
             resolver = node.get("resolvedBy") or {}
             thread = ThreadState(bool(node.get("isResolved")), str(resolver.get("login") or ""))
-            threads[first["databaseId"]] = thread
+            threads[first] = thread
     return threads
 
 

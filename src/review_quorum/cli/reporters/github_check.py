@@ -6,8 +6,9 @@ runs when each has its own name, and a re-run with the same name updates its run
 on the pull request's head commit as GitHub names it (the Actions event's, else asked for),
 never on a commit a plan names: a saved plan may come from a fork, and a check run on
 another commit could pass another pull request's required check. For the same reason a
-saved plan's bot findings are checked against the pull request's comments as GitHub
-serves them now (`checked_plan`): the run never attributes to a bot what it did not say.
+saved plan is rebuilt from the pull request's comments as GitHub serves them now
+(`Delivery.rebuild`, `checked_plan`): the run never attributes to a bot what it did not
+say, and the plan cannot lift the posting run's gate.
 A plan about an older commit than the head is not posted (a warning says so; the run for
 the head posts). What the run shows is `render.check_run`; creating, batching and
 updating it is `github.checks`.
@@ -25,6 +26,7 @@ from review_quorum.cli.reporters.base import Delivery
 from review_quorum.errors import ConfigError
 from review_quorum.github.checks import CheckResult, post_check_run
 from review_quorum.github.client import GitHubClient, format_request
+from review_quorum.github.snapshot import read_pull_fresh
 from review_quorum.github.target import PullRequest, resolve_target
 from review_quorum.ingest.base import ReadOptions
 from review_quorum.markup import escape
@@ -44,8 +46,9 @@ def report(delivery: Delivery) -> int:
             http, delivery.env, dry_run=options.dry_run, on_wait=progress.note
         )
         plan = delivery.plan
-        if delivery.rebuild is not None:  # a saved plan: its bot findings are checked
-            plan = _checked(client, target, plan, delivery.reading or ReadOptions())
+        if delivery.rebuild is not None:  # a saved plan: rebuilt from the comments on GitHub
+            fresh = read_pull_fresh(client, target, delivery.reading or ReadOptions())
+            plan = delivery.rebuild(fresh).plan
         result = _post(client, target, name, plan, dry_run=options.dry_run)
     finally:
         if delivery.http is None:
@@ -55,22 +58,6 @@ def report(delivery: Delivery) -> int:
     if result is not None:
         print(f"quorum: {result.describe()}", file=sys.stderr)
     return ExitCode.OK
-
-
-def _checked(
-    client: GitHubClient, target: PullRequest, plan: ReviewPlan, reading: ReadOptions
-) -> ReviewPlan:
-    from review_quorum.checked_plan import check_plan
-    from review_quorum.github.snapshot import read_pull_fresh
-
-    checked = check_plan(plan, read_pull_fresh(client, target, reading))
-    if checked.mismatched:
-        warn(
-            f"{len(checked.mismatched)} finding(s) of the plan do not match the pull "
-            "request's comments as GitHub shows them now: left out (counted as skipped); "
-            "the bots' findings are GitHub's"
-        )
-    return checked.plan
 
 
 def _post(
