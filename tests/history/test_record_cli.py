@@ -155,7 +155,9 @@ def test_post_never_records_what_a_plan_claims_of_a_bot_that_did_not_say_it(
     fake = new_fake()
     fake.set_diff({"app/db.py": range(1, 50)})
     monkeypatch.setattr(
-        posting, "make_http_client", lambda: httpx.Client(transport=httpx.MockTransport(fake.handle))
+        posting,
+        "make_http_client",
+        lambda: httpx.Client(transport=httpx.MockTransport(fake.handle)),
     )
     monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
     ghost = {**FINDINGS[0], "bot": "cursor", "finding_id": "c1", "title": "False positive"}
