@@ -13,7 +13,6 @@ instead of an inline comment of ours when `inline_mode` is "link".
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -22,6 +21,7 @@ from msgspec.structs import replace
 
 from review_quorum.comment_links import link_targets
 from review_quorum.errors import Skipped
+from review_quorum.identity import CodeLines, code_hashes, identities
 from review_quorum.model import (
     CommentSource,
     ConsensusFinding,
@@ -30,7 +30,7 @@ from review_quorum.model import (
 )
 from review_quorum.scope import DiffScope, FilterMode
 from review_quorum.scoring import DEFAULT_MODEL, Model, compute_consensus
-from review_quorum.scoring.agreement import Order, title_tokens
+from review_quorum.scoring.agreement import Order
 from review_quorum.scoring.confidence import (
     DEFAULT_COMMENT_CAP,
     DEFAULT_POST_THRESHOLD,
@@ -103,6 +103,7 @@ class PlannedFinding(msgspec.Struct, frozen=True):
     verdict: AttachedVerdict | None = None
     span_end: int | None = None
     link: CommentSource | None = None  # the bot comment the summary links to in link mode
+    code: str = ""  # the flagged line's text, hashed (`identity.code_hash`); "" when unknown
 
     @property
     def believed(self) -> bool:
@@ -159,15 +160,19 @@ class ReviewPlan(msgspec.Struct, frozen=True):
         return tuple(item for item in self.findings if item.disposition is disposition)
 
 
-def fingerprint(finding: ConsensusFinding) -> str:
-    """A stable id for a finding that survives moved lines and new agreeing bots.
+def fingerprint(finding: ConsensusFinding, code: str = "") -> str:
+    """The identity `finding` has when no other finding of its review would share it
+    (`review_quorum.identity`); `assemble` gives every finding of a plan its own."""
+    return identities([finding], [code])[0]
 
-    It hashes the file, the category and the smallest (bot, title tokens) among the
-    members, so it changes only when that member's bot rewords it or stops reporting it.
-    """
-    bot, tokens = min((m.bot, " ".join(sorted(title_tokens(m.title)))) for m in finding.members)
-    text = "\0".join((finding.file, finding.category, bot, tokens))
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+def with_identities(findings: Sequence[PlannedFinding]) -> list[PlannedFinding]:
+    """`findings`, each with its identity, distinct within the plan (`identity.identities`)."""
+    ids = identities([item.finding for item in findings], [item.code for item in findings])
+    return [
+        item if item.fingerprint == new else replace(item, fingerprint=new)
+        for item, new in zip(findings, ids, strict=True)
+    ]
 
 
 def review(
@@ -177,8 +182,13 @@ def review(
     diff: DiffScope | None = None,
     verdicts: Sequence[AttachedVerdictInput] = (),
     skipped: Sequence[Skipped] = (),
+    lines: CodeLines | None = None,
 ) -> ReviewPlan:
-    """Plan one consolidated review of `findings` (see the module docstring)."""
+    """Plan one consolidated review of `findings` (see the module docstring).
+
+    `lines` gives the text of flagged lines for the findings' identities (by default the
+    diff's hunk lines).
+    """
     consensus = compute_consensus(
         findings,
         bots_ran=settings.bots_ran,
@@ -190,8 +200,11 @@ def review(
     )
     attached, unmatched = attach_verdicts(consensus, verdicts, settings.line_window)
     links = link_targets(consensus)
+    if lines is None and diff is not None:
+        lines = CodeLines(diff=diff)
+    codes = code_hashes(consensus, lines)
     planned = [
-        place_finding(item, attached.get(index), diff, settings, links[index])
+        place_finding(item, attached.get(index), diff, settings, links[index], codes[index])
         for index, item in enumerate(consensus)
     ]
     bots_ran = consensus[0].bots_ran if consensus else max(settings.bots_ran or 1, 1)
@@ -219,7 +232,7 @@ def assemble(
     `review` ends here, and a saved plan read back (`review_quorum.saved_plan`) comes here
     again, so both derive the same plan from the same findings.
     """
-    planned, inline = _apply_cap(list(findings), settings.comment_cap)
+    planned, inline = _apply_cap(with_identities(findings), settings.comment_cap)
     return ReviewPlan(
         assessment=assess(_assessment_inputs(inline)),
         bots_ran=bots_ran,
@@ -240,6 +253,7 @@ def place_finding(
     diff: DiffScope | None,
     settings: Settings,
     link: CommentSource | None = None,
+    code: str = "",
 ) -> PlannedFinding:
     in_diff: bool | None = None
     addressable = finding.line is not None and bool(finding.file)
@@ -264,13 +278,14 @@ def place_finding(
         disposition,
         forced,
         reason,
-        fingerprint(finding),
+        fingerprint(finding, code),
         in_diff,
         addressable,
         confidence,
         verdict,
         _span_end(finding, diff),
         link,
+        code,
     )
 
 
@@ -323,6 +338,27 @@ def _apply_cap(
     replaced = {id(old): new for old, new in zip(planned, result, strict=True)}
     inline = tuple(replaced[id(item)] for item in (*forced, *kept))
     return result, inline
+
+
+def demoted(plan: ReviewPlan, reasons: Mapping[str, str]) -> ReviewPlan:
+    """`plan` with the inline findings named in `reasons` (by identity) moved to the
+    summary, each with its reason: what a reporter could not post inline is still
+    delivered, and the summary's counts are what was delivered."""
+    if not reasons:
+        return plan
+    findings = tuple(
+        _demote(item, reasons[item.fingerprint])
+        if item.fingerprint in reasons and item.disposition is Disposition.INLINE
+        else item
+        for item in plan.findings
+    )
+    inline = tuple(item for item in plan.inline if item.fingerprint not in reasons)
+    return replace(
+        plan,
+        findings=findings,
+        inline=inline,
+        assessment=assess(_assessment_inputs(inline)),
+    )
 
 
 def _demote(item: PlannedFinding, note: str) -> PlannedFinding:

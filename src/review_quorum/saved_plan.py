@@ -185,19 +185,31 @@ def _planned(
 ) -> PlannedFinding:
     verdict = _verdict(at.key("verdict"))
     in_diff = at.key("in_diff").optional_flag()
+    code = _code(at.optional("code"))
     return PlannedFinding(
         finding=finding,
         disposition=at.key("disposition").choice(Disposition),
         forced=at.key("forced").flag(),
         reason=at.key("reason").text(),
-        fingerprint=fingerprint(finding),
+        fingerprint=fingerprint(finding, code),
         in_diff=in_diff,
         addressable=at.key("addressable").flag(),
         confidence=confidence_of(finding, verdict, in_diff, settings),
         verdict=verdict,
         span_end=at.key("span_end").optional_integer(1),
         link=link,
+        code=code,
     )
+
+
+def _code(at: _At | None) -> str:
+    """The flagged line's hash (`identity.code_hash`): 16 hex digits, or "" (absent too)."""
+    if at is None:
+        return ""
+    text = at.text()
+    if text and not (len(text) == 16 and all(c in "0123456789abcdef" for c in text)):
+        at.fail("expected 16 lowercase hex digits or an empty string")
+    return text
 
 
 def _consensus(at: _At, pull_page: str) -> ConsensusFinding:

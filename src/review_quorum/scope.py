@@ -46,6 +46,7 @@ class FileChange(msgspec.Struct, frozen=True):
     deleted: bool = False
     binary: bool = False
     old_path: str | None = None
+    lines: Mapping[int, str] = msgspec.field(default_factory=dict)  # hunk lines' head text
 
 
 class Verdict(msgspec.Struct, frozen=True):
@@ -129,11 +130,13 @@ def _strip_prefix(path: str) -> str:
 def _file_change(patched: PatchedFile) -> FileChange:
     added: set[int] = set()
     addressable: set[int] = set()
+    lines: dict[int, str] = {}
     for hunk in patched:
         for line in hunk:
             if line.target_line_no is None:
                 continue
             addressable.add(line.target_line_no)
+            lines[line.target_line_no] = line.value.rstrip("\r\n")
             if line.is_added:
                 added.add(line.target_line_no)
     deleted = bool(patched.is_removed_file)
@@ -147,4 +150,5 @@ def _file_change(patched: PatchedFile) -> FileChange:
         deleted=deleted,
         binary=bool(patched.is_binary_file),
         old_path=old,
+        lines=lines,
     )

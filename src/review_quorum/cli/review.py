@@ -42,6 +42,7 @@ from review_quorum.cli.gitlab_input import add_gitlab_arguments, read_gitlab, wa
 from review_quorum.cli.post import add_post_arguments, deliver
 from review_quorum.cli.record import Recorder, add_record_arguments
 from review_quorum.errors import ConfigError, InputError
+from review_quorum.identity import CodeLines
 from review_quorum.ingest.base import ReadOptions, Source
 from review_quorum.ingest.categories import build_category_map
 from review_quorum.model import ConsensusLevel
@@ -86,6 +87,13 @@ def add_parser(subparsers: Any) -> None:
     scope.add_argument("--diff", metavar="FILE", help="the pull request's unified diff")
     scope.add_argument("--git", metavar="BASE..HEAD", help="take the diff from git")
     parser.add_argument("--verdicts", metavar="FILE", help="verifier verdicts (JSON)")
+    parser.add_argument(
+        "--checkout",
+        metavar="DIR",
+        help="the head commit's checkout, read for the text of flagged lines that findings' "
+        "identities are made of (default: --root; with --git, the current directory; "
+        "else the diff's lines)",
+    )
     parser.add_argument("--bots", help="how many bots ran (N), or their names (a,b,c)")
     parser.add_argument(
         "--line-window", type=non_negative_int, metavar="N", help=HELP["line-window"]
@@ -257,6 +265,12 @@ def load_verdicts(path: str | None) -> list[AttachedVerdictInput]:
     return verdicts
 
 
+def code_lines(args: argparse.Namespace, diff: DiffScope | None) -> CodeLines:
+    """Where the text of flagged lines comes from: the checkout, else the diff."""
+    checkout = args.checkout or args.root or ("." if args.git else None)
+    return CodeLines(root=checkout, diff=diff)
+
+
 def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, dict[str, Any]]:
     file_settings = config.load(Path(args.config) if args.config else None)
     if args.root is None and "root" in file_settings:
@@ -294,7 +308,12 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
     settings = build_settings(args, file_settings, seen, awaited, reviewed)
     with stages.stage("plan", f"planning the review of {len(batch.findings):,} findings"):
         plan = review(
-            batch.findings, settings=settings, diff=diff, verdicts=verdicts, skipped=batch.skipped
+            batch.findings,
+            settings=settings,
+            diff=diff,
+            verdicts=verdicts,
+            skipped=batch.skipped,
+            lines=code_lines(args, diff),
         )
     if pulled is not None:
         plan = msgspec.structs.replace(plan, awaited=pulled.awaited, commit_id=pulled.head_sha)

@@ -40,6 +40,7 @@ from review_quorum.github.bodies import (
     continuation_body,
     fixed_body,
     review_body,
+    unchecked_body,
 )
 from review_quorum.github.client import GitHubClient
 from review_quorum.github.draft import DraftComment, ReviewDraft
@@ -73,6 +74,7 @@ class PostResult(msgspec.Struct, frozen=True):
     warnings: tuple[str, ...] = ()
     threads_resolved: int = 0
     hiding: HidingResult = HidingResult()
+    unchecked: int = 0  # gone findings kept open: a bot that reported them did not report
 
     def describe(self) -> str:
         """One line for a person reading the job log."""
@@ -86,6 +88,8 @@ class PostResult(msgspec.Struct, frozen=True):
         ]
         if self.kept_replied:
             parts.append(f"{self.kept_replied} fixed but left alone (someone replied)")
+        if self.unchecked:
+            parts.append(f"{self.unchecked} not re-checked (their bots did not report)")
         if self.threads_resolved:
             parts.append(f"{self.threads_resolved} review thread(s) resolved")
         if self.dismissed:
@@ -165,6 +169,7 @@ class _Run:
         sha = self._head() if work.to_resolve else None
         fixed = [(comment, fixed_body(comment.body, fp, sha)) for comment, fp in work.to_resolve]
         resolved = self._edit(fixed)
+        unchecked = self._edit(self._unchecked(work.unchecked))
         if self.hiding.run():
             self._rewrite_sticky()
         self.warnings += self.hiding.warnings
@@ -186,7 +191,18 @@ class _Run:
             warnings=tuple(self.warnings),
             threads_resolved=threads,
             hiding=self.hiding.result(),
+            unchecked=unchecked,
         )
+
+    def _unchecked(
+        self, comments: Sequence[tuple[RemoteComment, tuple[str, ...]]]
+    ) -> list[tuple[RemoteComment, str]]:
+        """The notes "not re-checked on <head>: <bot> did not report", where not there yet."""
+        if not comments:
+            return []
+        sha = self._head()
+        edits = [(comment, unchecked_body(comment.body, sha, bots)) for comment, bots in comments]
+        return [(comment, body) for comment, body in edits if body.strip() != comment.body.strip()]
 
     def _read(self) -> Existing:
         raw_reviews = self.client.paginate(f"{self.pull}/reviews")

@@ -32,6 +32,7 @@ def finding_data(item: PlannedFinding) -> dict[str, Any]:
         forced=item.forced,
         reason=item.reason,
         fingerprint=item.fingerprint,
+        code=item.code,
         in_diff=item.in_diff,
         addressable=item.addressable,
         span_end=item.span_end,
