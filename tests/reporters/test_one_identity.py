@@ -23,7 +23,7 @@ from unidiff.patch import PatchSet
 from conftest import REPO_ROOT, shared_path
 from github.fake import FakeGitHub
 from github.fake_server import serve
-from github.github_support import BOT, TOKEN, addressable, new_fake
+from github.github_support import BOT, TOKEN, addressable, agreed_findings, new_fake
 from gitlab.fake import FakeGitLab, diff_text
 from gitlab.gitlab_support import HEAD, MR, QUORUM, over_http
 from review_quorum.cli import main
@@ -31,7 +31,10 @@ from review_quorum.github.target import ACTIONS_BOT
 from review_quorum.history.honour import honour_triage
 from review_quorum.history.triage import Decision
 from review_quorum.markup.markers import find_markers
+from review_quorum.plan import review
+from review_quorum.render.json_report import report_data
 from review_quorum.saved_plan import read_saved_plan
+from review_quorum.scope import DiffScope
 
 EXAMPLE = REPO_ROOT / "examples" / "pr-review"
 ANALYSERS = sorted(str(path) for path in EXAMPLE.glob("analysers/*.sarif"))
@@ -203,3 +206,29 @@ def test_a_whole_corpus_as_one_pull_request_leaves_no_planned_comment_out(
     planned = len(planned_inline(plan))
     assert planned > 100
     assert f"would post {planned} new inline comment(s)" in err
+
+
+def test_a_check_run_rerun_annotates_a_finding_worded_like_one_already_there(
+    github: FakeGitHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two findings with the same bots, file, category and title on one commit: the second
+    run's new one is annotated (it used to share the first one's id, so it never was)."""
+    github.add_token(ACTIONS_TOKEN, ACTIONS_BOT, installation=True)
+    monkeypatch.setenv("GITHUB_TOKEN", ACTIONS_TOKEN)
+    diff = DiffScope.parse(
+        "--- /dev/null\n+++ b/src/app.py\n@@ -0,0 +1,40 @@\n"
+        + "".join(f"+statement_{number}()\n" for number in range(1, 41))
+    )
+
+    def post_places(lines: list[int]) -> None:
+        places = [("src/app.py", line, "SQL injection") for line in lines]
+        plan = review(agreed_findings(places), diff=diff)
+        path = tmp_path / "plan.json"
+        path.write_text(json.dumps(report_data(plan)), encoding="utf-8")
+        assert main(["post", str(path), *REPO, "--reporter", "github-check"]) in (0, 1)
+
+    post_places([5])
+    post_places([5, 30])
+    [run] = github.checks.named("review-quorum")
+    notes = github.checks.annotations[run["id"]]
+    assert sorted(a["start_line"] for a in notes) == [5, 30]
