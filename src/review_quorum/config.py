@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from review_quorum.baseline import GATE_ON
 from review_quorum.errors import ConfigError, shown
 from review_quorum.model import check_bot_count, is_finite
 from review_quorum.plan import INLINE_MODES
@@ -108,6 +109,7 @@ CHECKS: dict[str, Callable[[object], Any]] = {
     "inline-level": _choice(*LEVELS),
     "gate-level": _choice(*LEVELS, "none"),
     "inline-mode": _choice(*INLINE_MODES),
+    "gate-on": _choice(*GATE_ON),
     "reporter": _choice(*REPORTERS),
     "check-name": _text,
     "format": _choice(*FORMATS),

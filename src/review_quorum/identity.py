@@ -66,6 +66,15 @@ class CodeLines:
         self._diff = diff
         self._files: dict[str, list[str] | None] = {}
 
+    @property
+    def has_root(self) -> bool:
+        """Whether a checkout directory was given."""
+        return self._root is not None
+
+    def has_file(self, file: str) -> bool:
+        """Whether the checkout holds `file` (a regular file inside it)."""
+        return self._root is not None and self._checkout(file) is not None
+
     def line(self, file: str, line: int | None) -> str | None:
         """The text of `file`'s head-side `line`, or None when nothing here holds it."""
         if not file or line is None:

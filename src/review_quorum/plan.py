@@ -19,6 +19,7 @@ from typing import Any, Literal
 import msgspec
 from msgspec.structs import replace
 
+from review_quorum.baseline import Baseline, BaselineState, GateOn, compare
 from review_quorum.comment_links import link_targets
 from review_quorum.errors import Skipped
 from review_quorum.identity import CodeLines, code_hashes, identities
@@ -71,6 +72,7 @@ class Settings(msgspec.Struct, frozen=True):
     model: Model = DEFAULT_MODEL
     profile: Profile | None = None
     inline_mode: InlineMode = "post"
+    gate_on: GateOn = "new"  # with a baseline: "new" blocks on new and updated findings only
 
     def as_data(self) -> dict[str, Any]:
         return {
@@ -86,6 +88,7 @@ class Settings(msgspec.Struct, frozen=True):
             "inline_level": self.inline_level.value,
             "gate_level": self.gate_level.value if self.gate_level else "none",
             "inline_mode": self.inline_mode,
+            "gate_on": self.gate_on,
         }
 
 
@@ -104,6 +107,7 @@ class PlannedFinding(msgspec.Struct, frozen=True):
     span_end: int | None = None
     link: CommentSource | None = None  # the bot comment the summary links to in link mode
     code: str = ""  # the flagged line's text, hashed (`identity.code_hash`); "" when unknown
+    baseline_state: BaselineState | None = None  # compared with a baseline: SARIF's value
 
     @property
     def believed(self) -> bool:
@@ -153,6 +157,7 @@ class ReviewPlan(msgspec.Struct, frozen=True):
     awaited: AwaitedBots | None = None
     commit_id: str | None = None  # the head commit the review is about, when read from GitHub
     notes: tuple[str, ...] = ()  # summary lines from the history (coverage, acknowledged)
+    baseline: Baseline | None = None  # what the findings were compared with, if anything
 
     def with_disposition(self, disposition: Disposition) -> tuple[PlannedFinding, ...]:
         if disposition is Disposition.INLINE:
@@ -183,11 +188,15 @@ def review(
     verdicts: Sequence[AttachedVerdictInput] = (),
     skipped: Sequence[Skipped] = (),
     lines: CodeLines | None = None,
+    baseline: Sequence[NormalizedFinding] | None = None,
+    baseline_sources: Sequence[str] = (),
 ) -> ReviewPlan:
     """Plan one consolidated review of `findings` (see the module docstring).
 
     `lines` gives the text of flagged lines for the findings' identities (by default the
-    diff's hunk lines).
+    diff's hunk lines). With `baseline` (the base branch's findings, read from
+    `baseline_sources`) each finding gets its `baseline_state` (`review_quorum.baseline`);
+    pre-existing findings go to the summary, and the gate follows `settings.gate_on`.
     """
     consensus = compute_consensus(
         findings,
@@ -208,13 +217,54 @@ def review(
         for index, item in enumerate(consensus)
     ]
     bots_ran = consensus[0].bots_ran if consensus else max(settings.bots_ran or 1, 1)
+    compared: Baseline | None = None
+    if baseline is not None:
+        planned, compared = _compared(planned, baseline, baseline_sources, settings, diff, lines)
     return assemble(
         planned,
         settings,
         bots_ran=bots_ran,
         skipped=(*skipped, *unmatched),
         input_count=len(findings),
+        baseline=compared,
     )
+
+
+PRE_EXISTING = "pre-existing: the baseline has it"
+
+
+def _compared(
+    planned: Sequence[PlannedFinding],
+    base: Sequence[NormalizedFinding],
+    sources: Sequence[str],
+    settings: Settings,
+    diff: DiffScope | None,
+    lines: CodeLines | None,
+) -> tuple[list[PlannedFinding], Baseline]:
+    """`planned` with their baseline states (pre-existing inline ones moved to the summary)
+    and the baseline, its absent findings included."""
+    clusters = compute_consensus(
+        base,
+        bots_ran=settings.bots_ran,
+        line_window=settings.line_window,
+        title_overlap=settings.title_overlap,
+        order=settings.order,
+        model=settings.model,
+        profile=settings.profile,
+    )
+    placed = with_identities(planned)
+    head = [(item.finding, item.fingerprint) for item in placed]
+    states, absent = compare(head, clusters, diff=diff, lines=lines)
+    result = [with_state(item, state) for item, state in zip(placed, states, strict=True)]
+    return result, Baseline(tuple(sources), tuple(absent))
+
+
+def with_state(item: PlannedFinding, state: BaselineState | None) -> PlannedFinding:
+    """`item` with its baseline state; an unchanged one is not posted inline again."""
+    item = replace(item, baseline_state=state)
+    if state == "unchanged" and item.disposition is Disposition.INLINE:
+        return _demote(item, PRE_EXISTING)
+    return item
 
 
 def assemble(
@@ -226,6 +276,7 @@ def assemble(
     input_count: int = 0,
     awaited: AwaitedBots | None = None,
     commit_id: str | None = None,
+    baseline: Baseline | None = None,
 ) -> ReviewPlan:
     """The plan of placed findings: the comment cap, the inline order, assessment and gate.
 
@@ -240,10 +291,11 @@ def assemble(
         inline=inline,
         skipped=tuple(skipped),
         settings=settings,
-        gate=gate_at(planned, settings.gate_level),
+        gate=gate_at(planned, settings.gate_level, settings.gate_on),
         input_count=input_count,
         awaited=awaited,
         commit_id=commit_id,
+        baseline=baseline,
     )
 
 
@@ -375,8 +427,11 @@ def _assessment_inputs(inline: Sequence[PlannedFinding]) -> list[tuple[str, Verd
     return inputs
 
 
-def gate_at(planned: Sequence[PlannedFinding], level: ConsensusLevel | None) -> Gate:
-    """The gate at `level`: the findings at or above it, neither dropped nor dismissed."""
+def gate_at(
+    planned: Sequence[PlannedFinding], level: ConsensusLevel | None, on: GateOn = "new"
+) -> Gate:
+    """The gate at `level`: the findings at or above it, neither dropped nor dismissed; with
+    a baseline and `on` "new", only new and updated ones (not those the base has)."""
     if level is None:
         return Gate(None, ())
     blocking = tuple(
@@ -385,5 +440,6 @@ def gate_at(planned: Sequence[PlannedFinding], level: ConsensusLevel | None) -> 
         if item.disposition is not Disposition.DROPPED
         and item.believed
         and item.finding.level.rank >= level.rank
+        and not (on == "new" and item.baseline_state == "unchanged")
     )
     return Gate(level, blocking)

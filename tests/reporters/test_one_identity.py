@@ -30,7 +30,8 @@ from review_quorum.cli import main
 from review_quorum.github.target import ACTIONS_BOT
 from review_quorum.history.honour import honour_triage
 from review_quorum.history.triage import Decision
-from review_quorum.markup.markers import find_markers
+from review_quorum.identity import is_legacy
+from review_quorum.markup.markers import find_markers, marker
 from review_quorum.plan import review
 from review_quorum.render.json_report import report_data
 from review_quorum.saved_plan import read_saved_plan
@@ -232,3 +233,42 @@ def test_a_check_run_rerun_annotates_a_finding_worded_like_one_already_there(
     [run] = github.checks.named("review-quorum")
     notes = github.checks.annotations[run["id"]]
     assert sorted(a["start_line"] for a in notes) == [5, 30]
+
+
+def test_comments_an_earlier_version_posted_are_found_again_not_duplicated(
+    github: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Upgrading: our comments with the old 24-digit ids on the lines of today's findings
+    are rewritten with today's ids; no second comment is posted for them."""
+    plan = make_plan(tmp_path, ANALYSERS)
+    old = [
+        {
+            "path": path,
+            "line": line,
+            "side": "RIGHT",
+            "body": f"{marker('finding', f'{n:024x}')}\nold",
+        }
+        for n, (path, line) in enumerate(planned_inline(plan)[:3])
+    ]
+    github.add_review(BOT, f"{marker('review')}\nearlier", old)
+    assert main(["post", str(plan), *REPO, "--resolve-fixed"]) == 0
+    err = capsys.readouterr().err
+    posted = github.comments_by(BOT)
+    assert len(posted) == 7  # 3 found again and rewritten, 4 new
+    assert "posted 4 new inline comment(s)" in err and "3 refreshed" in err
+    assert not any(is_legacy(i) for c in posted for i in finding_ids(c["body"]))
+    assert "0 marked fixed" in err
+
+
+def test_a_rerun_does_not_rewrite_a_not_rechecked_note(
+    github: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = make_plan(tmp_path, ANALYSERS, "first.json")
+    assert main(["post", str(first), *REPO, "--resolve-fixed"]) == 0
+    github.push("e" * 40, addressable(Path(DIFF)), lambda path, line: line)
+    second = make_plan(tmp_path, [RUFF], "second.json")
+    assert main(["post", str(second), *REPO, "--resolve-fixed"]) == 0
+    capsys.readouterr()
+    assert main(["post", str(second), *REPO, "--resolve-fixed"]) == 0
+    err = capsys.readouterr().err
+    assert "0 refreshed, 0 marked fixed" in err and "not re-checked" not in err

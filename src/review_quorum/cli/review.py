@@ -11,14 +11,16 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import msgspec
+import orjson
 
-from review_quorum import config
+from review_quorum import config, ingest
+from review_quorum.baseline import GATE_ON
 from review_quorum.cli import history_review, progress
 from review_quorum.cli.common import (
     HELP,
@@ -44,8 +46,8 @@ from review_quorum.cli.record import Recorder, add_record_arguments
 from review_quorum.errors import ConfigError, InputError
 from review_quorum.identity import CodeLines
 from review_quorum.ingest.base import ReadOptions, Source
-from review_quorum.ingest.categories import build_category_map
-from review_quorum.model import ConsensusLevel
+from review_quorum.ingest.categories import CategoryMap, build_category_map
+from review_quorum.model import ConsensusLevel, NormalizedFinding
 from review_quorum.plan import (
     AwaitedBots,
     ReviewPlan,
@@ -54,6 +56,7 @@ from review_quorum.plan import (
 )
 from review_quorum.render import json_report, terminal
 from review_quorum.render.formats import RENDERERS
+from review_quorum.saved_plan import read_saved_plan
 from review_quorum.scope import DiffScope, FilterMode
 from review_quorum.scoring import DEFAULT_MODEL
 from review_quorum.scoring.confidence import describe_threshold
@@ -73,6 +76,7 @@ DEFAULTS: dict[str, Any] = {
     "gate-level": "confirmed",
     "format": "markdown",
     "inline-mode": "post",
+    "gate-on": "new",
 }
 
 
@@ -87,6 +91,19 @@ def add_parser(subparsers: Any) -> None:
     scope.add_argument("--diff", metavar="FILE", help="the pull request's unified diff")
     scope.add_argument("--git", metavar="BASE..HEAD", help="take the diff from git")
     parser.add_argument("--verdicts", metavar="FILE", help="verifier verdicts (JSON)")
+    parser.add_argument(
+        "--baseline",
+        nargs="+",
+        metavar="FILE",
+        help="the base branch's findings (any input format, or a saved plan): findings "
+        "it already has are pre-existing, listed apart and, by default, not gated on",
+    )
+    parser.add_argument(
+        "--gate-on",
+        choices=GATE_ON,
+        help="with --baseline: gate on new and updated findings only (new, the default) "
+        "or on all findings (all)",
+    )
     parser.add_argument(
         "--checkout",
         metavar="DIR",
@@ -200,6 +217,7 @@ def build_settings(
         model=effective(args, file_settings, "model"),
         profile=_profile(args, file_settings),
         inline_mode=effective(args, file_settings, "inline-mode"),
+        gate_on=effective(args, file_settings, "gate-on"),
     )
 
 
@@ -265,6 +283,75 @@ def load_verdicts(path: str | None) -> list[AttachedVerdictInput]:
     return verdicts
 
 
+def load_baseline(
+    args: argparse.Namespace,
+    categories: CategoryMap | None,
+    bot_logins: Mapping[str, str],
+) -> list[NormalizedFinding] | None:
+    """The base branch's findings `--baseline` names: each file in any input format (or
+    a saved plan: its findings' members); a file with nothing in it is an error naming it."""
+    if not args.baseline:
+        return None
+    findings: list[NormalizedFinding] = []
+    for path in args.baseline:
+        data = read_bytes(path)
+        plan = _saved_plan(data, path)
+        if plan is not None:
+            read = [m for item in plan.findings for m in item.finding.members]
+        else:
+            options = ReadOptions(root=args.root, categories=categories, bot_logins=bot_logins)
+            batch = ingest.read(Source(path, data, options), args.input_format)
+            read = list(batch.findings)
+            if not read and batch.skipped:
+                first = batch.skipped[0]
+                raise InputError(path, first.position, f"no baseline finding: {first.reason}")
+        findings.extend(read)
+    return findings
+
+
+def _saved_plan(data: bytes, path: str) -> ReviewPlan | None:
+    """`data` as a saved plan, if it is one (a JSON object with `settings` and
+    `github_review`); a broken one is an error naming the file and place."""
+    if not data.lstrip().startswith(b"{") or b'"github_review"' not in data:
+        return None
+    try:
+        document = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(document, dict) or not {"settings", "github_review"} <= document.keys():
+        return None
+    return read_saved_plan(document, path)
+
+
+def check_baseline(
+    paths: Sequence[str],
+    base: Sequence[NormalizedFinding],
+    plan: ReviewPlan,
+    diff: DiffScope | None,
+    lines: CodeLines,
+) -> None:
+    """A baseline that names none of this review's files (its findings, the diff's, the
+    checkout's) is another repository's, or read with another `--root`: an error."""
+    files = {finding.evidence.file for finding in base if finding.evidence.file}
+    if not files:
+        return
+    known = {item.finding.file for item in plan.findings}
+    if diff is not None:
+        known.update(diff.files)
+        known.update(c.old_path for c in diff.files.values() if c.old_path)
+    if files & known or any(lines.has_file(file) for file in sorted(files)[:1000]):
+        return
+    if not known and not lines.has_root:
+        return  # nothing to compare with
+    example = sorted(files)[0]
+    raise InputError(
+        ", ".join(paths),
+        "",
+        f"the baseline names none of the files of this review (such as {example!r}): "
+        "is it another repository's, or read with another --root?",
+    )
+
+
 def code_lines(args: argparse.Namespace, diff: DiffScope | None) -> CodeLines:
     """Where the text of flagged lines comes from: the checkout, else the diff."""
     checkout = args.checkout or args.root or ("." if args.git else None)
@@ -301,11 +388,13 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
                 batch.extend(pulled.batch)
         diff = load_diff(args)
         verdicts = load_verdicts(args.verdicts)
+        base = load_baseline(args, category_map, bot_logins)
     awaited = pulled.awaited if pulled is not None else None
     covered = history_review.coverage_for(args.recorder, pulled, file_settings, batch.findings)
     seen = {f.bot for f in batch.findings}
     reviewed = history_review.reviewed(covered)
     settings = build_settings(args, file_settings, seen, awaited, reviewed)
+    lines = code_lines(args, diff)
     with stages.stage("plan", f"planning the review of {len(batch.findings):,} findings"):
         plan = review(
             batch.findings,
@@ -313,7 +402,16 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
             diff=diff,
             verdicts=verdicts,
             skipped=batch.skipped,
-            lines=code_lines(args, diff),
+            lines=lines,
+            baseline=base,
+            baseline_sources=args.baseline or (),
+        )
+    if base is not None:
+        check_baseline(args.baseline, base, plan, diff, lines)
+    elif args.gate_on is not None or "gate-on" in file_settings:
+        warn(
+            "no --baseline: the gate counts every finding in the diff scope (gate-on applies "
+            "only with a baseline)"
         )
     if pulled is not None:
         plan = msgspec.structs.replace(plan, awaited=pulled.awaited, commit_id=pulled.head_sha)
