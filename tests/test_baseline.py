@@ -214,3 +214,27 @@ def test_a_pre_existing_finding_is_not_posted_inline_and_a_changed_severity_is_u
     assert ("updated", 6, "security") in states(log)
     _, report = review("--baseline", "base.sarif", fmt="json")
     assert report["gate"]["count"] == 2  # an updated finding is gated on
+
+
+BASE_SHA = "b" * 40
+
+
+def test_the_run_the_history_recorded_for_the_merge_base_is_a_baseline(
+    scene: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("QUORUM_HISTORY_DB", str(scene / "history.db"))
+    record = ["review", "base.sarif", "--bots", "1", "--db-default", "--repo", "o/r"]
+    record += ["--pr", "1", "--head-sha", BASE_SHA, "-o", "base.md"]
+    assert main(record) in (0, 1)
+    _, log = review("--baseline-db", BASE_SHA)
+    assert states(log) == [
+        ("absent", 11, "security"),
+        ("new", 13, "security"),
+        ("unchanged", 6, "security"),
+    ]
+    capsys.readouterr()
+    argv = ["review", "head.sarif", "--bots", "1", "--diff", "pr.diff", "-o", "out2"]
+    assert main([*argv, "--baseline-db", "c" * 40]) == 2
+    err = capsys.readouterr().err
+    assert f"the history has no run of commit {'c' * 40}" in err
+    assert not Path("out2").exists()

@@ -20,8 +20,8 @@ from, in this order of preference:
 None of these depend on which bots reported the finding, on their wording or on the order
 of the members. Two distinct findings of one review never share an identity: when two
 would, the later ones (in the order of line, end line and members) get an ordinal. An
-identity is 32 hex digits; the 24-digit ids of earlier versions (`is_legacy`) are still
-recognised by the reporters, which map them onto today's findings by location.
+identity is 32 hex digits. The reporters map an id they do not know (an earlier version's
+24-digit one, or one made from a line number) onto today's findings by location.
 """
 
 from __future__ import annotations
@@ -34,19 +34,12 @@ from review_quorum.model import ConsensusFinding
 from review_quorum.scope import DiffScope
 
 IDENTITY_DIGITS = 32
-LEGACY_DIGITS = 24
 MAX_SOURCE_BYTES = 4 << 20  # a larger file is not read for its lines (generated code)
-_HEX = frozenset("0123456789abcdef")
 
 
 def _digest(*parts: str, digits: int = IDENTITY_DIGITS) -> str:
     text = "\0".join(parts)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:digits]
-
-
-def is_legacy(identity: str) -> bool:
-    """Whether `identity` is an id written by an earlier version (24 hex digits)."""
-    return len(identity) == LEGACY_DIGITS and set(identity) <= _HEX
 
 
 def normal_line(text: str) -> str:

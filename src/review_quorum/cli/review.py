@@ -42,7 +42,7 @@ from review_quorum.cli.common import (
 from review_quorum.cli.github_input import add_github_arguments, read_github, wants_github
 from review_quorum.cli.gitlab_input import add_gitlab_arguments, read_gitlab, wants_gitlab
 from review_quorum.cli.post import add_post_arguments, deliver
-from review_quorum.cli.record import Recorder, add_record_arguments
+from review_quorum.cli.record import Recorder, add_record_arguments, full_sha, open_reading
 from review_quorum.errors import ConfigError, InputError
 from review_quorum.identity import CodeLines
 from review_quorum.ingest.base import ReadOptions, Source
@@ -97,6 +97,14 @@ def add_parser(subparsers: Any) -> None:
         metavar="FILE",
         help="the base branch's findings (any input format, or a saved plan): findings "
         "it already has are pre-existing, listed apart and, by default, not gated on",
+    )
+    parser.add_argument(
+        "--baseline-db",
+        type=full_sha,
+        metavar="SHA",
+        help="the baseline is the run the history recorded for commit SHA (the merge-base "
+        "of the pull request: git merge-base BASE HEAD), read from --db or the default "
+        "history database",
     )
     parser.add_argument(
         "--gate-on",
@@ -290,9 +298,11 @@ def load_baseline(
 ) -> list[NormalizedFinding] | None:
     """The base branch's findings `--baseline` names: each file in any input format (or
     a saved plan: its findings' members); a file with nothing in it is an error naming it."""
-    if not args.baseline:
-        return None
     findings: list[NormalizedFinding] = []
+    if args.baseline_db:
+        findings.extend(_recorded(args))
+    if not args.baseline:
+        return findings if args.baseline_db else None
     for path in args.baseline:
         data = read_bytes(path)
         plan = _saved_plan(data, path)
@@ -309,6 +319,22 @@ def load_baseline(
     return findings
 
 
+def _recorded(args: argparse.Namespace) -> list[NormalizedFinding]:
+    """The findings of the run the history recorded for `--baseline-db SHA`."""
+    from review_quorum.history.base_run import findings_of, run_at
+
+    database = open_reading(args.db, config.load(Path(args.config) if args.config else None))
+    try:
+        run_id = run_at(database, args.baseline_db)
+        if run_id is None:
+            raise InputError(
+                "--baseline-db", "", f"the history has no run of commit {args.baseline_db}"
+            )
+        return findings_of(database, run_id)
+    finally:
+        database.close()
+
+
 def _saved_plan(data: bytes, path: str) -> ReviewPlan | None:
     """`data` as a saved plan, if it is one (a JSON object with `settings` and
     `github_review`); a broken one is an error naming the file and place."""
@@ -321,6 +347,12 @@ def _saved_plan(data: bytes, path: str) -> ReviewPlan | None:
     if not isinstance(document, dict) or not {"settings", "github_review"} <= document.keys():
         return None
     return read_saved_plan(document, path)
+
+
+def baseline_sources(args: argparse.Namespace) -> list[str]:
+    """What the baseline was read from, as the output names it."""
+    named = list(args.baseline or ())
+    return [f"history run of {args.baseline_db}", *named] if args.baseline_db else named
 
 
 def check_baseline(
@@ -404,10 +436,10 @@ def plan_review(args: argparse.Namespace, stages: Stages) -> tuple[ReviewPlan, d
             skipped=batch.skipped,
             lines=lines,
             baseline=base,
-            baseline_sources=args.baseline or (),
+            baseline_sources=baseline_sources(args),
         )
     if base is not None:
-        check_baseline(args.baseline, base, plan, diff, lines)
+        check_baseline(baseline_sources(args), base, plan, diff, lines)
     elif args.gate_on is not None or "gate-on" in file_settings:
         warn(
             "no --baseline: the gate counts every finding in the diff scope (gate-on applies "
