@@ -131,7 +131,9 @@ def test_a_fix_restores_the_hidden_comments_and_resolves_our_thread(
 ) -> None:
     post(fake, findings_of(scene), hide_duplicates=True, resolve_fixed=True)
     [leak] = [c for c in fake.comments_by(BOT) if c["path"] == "src/app.py"]
-    fake.head_sha = "f" * 40  # a push that fixes the leak: no bot reports it any more
+    # A push that fixes the leak: it rewrites the leak's line (GitHub shows our comment as
+    # outdated) and no bot reports it any more.
+    fake.push("f" * 40, DIFF, lambda path, line: None if path == "src/app.py" else line)
     remaining = findings_of(scene, "sql_rabbit", "sql_pilot", "sql_gemini", "nit_gemini")
     result = post(fake, remaining, hide_duplicates=True, resolve_fixed=True)
     assert (result.hiding.hidden, result.hiding.restored, result.hiding.total) == (0, 2, 3)

@@ -13,6 +13,7 @@ import pytest
 from gitlab.fake import FakeGitLab, diff_text
 from gitlab.gitlab_support import (
     BOT_NOTES,
+    CHANGED,
     HEAD,
     MR,
     PATH,
@@ -153,3 +154,34 @@ def test_a_saved_plan_linking_elsewhere_is_refused(
     assert "not a comment on https://gitlab.example.com/someone/else/-/merge_requests/7" in (
         capsys.readouterr().err
     )
+
+
+@pytest.mark.parametrize("edited", [False, True])
+def test_a_finding_its_bot_no_longer_reports_is_fixed_only_when_its_line_changed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], edited: bool
+) -> None:
+    """CodeRabbit reviews the push and drops its second finding (line 27): the thread is
+    resolved when the push rewrote that line, else it stays open with a note."""
+    coderabbit = BOT_NOTES[0]
+    with over_http(monkeypatch) as (fake, errors):
+        seed_bot_discussions(fake)
+        second = (
+            "_⚠️ Potential issue_ | _🟠 Major_\n\n**The refund skips the audit log**\n\nNo entry."
+        )
+        fake.add_note(coderabbit[1], second, position=fake.position(PATH, 27))
+        assert main(POST) == 1
+        fake.discussions = [d for d in fake.discussions if d["notes"][0]["body"] != second]
+        fake.push(
+            PUSHED,
+            {PATH: diff_text({}, CHANGED, 40)},
+            lambda p, n: None if edited and n == 27 else n,
+        )
+        capsys.readouterr()
+        assert main(POST) == 1
+        err = capsys.readouterr().err
+        assert errors == []
+    [thread] = [d for d in ours(fake) if "refund skips the audit log" in d["notes"][0]["body"]]
+    assert thread["notes"][0]["resolved"] is edited
+    assert ("1 resolved as fixed" in err) is edited
+    if not edited:
+        assert "no longer reported, but its lines did not change" in thread["notes"][0]["body"]

@@ -271,3 +271,33 @@ def test_a_rerun_does_not_rewrite_a_not_rechecked_note(
     assert main(["post", str(second), *REPO, "--resolve-fixed"]) == 0
     err = capsys.readouterr().err
     assert "0 refreshed, 0 marked fixed" in err and "not re-checked" not in err
+
+
+@pytest.mark.parametrize("edited", [False, True])
+def test_a_finding_its_bots_no_longer_report_is_fixed_only_when_its_lines_changed(
+    github: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str], edited: bool
+) -> None:
+    """Bandit runs again on the new head and no longer reports `import subprocess`
+    (app/export.py:7): fixed when the push changed that line, else kept open."""
+    first = make_plan(tmp_path, ANALYSERS, "first.json")
+    assert main(["post", str(first), *REPO, "--resolve-fixed"]) == 0
+    place = ("app/export.py", 7)
+    github.push(
+        "e" * 40, addressable(Path(DIFF)), lambda p, n: None if edited and (p, n) == place else n
+    )
+    log = json.loads((EXAMPLE / "analysers" / "bandit.sarif").read_text(encoding="utf-8"))
+    results = log["runs"][0]["results"]
+    log["runs"][0]["results"] = [r for r in results if r["ruleId"] != "B404"]
+    bandit = tmp_path / "bandit.sarif"
+    bandit.write_text(json.dumps(log), encoding="utf-8")
+    inputs = [str(bandit), *(name for name in ANALYSERS if not name.endswith("bandit.sarif"))]
+    second = make_plan(tmp_path, inputs, "second.json")
+    capsys.readouterr()
+    assert main(["post", str(second), *REPO, "--resolve-fixed"]) == 0
+    err = capsys.readouterr().err
+    [comment] = [c for c in github.comments_by(BOT) if c["original_line"] == 7]
+    fixed = any(kind == "fixed" for kind, _ in find_markers(comment["body"]))
+    assert fixed is edited
+    assert ("1 marked fixed" in err) is edited
+    if not edited:
+        assert "no longer reported, but its lines did not change" in comment["body"]

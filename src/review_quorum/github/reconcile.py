@@ -43,7 +43,8 @@ class Writes(msgspec.Struct, frozen=True):
     to_update: tuple[tuple[RemoteComment, str], ...]
     to_resolve: tuple[tuple[RemoteComment, str], ...]
     kept_replied: int
-    # Gone findings' comments kept open: the bots that reported them did not report now.
+    # Gone findings' comments kept open: the bots that reported them did not report now
+    # (named), or they did and the comment's lines did not change (no bot named).
     unchecked: tuple[tuple[RemoteComment, tuple[str, ...]], ...] = ()
 
 
@@ -144,7 +145,7 @@ def writes_for(draft: ReviewDraft, existing: Existing, *, resolve_fixed: bool) -
         for remote, _ in gone
         if remote.id not in existing.replied
         for missing in [not_rechecked(draft, remote.body)]
-        if missing
+        if missing or (draft.ran is not None and remote.line is not None)
     )
     waiting = {remote.id for remote, _ in unchecked}
     fixed = [item for item in gone if item[0].id not in waiting]

@@ -199,7 +199,9 @@ class _Run:
                     work.kept_replied += 1
                     continue
                 missing = not_rechecked(self.draft, thread.body)
-                if missing:
+                where = thread.position or {}
+                kept = self.draft.ran is not None and where.get("head_sha") == self.refs.head_sha
+                if missing or kept:  # its bots did not report, or its lines did not change
                     body = unchecked_body(thread.body, self._head(), missing)
                     if _stale(thread, body):
                         work.update.append((thread, body))
