@@ -238,3 +238,30 @@ def test_the_run_the_history_recorded_for_the_merge_base_is_a_baseline(
     err = capsys.readouterr().err
     assert f"the history has no run of commit {'c' * 40}" in err
     assert not Path("out2").exists()
+
+
+def test_a_baseline_of_which_nothing_could_be_read_is_an_error_naming_the_record(
+    scene: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = sarif([(SQL[0], 4, SQL[1])])
+    broken["runs"][0]["results"][0]["level"] = "bogus"
+    Path("broken.sarif").write_text(json.dumps(broken), encoding="utf-8")
+    argv = ["review", "head.sarif", "--bots", "1", "--diff", "pr.diff", "-o", "out"]
+    assert main([*argv, "--baseline", "broken.sarif"]) == 2
+    err = capsys.readouterr().err
+    assert "broken.sarif:/runs/0/results/0: no baseline finding" in err
+    assert not Path("out").exists()
+
+
+def test_the_newest_run_of_the_merge_base_is_the_baseline(
+    scene: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("QUORUM_HISTORY_DB", str(scene / "history.db"))
+    record = ["review", "--bots", "1", "--db-default", "--repo", "o/r", "--pr", "1"]
+    record += ["--head-sha", BASE_SHA, "-o", "base.md"]
+    assert main(["review", "base.sarif", *record[1:]]) in (0, 1)
+    only_sql = sarif([(SQL[0], 4, SQL[1])])
+    Path("newer.sarif").write_text(json.dumps(only_sql), encoding="utf-8")
+    assert main(["review", "newer.sarif", *record[1:]]) in (0, 1)
+    _, log = review("--baseline-db", BASE_SHA)
+    assert [state for state, _, _ in states(log)] == ["new", "unchanged"]  # nothing absent
