@@ -192,13 +192,18 @@ def test_every_input_finding_is_a_member_exactly_once() -> None:
     assert sorted(map(repr, members)) == sorted(map(repr, items))
 
 
-def test_fingerprint_ignores_lines_and_survives_a_new_agreeing_bot() -> None:
-    [before] = review([finding("b", 10)], settings=Settings(bots_ran=2)).findings
+def test_fingerprint_follows_the_code_and_survives_a_new_agreeing_bot() -> None:
+    code = "    cursor.execute(query)\n"
+    first = "--- a/app/db.py\n+++ b/app/db.py\n@@ -10,1 +10,1 @@\n-old\n+" + code
+    pushed = "--- a/app/db.py\n+++ b/app/db.py\n@@ -25,1 +25,2 @@\n-old\n+" + code + "+x\n"
+    [before] = review(
+        [finding("b", 10)], settings=Settings(bots_ran=2), diff=DiffScope.parse(first)
+    ).findings
     moved = [finding("b", 25), finding("c", 26, title="A much longer SQL injection title")]
-    [after] = review(moved, settings=Settings(bots_ran=2)).findings
+    [after] = review(moved, settings=Settings(bots_ran=2), diff=DiffScope.parse(pushed)).findings
     assert before.fingerprint == after.fingerprint
     other = msgspec.structs.replace(before.finding, file="app/x.py")
-    assert fingerprint(other) != before.fingerprint
+    assert fingerprint(other, before.code) != before.fingerprint
 
 
 def test_zero_findings_is_an_approve_review() -> None:

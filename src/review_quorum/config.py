@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from review_quorum.baseline import GATE_ON
 from review_quorum.errors import ConfigError, InputError, shown
 from review_quorum.ingest.base import as_utf8, not_utf8
 from review_quorum.ingest.category_tables import CATEGORIES, CATEGORY_SET
@@ -152,6 +153,7 @@ CHECKS: dict[str, Callable[[object], Any]] = {
     "inline-level": _choice(*LEVELS),
     "gate-level": _choice(*LEVELS, "none"),
     "inline-mode": _choice(*INLINE_MODES),
+    "gate-on": _choice(*GATE_ON),
     "reporter": _choice(*REPORTERS),
     "check-name": _text,
     "format": _choice(*FORMATS),

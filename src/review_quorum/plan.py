@@ -13,15 +13,16 @@ instead of an inline comment of ours when `inline_mode` is "link".
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import msgspec
 from msgspec.structs import replace
 
+from review_quorum.baseline import Baseline, BaselineState, GateOn, compare
 from review_quorum.comment_links import link_targets
 from review_quorum.errors import Skipped
+from review_quorum.identity import CodeLines, code_hashes, identities
 from review_quorum.model import (
     CommentSource,
     ConsensusFinding,
@@ -30,7 +31,7 @@ from review_quorum.model import (
 )
 from review_quorum.scope import DiffScope, FilterMode
 from review_quorum.scoring import DEFAULT_MODEL, Model, compute_consensus
-from review_quorum.scoring.agreement import Order, title_tokens
+from review_quorum.scoring.agreement import Order
 from review_quorum.scoring.confidence import (
     DEFAULT_COMMENT_CAP,
     DEFAULT_POST_THRESHOLD,
@@ -71,6 +72,7 @@ class Settings(msgspec.Struct, frozen=True):
     model: Model = DEFAULT_MODEL
     profile: Profile | None = None
     inline_mode: InlineMode = "post"
+    gate_on: GateOn = "new"  # with a baseline: "new" blocks on new and updated findings only
 
     def as_data(self) -> dict[str, Any]:
         return {
@@ -86,6 +88,7 @@ class Settings(msgspec.Struct, frozen=True):
             "inline_level": self.inline_level.value,
             "gate_level": self.gate_level.value if self.gate_level else "none",
             "inline_mode": self.inline_mode,
+            "gate_on": self.gate_on,
         }
 
 
@@ -103,6 +106,8 @@ class PlannedFinding(msgspec.Struct, frozen=True):
     verdict: AttachedVerdict | None = None
     span_end: int | None = None
     link: CommentSource | None = None  # the bot comment the summary links to in link mode
+    code: str = ""  # the flagged line's text, hashed (`identity.code_hash`); "" when unknown
+    baseline_state: BaselineState | None = None  # compared with a baseline: SARIF's value
 
     @property
     def believed(self) -> bool:
@@ -152,6 +157,7 @@ class ReviewPlan(msgspec.Struct, frozen=True):
     awaited: AwaitedBots | None = None
     commit_id: str | None = None  # the head commit the review is about, when read from GitHub
     notes: tuple[str, ...] = ()  # summary lines from the history (coverage, acknowledged)
+    baseline: Baseline | None = None  # what the findings were compared with, if anything
 
     def with_disposition(self, disposition: Disposition) -> tuple[PlannedFinding, ...]:
         if disposition is Disposition.INLINE:
@@ -159,15 +165,19 @@ class ReviewPlan(msgspec.Struct, frozen=True):
         return tuple(item for item in self.findings if item.disposition is disposition)
 
 
-def fingerprint(finding: ConsensusFinding) -> str:
-    """A stable id for a finding that survives moved lines and new agreeing bots.
+def fingerprint(finding: ConsensusFinding, code: str = "") -> str:
+    """The identity `finding` has when no other finding of its review would share it
+    (`review_quorum.identity`); `assemble` gives every finding of a plan its own."""
+    return identities([finding], [code])[0]
 
-    It hashes the file, the category and the smallest (bot, title tokens) among the
-    members, so it changes only when that member's bot rewords it or stops reporting it.
-    """
-    bot, tokens = min((m.bot, " ".join(sorted(title_tokens(m.title)))) for m in finding.members)
-    text = "\0".join((finding.file, finding.category, bot, tokens))
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+def with_identities(findings: Sequence[PlannedFinding]) -> list[PlannedFinding]:
+    """`findings`, each with its identity, distinct within the plan (`identity.identities`)."""
+    ids = identities([item.finding for item in findings], [item.code for item in findings])
+    return [
+        item if item.fingerprint == new else replace(item, fingerprint=new)
+        for item, new in zip(findings, ids, strict=True)
+    ]
 
 
 def review(
@@ -178,28 +188,79 @@ def review(
     verdicts: Sequence[AttachedVerdictInput] = (),
     skipped: Sequence[Skipped] = (),
     verdicts_at: Mapping[int, AttachedVerdict] | None = None,
+    lines: CodeLines | None = None,
+    baseline: Sequence[NormalizedFinding] | None = None,
+    baseline_sources: Sequence[str] = (),
 ) -> ReviewPlan:
     """Plan one consolidated review of `findings` (see the module docstring).
 
     `verdicts_at` gives verdicts to clusters by their place in the plan (the verifier's,
     which asked about one cluster each), beside `verdicts`, attached by file and line.
+    `lines` gives the text of flagged lines for the findings' identities (by default the
+    diff's hunk lines). With `baseline` (the base branch's findings, read from
+    `baseline_sources`) each finding gets its `baseline_state` (`review_quorum.baseline`);
+    pre-existing findings go to the summary, and the gate follows `settings.gate_on`.
     """
     consensus = compute_consensus(findings, settings)
     attached, unmatched = attach_verdicts(consensus, verdicts, settings.line_window)
     attached.update(verdicts_at or {})
     links = link_targets(consensus)
+    if lines is None and diff is not None:
+        lines = CodeLines(diff=diff)
+    codes = code_hashes(consensus, lines)
     planned = [
-        place_finding(item, attached.get(index), diff, settings, links[index])
+        place_finding(item, attached.get(index), diff, settings, links[index], codes[index])
         for index, item in enumerate(consensus)
     ]
     bots_ran = consensus[0].bots_ran if consensus else max(settings.bots_ran or 1, 1)
+    compared: Baseline | None = None
+    if baseline is not None:
+        planned, compared = _compared(planned, baseline, baseline_sources, settings, diff, lines)
     return assemble(
         planned,
         settings,
         bots_ran=bots_ran,
         skipped=(*skipped, *unmatched),
         input_count=len(findings),
+        baseline=compared,
     )
+
+
+PRE_EXISTING = "pre-existing: the baseline has it"
+
+
+def _compared(
+    planned: Sequence[PlannedFinding],
+    base: Sequence[NormalizedFinding],
+    sources: Sequence[str],
+    settings: Settings,
+    diff: DiffScope | None,
+    lines: CodeLines | None,
+) -> tuple[list[PlannedFinding], Baseline]:
+    """`planned` with their baseline states (pre-existing inline ones moved to the summary)
+    and the baseline, its absent findings included."""
+    clusters = compute_consensus(
+        base,
+        bots_ran=settings.bots_ran,
+        line_window=settings.line_window,
+        title_overlap=settings.title_overlap,
+        order=settings.order,
+        model=settings.model,
+        profile=settings.profile,
+    )
+    placed = with_identities(planned)
+    head = [(item.finding, item.fingerprint) for item in placed]
+    states, absent = compare(head, clusters, diff=diff, lines=lines)
+    result = [with_state(item, state) for item, state in zip(placed, states, strict=True)]
+    return result, Baseline(tuple(sources), tuple(absent))
+
+
+def with_state(item: PlannedFinding, state: BaselineState | None) -> PlannedFinding:
+    """`item` with its baseline state; an unchanged one is not posted inline again."""
+    item = replace(item, baseline_state=state)
+    if state == "unchanged" and item.disposition is Disposition.INLINE:
+        return _demote(item, PRE_EXISTING)
+    return item
 
 
 def assemble(
@@ -211,13 +272,14 @@ def assemble(
     input_count: int = 0,
     awaited: AwaitedBots | None = None,
     commit_id: str | None = None,
+    baseline: Baseline | None = None,
 ) -> ReviewPlan:
     """The plan of placed findings: the comment cap, the inline order, assessment and gate.
 
     `review` ends here, and a saved plan read back (`review_quorum.saved_plan`) comes here
     again, so both derive the same plan from the same findings.
     """
-    planned, inline = _apply_cap(list(findings), settings.comment_cap)
+    planned, inline = _apply_cap(with_identities(findings), settings.comment_cap)
     return ReviewPlan(
         assessment=assess(_assessment_inputs(inline)),
         bots_ran=bots_ran,
@@ -225,10 +287,11 @@ def assemble(
         inline=inline,
         skipped=tuple(skipped),
         settings=settings,
-        gate=gate_at(planned, settings.gate_level),
+        gate=gate_at(planned, settings.gate_level, settings.gate_on),
         input_count=input_count,
         awaited=awaited,
         commit_id=commit_id,
+        baseline=baseline,
     )
 
 
@@ -238,6 +301,7 @@ def place_finding(
     diff: DiffScope | None,
     settings: Settings,
     link: CommentSource | None = None,
+    code: str = "",
 ) -> PlannedFinding:
     in_diff: bool | None = None
     addressable = finding.line is not None and bool(finding.file)
@@ -262,13 +326,14 @@ def place_finding(
         disposition,
         forced,
         reason,
-        fingerprint(finding),
+        fingerprint(finding, code),
         in_diff,
         addressable,
         confidence,
         verdict,
         _span_end(finding, diff),
         link,
+        code,
     )
 
 
@@ -323,6 +388,27 @@ def _apply_cap(
     return result, inline
 
 
+def demoted(plan: ReviewPlan, reasons: Mapping[str, str]) -> ReviewPlan:
+    """`plan` with the inline findings named in `reasons` (by identity) moved to the
+    summary, each with its reason: what a reporter could not post inline is still
+    delivered, and the summary's counts are what was delivered."""
+    if not reasons:
+        return plan
+    findings = tuple(
+        _demote(item, reasons[item.fingerprint])
+        if item.fingerprint in reasons and item.disposition is Disposition.INLINE
+        else item
+        for item in plan.findings
+    )
+    inline = tuple(item for item in plan.inline if item.fingerprint not in reasons)
+    return replace(
+        plan,
+        findings=findings,
+        inline=inline,
+        assessment=assess(_assessment_inputs(inline)),
+    )
+
+
 def _demote(item: PlannedFinding, note: str) -> PlannedFinding:
     return replace(item, disposition=Disposition.SUMMARY, reason=f"{item.reason}; {note}")
 
@@ -337,8 +423,11 @@ def _assessment_inputs(inline: Sequence[PlannedFinding]) -> list[tuple[str, Verd
     return inputs
 
 
-def gate_at(planned: Sequence[PlannedFinding], level: ConsensusLevel | None) -> Gate:
-    """The gate at `level`: the findings at or above it, neither dropped nor dismissed."""
+def gate_at(
+    planned: Sequence[PlannedFinding], level: ConsensusLevel | None, on: GateOn = "new"
+) -> Gate:
+    """The gate at `level`: the findings at or above it, neither dropped nor dismissed; with
+    a baseline and `on` "new", only new and updated ones (not those the base has)."""
     if level is None:
         return Gate(None, ())
     blocking = tuple(
@@ -347,5 +436,6 @@ def gate_at(planned: Sequence[PlannedFinding], level: ConsensusLevel | None) -> 
         if item.disposition is not Disposition.DROPPED
         and item.believed
         and item.finding.level.rank >= level.rank
+        and not (on == "new" and item.baseline_state == "unchanged")
     )
     return Gate(level, blocking)

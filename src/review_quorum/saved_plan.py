@@ -21,6 +21,7 @@ import enum
 import re
 from typing import Any, NoReturn, TypeVar
 
+from review_quorum.baseline import BASELINE_STATES, GATE_ON, Baseline, BaselineState, GateOn
 from review_quorum.comment_links import link_targets
 from review_quorum.errors import FindingError, InputError, Skipped
 from review_quorum.model import (
@@ -150,6 +151,7 @@ def read_saved_plan(document: object, source: str, *, pull_page: str = "") -> Re
         input_count=root.key("input_findings").integer(0),
         awaited=_awaited(root.key("awaited")),
         commit_id=_commit_id(root.key("github_review")),
+        baseline=_baseline(root.optional("baseline"), pull_page),
     )
     saved = document.get("verification") if isinstance(document, dict) else None
     plan = verification.restore(plan, saved, source)
@@ -175,7 +177,32 @@ def _settings(at: _At) -> Settings:
         inline_level=at.key("inline_level").choice(ConsensusLevel),
         gate_level=None if gate.value == "none" else gate.choice(ConsensusLevel),
         inline_mode=_inline_mode(at.key("inline_mode")),
+        gate_on=_gate_on(at.optional("gate_on")),
     )
+
+
+def _gate_on(at: _At | None) -> GateOn:
+    if at is None:
+        return "new"
+    if at.value not in GATE_ON:
+        at.fail(f"expected one of {', '.join(GATE_ON)}")
+    return at.value  # one of GATE_ON
+
+
+def _baseline(at: _At | None, pull_page: str) -> Baseline | None:
+    if at is None or at.value is None:
+        return None
+    sources = at.key("sources").texts()
+    absent = tuple(_consensus(row, pull_page) for row in at.key("absent").items())
+    return Baseline(sources, absent)
+
+
+def _baseline_state(at: _At | None) -> BaselineState | None:
+    if at is None or at.value is None:
+        return None
+    if at.value not in BASELINE_STATES:
+        at.fail(f"expected one of {', '.join(BASELINE_STATES)} or null")
+    return at.value  # one of BASELINE_STATES
 
 
 def _inline_mode(at: _At) -> InlineMode:
@@ -189,19 +216,32 @@ def _planned(
 ) -> PlannedFinding:
     verdict = _verdict(at.key("verdict"))
     in_diff = at.key("in_diff").optional_flag()
+    code = _code(at.optional("code"))
     return PlannedFinding(
         finding=finding,
         disposition=at.key("disposition").choice(Disposition),
         forced=at.key("forced").flag(),
         reason=at.key("reason").text(),
-        fingerprint=fingerprint(finding),
+        fingerprint=fingerprint(finding, code),
         in_diff=in_diff,
         addressable=at.key("addressable").flag(),
         confidence=confidence_of(finding, verdict, in_diff, settings),
         verdict=verdict,
         span_end=at.key("span_end").optional_integer(1),
         link=link,
+        code=code,
+        baseline_state=_baseline_state(at.optional("baseline_state")),
     )
+
+
+def _code(at: _At | None) -> str:
+    """The flagged line's hash (`identity.code_hash`): 16 hex digits, or "" (absent too)."""
+    if at is None:
+        return ""
+    text = at.text()
+    if text and not (len(text) == 16 and all(c in "0123456789abcdef" for c in text)):
+        at.fail("expected 16 lowercase hex digits or an empty string")
+    return text
 
 
 def _consensus(at: _At, pull_page: str) -> ConsensusFinding:

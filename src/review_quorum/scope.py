@@ -46,6 +46,24 @@ class FileChange(msgspec.Struct, frozen=True):
     deleted: bool = False
     binary: bool = False
     old_path: str | None = None
+    lines: Mapping[int, str] = msgspec.field(default_factory=dict)  # hunk lines' head text
+    old_lines: Mapping[int, str] = msgspec.field(default_factory=dict)  # and base text
+    kept: Mapping[int, int] = msgspec.field(default_factory=dict)  # context: base -> head
+    # (base start, base length, head start, head length) of each hunk, in order
+    hunks: tuple[tuple[int, int, int, int], ...] = ()
+
+    def head_line(self, line: int) -> int | None:
+        """Where base `line` of this file is on head; None when the diff removed it."""
+        if self.deleted:
+            return None
+        shift = 0
+        for base_start, base_length, head_start, head_length in self.hunks:
+            if line < base_start:
+                break
+            if line < base_start + base_length:
+                return self.kept.get(line)
+            shift = head_start + head_length - (base_start + base_length)
+        return line + shift
 
 
 class ScopeCheck(msgspec.Struct, frozen=True):
@@ -70,6 +88,18 @@ class DiffScope(msgspec.Struct, frozen=True):
         if text.strip() and not len(patch):
             raise InputError(source, "line 1", "not a unified diff: no file headers found")
         return cls({change.path: change for change in map(_file_change, patch)})
+
+    def head_place(self, file: str, line: int | None) -> tuple[str, int | None] | None:
+        """Where base `file:line` is on head (the file renamed, the line shifted); the line
+        is None when the diff removed or rewrote it; None when the file was deleted."""
+        change = self.files.get(file)
+        if change is None or (change.old_path is not None and change.old_path != file):
+            change = next((c for c in self.files.values() if c.old_path == file), change)
+        if change is None:
+            return file, line
+        if change.deleted:
+            return None
+        return change.path, None if line is None else change.head_line(line)
 
     def addressable(self, file: str, line: int | None) -> bool:
         """Whether GitHub accepts an inline comment at RIGHT-side `line` of `file`."""
@@ -129,11 +159,21 @@ def _strip_prefix(path: str) -> str:
 def _file_change(patched: PatchedFile) -> FileChange:
     added: set[int] = set()
     addressable: set[int] = set()
+    lines: dict[int, str] = {}
+    old_lines: dict[int, str] = {}
+    kept: dict[int, int] = {}
+    hunks: list[tuple[int, int, int, int]] = []
     for hunk in patched:
+        hunks.append((hunk.source_start, hunk.source_length, hunk.target_start, hunk.target_length))
         for line in hunk:
+            if line.source_line_no is not None:
+                old_lines[line.source_line_no] = line.value.rstrip("\r\n")
+                if line.target_line_no is not None:
+                    kept[line.source_line_no] = line.target_line_no
             if line.target_line_no is None:
                 continue
             addressable.add(line.target_line_no)
+            lines[line.target_line_no] = line.value.rstrip("\r\n")
             if line.is_added:
                 added.add(line.target_line_no)
     deleted = bool(patched.is_removed_file)
@@ -147,4 +187,8 @@ def _file_change(patched: PatchedFile) -> FileChange:
         deleted=deleted,
         binary=bool(patched.is_binary_file),
         old_path=old,
+        lines=lines,
+        old_lines=old_lines,
+        kept=kept,
+        hunks=tuple(hunks),
     )

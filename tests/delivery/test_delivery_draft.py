@@ -8,11 +8,11 @@ import msgspec
 import pytest
 
 from review_quorum.checked_plan import identity
-from review_quorum.delivery.draft import DraftComment, ReviewDraft
+from review_quorum.delivery.draft import DraftComment, ReviewDraft, not_rechecked
 from review_quorum.errors import Skipped
 from review_quorum.markup.markers import FINDING, find_markers, marker
 from review_quorum.model import CommentSource, NormalizedFinding
-from review_quorum.plan import ReviewPlan, Settings, assemble, review
+from review_quorum.plan import AwaitedBots, ReviewPlan, Settings, assemble, review
 from review_quorum.render.github_review import payload
 from review_quorum.render.review import inline_comment
 from review_quorum.scope import DiffScope
@@ -77,10 +77,12 @@ def test_findings_the_plan_still_reports_are_not_gone() -> None:
     )
     inline, dropped = plan.findings
     assert dropped.disposition is Disposition.DROPPED  # line 30 is not in the diff
-    audited = msgspec.structs.replace(inline, disposition=Disposition.AUDIT, fingerprint="audited")
+    audited = msgspec.structs.replace(inline, disposition=Disposition.AUDIT)
     plan = assemble([inline, audited, dropped], plan.settings, bots_ran=3)
+    inline, audited, dropped = plan.findings  # each with an identity of its own
+    assert len({inline.fingerprint, audited.fingerprint, dropped.fingerprint}) == 3
     draft = ReviewDraft.from_plan(plan)
-    assert draft.reported == {inline.fingerprint, "audited"}
+    assert draft.reported == {inline.fingerprint, audited.fingerprint}
     assert dropped.fingerprint not in draft.fingerprints()
     assert [item.reported for item in draft.findings] == [True, False, False]
 
@@ -130,14 +132,27 @@ def test_one_unusable_comment_is_skipped_with_its_position(
     draft = ReviewDraft.from_plan(with_changed(plan, 0, **changes), source="plan.json")
     assert [comment.line for comment in draft.comments] == [9]
     assert draft.skipped == (Skipped("plan.json", "/github_review/comments/0", reason),)
+    # Listed in the summary with its reason: the counts say what was posted.
+    assert "### 1 finding posted inline" in draft.summary
+    assert "SQL injection" in draft.summary and "1 finding posted inline" in draft.body
 
 
-def test_a_second_comment_with_the_same_fingerprint_is_posted_once() -> None:
+def test_two_findings_with_the_same_bots_file_category_and_title_are_both_posted() -> None:
     plan = review([*agreed(4, "SQL injection"), *agreed(90, "SQL injection")])
     first, second = plan.findings
-    assert first.fingerprint == second.fingerprint  # same bot, file, category and title
+    assert first.fingerprint != second.fingerprint  # two findings, two identities
     draft = ReviewDraft.from_plan(plan, source="plan.json")
-    assert [comment.line for comment in draft.comments] == [4]
-    reason = f"duplicate finding fingerprint {first.fingerprint}; posted once"
-    assert draft.skipped == (Skipped("plan.json", "/github_review/comments/1", reason),)
-    assert all((FINDING, first.fingerprint) in find_markers(c.body) for c in draft.comments)
+    assert [comment.line for comment in draft.comments] == [4, 90]
+    assert draft.skipped == ()
+    for item, comment in zip(plan.findings, draft.comments, strict=True):
+        assert (FINDING, item.fingerprint) in find_markers(comment.body)
+
+
+def test_the_bots_that_ran_are_those_with_findings_and_the_awaited_ones_that_reported() -> None:
+    plan = review([*agreed(4, "SQL injection"), finding("my bot[1]", 30, "Style")], diff=DIFF)
+    awaited = AwaitedBots(("copilot", "cursor"), missing=("cursor",))
+    draft = ReviewDraft.from_plan(msgspec.structs.replace(plan, awaited=awaited))
+    assert draft.ran == frozenset({"bandit", "semgrep", "my_bot_1_", "copilot"})  # dropped too
+    gone = f"{marker('finding', 'f' * 32)}\n{marker('by', 'bandit:cursor')}\nold"
+    assert not_rechecked(draft, gone) == ("cursor",)
+    assert not_rechecked(draft, f"{marker('finding', 'f' * 32)}\nolder") == ()

@@ -90,7 +90,7 @@ def test_review_then_post_hides_the_duplicates_once(
     )
 
 
-def test_a_push_that_fixes_the_finding_restores_and_resolves(
+def test_a_push_whose_bots_took_their_comments_back_restores_but_does_not_resolve(
     fake: FakeGitHub, tmp_path: Path
 ) -> None:
     main(["review", "--github", *TARGET, *POST, "-o", str(tmp_path / "out.md")])
@@ -103,8 +103,10 @@ def test_a_push_that_fixes_the_finding_restores_and_resolves(
     # Gemini's finding is now the only one, by the only bot: confirmed, so the gate fails.
     argv = ["review", "--github", *TARGET, *POST, "--model", "agreement"]
     assert main([*argv, "-o", str(tmp_path / "out.md")]) == 1  # the seed gates on the rest
-    assert fake.graphql.state.resolved == {ours["id"]: OURS}
-    assert "Fixed in ffffffffffff" in ours["body"]
+    # The bots that reported it left nothing on the new head: without `--wait-for` saying
+    # they reviewed it, its absence proves nothing, so the thread stays open (issue 28).
+    assert fake.graphql.state.resolved == {}
+    assert "not re-checked on ffffffffffff" in ours["body"]
     [sticky] = [c for c in fake.issue_comments if c["user"]["login"] == OURS]
     assert [k for k, _ in find_markers(sticky["body"]) if k in ("hidden", "hiding")] == []
 

@@ -68,9 +68,12 @@ def test_a_tampered_plan_reaches_github_only_escaped(
         for mention in ("@octocat", "@semgrep-bot", "@everyone"):
             assert mention not in body
     assert [kind for kind, _ in find_markers(sticky["body"])] == ["summary"]
-    assert sorted(find_markers(comment["body"]) for comment in comments) == sorted(
-        [("finding", fingerprint)] for fingerprint in fingerprints
+    assert sorted(find_markers(comment["body"])[0] for comment in comments) == sorted(
+        ("finding", fingerprint) for fingerprint in fingerprints
     )
+    for comment in comments:  # the bots' names only as [A-Za-z0-9_-] in the `by` marker
+        [(kind, bots)] = find_markers(comment["body"])[1:]
+        assert kind == "by" and re.fullmatch(r"[A-Za-z0-9_:-]+", bots)
     first = next(c for c in comments if c["line"] == 12)["body"]
     assert (
         "&lt;img src=x onerror=alert(1)> cc @\u2060octocat &lt;!-- review-quorum:summary" in first

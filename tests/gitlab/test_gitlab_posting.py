@@ -13,6 +13,7 @@ import pytest
 from gitlab.fake import FakeGitLab, diff_text
 from gitlab.gitlab_support import (
     BOT_NOTES,
+    CHANGED,
     HEAD,
     MR,
     PATH,
@@ -94,15 +95,25 @@ def test_post_rerun_push_and_resolve_end_to_end(
         assert main(POST) == 1
         moved = capsys.readouterr().err
         assert errors == []
+    # Without a diff the identities follow line numbers: GitLab's traced threads are
+    # found again on their new lines (not duplicated). Line 12 was rewritten, so
+    # CodeRabbit's finding on line 41 is another finding and its old thread is fixed;
+    # cubic did not report on the new head, so its thread stays open, "not re-checked".
     live = [d for d in ours(fake) if not d["notes"][0]["resolved"]]
     assert sorted(d["notes"][0]["position"]["new_line"] for d in live) == [
-        line + 3 for _, _, line, _ in BOT_NOTES[1:9]
+        line + 3 for _, _, line, _ in BOT_NOTES[1:]
     ] + [41]
     assert all(d["notes"][0]["position"]["head_sha"] == PUSHED for d in live)
     [fixed] = [d for d in ours(fake) if d["notes"][0]["resolved"]]
     assert "review-quorum no longer reports this finding" in fixed["notes"][0]["body"]
-    assert fingerprints(fake) == before  # re-anchored, not duplicated; the fixed one kept
-    assert "1 re-anchored after a push" in moved and "1 resolved as fixed" in moved
+    assert "coderabbit" in fixed["notes"][0]["body"]
+    [cubic_thread] = [d for d in live if d["notes"][0]["position"]["new_line"] == 33]
+    assert (
+        f"not re-checked on {PUSHED[:12]}: cubic did not report"
+        in (cubic_thread["notes"][0]["body"])
+    )
+    assert len(fingerprints(fake)) == len(before) + 1  # one new thread, none duplicated
+    assert "1 resolved as fixed" in moved and "1 not re-checked" in moved
     assert first.count("GitLab") == 1  # "reading ... from GitLab", no retry, no warning
     assert [s["sha"] for s in fake.statuses] == [HEAD, PUSHED]
 
@@ -143,3 +154,34 @@ def test_a_saved_plan_linking_elsewhere_is_refused(
     assert "not a comment on https://gitlab.example.com/someone/else/-/merge_requests/7" in (
         capsys.readouterr().err
     )
+
+
+@pytest.mark.parametrize("edited", [False, True])
+def test_a_finding_its_bot_no_longer_reports_is_fixed_only_when_its_line_changed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], edited: bool
+) -> None:
+    """CodeRabbit reviews the push and drops its second finding (line 27): the thread is
+    resolved when the push rewrote that line, else it stays open with a note."""
+    coderabbit = BOT_NOTES[0]
+    with over_http(monkeypatch) as (fake, errors):
+        seed_bot_discussions(fake)
+        second = (
+            "_⚠️ Potential issue_ | _🟠 Major_\n\n**The refund skips the audit log**\n\nNo entry."
+        )
+        fake.add_note(coderabbit[1], second, position=fake.position(PATH, 27))
+        assert main(POST) == 1
+        fake.discussions = [d for d in fake.discussions if d["notes"][0]["body"] != second]
+        fake.push(
+            PUSHED,
+            {PATH: diff_text({}, CHANGED, 40)},
+            lambda p, n: None if edited and n == 27 else n,
+        )
+        capsys.readouterr()
+        assert main(POST) == 1
+        err = capsys.readouterr().err
+        assert errors == []
+    [thread] = [d for d in ours(fake) if "refund skips the audit log" in d["notes"][0]["body"]]
+    assert thread["notes"][0]["resolved"] is edited
+    assert ("1 resolved as fixed" in err) is edited
+    if not edited:
+        assert "no longer reported, but its lines did not change" in thread["notes"][0]["body"]

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import msgspec
+
 from history.history_support import finding
 from review_quorum import Settings, review
 from review_quorum.history.coverage import BotCoverage, State
@@ -89,3 +93,36 @@ def test_the_summary_names_the_bots_that_did_not_review() -> None:
         "gemini (said it would not review: rate-limit notice); greptile (did not review)."
     ) in text
     assert with_coverage(plan(), covered[:1]).notes == ()
+
+
+def test_a_decision_on_an_earlier_versions_id_follows_its_finding(tmp_path: Path) -> None:
+    """A false positive said on a 24-digit id (an earlier version's) still silences the
+    finding the history recorded under it, found again at its place."""
+    from review_quorum.history import open_history
+    from review_quorum.history.recording import RunRecord, record_run
+    from review_quorum.history.triage import carried_over
+
+    before = plan()
+    target = next(item for item in before.findings if "assert" in item.finding.title)
+    old = "0123456789abcdef01234567"
+    items = tuple(
+        msgspec.structs.replace(item, fingerprint=old) if item is target else item
+        for item in before.findings
+    )
+    recorded = msgspec.structs.replace(before, findings=items)
+    database = open_history(str(tmp_path / "h.db"), create=True)
+    try:
+        record_run(database, RunRecord("o", "r", 1, "a" * 40, "c" * 64, recorded))
+        decision = Decision(old, "false-positive", "alice", "t", "test only", "x:1")
+        places = {
+            (i.finding.file, i.finding.category, i.finding.line): i.fingerprint
+            for i in before.findings
+        }
+        [carried] = carried_over(database, "o", "r", 1, [decision], places)
+        [other] = carried_over(database, "o", "r", 2, [decision], places)
+    finally:
+        database.close()
+    assert carried.fingerprint == target.fingerprint
+    assert other.fingerprint == old  # another pull request's history says nothing of it
+    after = honour_triage(before, [carried])
+    assert target.fingerprint not in {item.fingerprint for item in after.gate.blocking}

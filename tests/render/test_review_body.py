@@ -168,6 +168,7 @@ def test_the_lower_confidence_list_groups_by_consensus_level_when_present() -> N
 def test_inline_comment_ends_with_the_confidence_line() -> None:
     assert render_inline_comment(VERIFIED) == (
         "<!-- review-quorum:finding 3f9a0c -->\n"
+        "<!-- review-quorum:by bandit:semgrep -->\n"
         "**HIGH** (security) Query built from request input\n"
         "\n"
         "Use bound parameters.  \n"
@@ -177,7 +178,10 @@ def test_inline_comment_ends_with_the_confidence_line() -> None:
         "\n"
         "Confidence: **strong** (92/100)\n"
     )
-    assert find_markers(render_inline_comment(VERIFIED)) == [("finding", "3f9a0c")]
+    assert find_markers(render_inline_comment(VERIFIED)) == [
+        ("finding", "3f9a0c"),
+        ("by", "bandit:semgrep"),
+    ]
 
 
 def test_an_unverified_inline_comment_ends_with_its_provenance_and_has_no_marker_without_id() -> (

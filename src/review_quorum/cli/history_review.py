@@ -75,13 +75,19 @@ def apply(
 
     if recorder is not None:
         from review_quorum.history import open_history
-        from review_quorum.history.triage import decisions_for, store
+        from review_quorum.history.triage import carried_over, decisions_for, store
 
         database = open_history(recorder.target)
         try:
             if pulled is not None and pulled.decisions:
                 store(database, recorder.owner, recorder.repo, recorder.number, [*pulled.decisions])
             decisions = decisions_for(database, recorder.owner, recorder.repo, recorder.number)
+            places = {
+                (item.finding.file, item.finding.category, item.finding.line): item.fingerprint
+                for item in plan.findings
+            }
+            target = (recorder.owner, recorder.repo, recorder.number)
+            decisions = carried_over(database, *target, decisions, places)
         finally:
             database.close()
         plan = honour_triage(plan, decisions)

@@ -173,6 +173,11 @@ class Recorder(msgspec.Struct, frozen=True):
         progress.note(recorded.describe(record))
 
 
+def full_sha(text: str) -> str:
+    """A full commit id (40 or 64 hex digits), lowercased; else an argparse error."""
+    return _sha(text)
+
+
 def _sha(text: str) -> str:
     value = text.strip().lower()
     if len(value) not in (40, 64) or any(char not in "0123456789abcdef" for char in value):

@@ -11,14 +11,16 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import msgspec
+import orjson
 
-from review_quorum import config
+from review_quorum import config, ingest
+from review_quorum.baseline import GATE_ON
 from review_quorum.cli import history_review, progress, verifying
 from review_quorum.cli.azure_devops_input import (
     add_azure_devops_arguments,
@@ -51,11 +53,12 @@ from review_quorum.cli.common import (
 from review_quorum.cli.github_input import add_github_arguments, read_github, wants_github
 from review_quorum.cli.gitlab_input import add_gitlab_arguments, read_gitlab, wants_gitlab
 from review_quorum.cli.post import add_post_arguments, deliver
-from review_quorum.cli.record import Recorder, add_record_arguments
+from review_quorum.cli.record import Recorder, add_record_arguments, full_sha, open_reading
 from review_quorum.errors import ConfigError, InputError
+from review_quorum.identity import CodeLines
 from review_quorum.ingest.base import ReadOptions, Source
-from review_quorum.ingest.categories import build_category_map
-from review_quorum.model import ConsensusLevel
+from review_quorum.ingest.categories import CategoryMap, build_category_map
+from review_quorum.model import ConsensusLevel, NormalizedFinding
 from review_quorum.plan import (
     AwaitedBots,
     ReviewPlan,
@@ -64,6 +67,7 @@ from review_quorum.plan import (
 )
 from review_quorum.render import json_report, terminal
 from review_quorum.render.formats import RENDERERS
+from review_quorum.saved_plan import read_saved_plan
 from review_quorum.scope import DiffScope, FilterMode
 from review_quorum.scoring import DEFAULT_MODEL
 from review_quorum.scoring.confidence import describe_threshold
@@ -83,6 +87,7 @@ DEFAULTS: dict[str, Any] = {
     "gate-level": "confirmed",
     "format": "markdown",
     "inline-mode": "post",
+    "gate-on": "new",
 }
 
 
@@ -97,6 +102,34 @@ def add_parser(subparsers: Any) -> None:
     scope.add_argument("--diff", metavar="FILE", help="the pull request's unified diff")
     scope.add_argument("--git", metavar="BASE..HEAD", help="take the diff from git")
     parser.add_argument("--verdicts", metavar="FILE", help="verifier verdicts (JSON)")
+    parser.add_argument(
+        "--baseline",
+        nargs="+",
+        metavar="FILE",
+        help="the base branch's findings (any input format, or a saved plan): findings "
+        "it already has are pre-existing, listed apart and, by default, not gated on",
+    )
+    parser.add_argument(
+        "--baseline-db",
+        type=full_sha,
+        metavar="SHA",
+        help="the baseline is the run the history recorded for commit SHA (the merge-base "
+        "of the pull request: git merge-base BASE HEAD), read from --db or the default "
+        "history database",
+    )
+    parser.add_argument(
+        "--gate-on",
+        choices=GATE_ON,
+        help="with --baseline: gate on new and updated findings only (new, the default) "
+        "or on all findings (all)",
+    )
+    parser.add_argument(
+        "--checkout",
+        metavar="DIR",
+        help="the head commit's checkout, read for the text of flagged lines that findings' "
+        "identities are made of (default: --root; with --git, the current directory; "
+        "else the diff's lines)",
+    )
     parser.add_argument("--bots", help="how many bots ran (N), or their names (a,b,c)")
     parser.add_argument(
         "--line-window", type=non_negative_int, metavar="N", help=HELP["line-window"]
@@ -207,6 +240,7 @@ def build_settings(
         model=effective(args, file_settings, "model"),
         profile=_profile(args, file_settings, recorder),
         inline_mode=effective(args, file_settings, "inline-mode"),
+        gate_on=effective(args, file_settings, "gate-on"),
     )
 
 
@@ -273,6 +307,108 @@ def load_verdicts(path: str | None) -> list[AttachedVerdictInput]:
     return verdicts
 
 
+def load_baseline(
+    args: argparse.Namespace,
+    categories: CategoryMap | None,
+    bot_logins: Mapping[str, str],
+    root: str | None = None,
+) -> list[NormalizedFinding] | None:
+    """The base branch's findings `--baseline` names: each file in any input format (or
+    a saved plan: its findings' members); a file with nothing in it is an error naming it."""
+    findings: list[NormalizedFinding] = []
+    if args.baseline_db:
+        findings.extend(_recorded(args))
+    if not args.baseline:
+        return findings if args.baseline_db else None
+    for path in args.baseline:
+        data = read_bytes(path)
+        plan = _saved_plan(data, path)
+        if plan is not None:
+            read = [m for item in plan.findings for m in item.finding.members]
+        else:
+            options = ReadOptions(root=root, categories=categories, bot_logins=bot_logins)
+            batch = ingest.read(Source(path, data, options), args.input_format)
+            read = list(batch.findings)
+            if not read and batch.skipped:
+                first = batch.skipped[0]
+                raise InputError(path, first.position, f"no baseline finding: {first.reason}")
+        findings.extend(read)
+    return findings
+
+
+def _recorded(args: argparse.Namespace) -> list[NormalizedFinding]:
+    """The findings of the run the history recorded for `--baseline-db SHA`."""
+    from review_quorum.history.base_run import findings_of, run_at
+
+    database = open_reading(args.db, config.load(Path(args.config) if args.config else None))
+    try:
+        run_id = run_at(database, args.baseline_db)
+        if run_id is None:
+            raise InputError(
+                "--baseline-db", "", f"the history has no run of commit {args.baseline_db}"
+            )
+        return findings_of(database, run_id)
+    finally:
+        database.close()
+
+
+def _saved_plan(data: bytes, path: str) -> ReviewPlan | None:
+    """`data` as a saved plan, if it is one (a JSON object with `settings` and
+    `github_review`); a broken one is an error naming the file and place."""
+    if not data.lstrip().startswith(b"{") or b'"github_review"' not in data:
+        return None
+    try:
+        document = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(document, dict) or not {"settings", "github_review"} <= document.keys():
+        return None
+    return read_saved_plan(document, path)
+
+
+def baseline_sources(args: argparse.Namespace) -> list[str]:
+    """What the baseline was read from, as the output names it."""
+    named = list(args.baseline or ())
+    return [f"history run of {args.baseline_db}", *named] if args.baseline_db else named
+
+
+def check_baseline(
+    paths: Sequence[str],
+    base: Sequence[NormalizedFinding],
+    plan: ReviewPlan,
+    diff: DiffScope | None,
+    lines: CodeLines,
+) -> None:
+    """A baseline that names none of this review's files (its findings, the diff's, the
+    checkout's) is another repository's, or read with another `--root`: an error."""
+    files = {finding.evidence.file for finding in base if finding.evidence.file}
+    if not files:
+        return
+    known = {item.finding.file for item in plan.findings}
+    if diff is not None:
+        known.update(diff.files)
+        known.update(c.old_path for c in diff.files.values() if c.old_path)
+    if files & known or any(lines.has_file(file) for file in sorted(files)[:1000]):
+        return
+    if not known and not lines.has_root:
+        return  # nothing to compare with
+    example = sorted(files)[0]
+    raise InputError(
+        ", ".join(paths),
+        "",
+        f"the baseline names none of the files of this review (such as {example!r}): "
+        "is it another repository's, or read with another --root?",
+    )
+
+
+def code_lines(
+    args: argparse.Namespace, diff: DiffScope | None, root: str | None = None
+) -> CodeLines:
+    """Where the text of flagged lines comes from: the checkout, else the diff."""
+    checkout = args.checkout or root or ("." if args.git else None)
+    return CodeLines(root=checkout, diff=diff)
+
+
 def plan_review(
     args: argparse.Namespace, stages: Stages
 ) -> tuple[ReviewPlan, dict[str, Any], Recorder | None]:
@@ -322,14 +458,30 @@ def plan_review(
                 batch.extend(pulled.batch)
         diff = load_diff(args)
         verdicts = load_verdicts(args.verdicts)
+        base = load_baseline(args, category_map, bot_logins, files.root)
     awaited = pulled.awaited if pulled is not None else None
     covered = history_review.coverage_for(recorder, pulled, file_settings, batch.findings)
     seen = {f.bot for f in batch.findings}
     reviewed = history_review.reviewed(covered)
     settings = build_settings(args, file_settings, seen, awaited, reviewed, recorder)
+    lines = code_lines(args, diff, files.root)
     with stages.stage("plan", f"planning the review of {len(batch.findings):,} findings"):
         plan = review(
-            batch.findings, settings=settings, diff=diff, verdicts=verdicts, skipped=batch.skipped
+            batch.findings,
+            settings=settings,
+            diff=diff,
+            verdicts=verdicts,
+            skipped=batch.skipped,
+            lines=lines,
+            baseline=base,
+            baseline_sources=baseline_sources(args),
+        )
+    if base is not None:
+        check_baseline(baseline_sources(args), base, plan, diff, lines)
+    elif args.gate_on is not None or "gate-on" in file_settings:
+        warn(
+            "no --baseline: the gate counts every finding in the diff scope (gate-on applies "
+            "only with a baseline)"
         )
     plan = verifying.apply_to_review(
         args,
@@ -342,6 +494,9 @@ def plan_review(
             verdicts=verdicts,
             skipped=batch.skipped,
             verdicts_at=more,
+            lines=lines,
+            baseline=base,
+            baseline_sources=baseline_sources(args),
         ),
         stages.stage("verify", "asking the verifier"),
     )

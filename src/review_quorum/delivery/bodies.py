@@ -1,10 +1,12 @@
 """The texts every poster writes itself, each carrying the hidden markers re-runs look for.
 
-Besides the planner's ``finding`` and ``summary`` markers, the posters use three kinds:
+Besides the planner's ``finding``, ``by`` and ``summary`` markers, the posters use four kinds:
 ``batch`` (a per-request id in what a poster creates, so that a request whose answer was
 lost can be recognised as applied), ``moved`` (a finding listed in a review body or the
-summary because the platform did not place its line anchor) and ``fixed`` (an inline
-comment whose finding is gone); GitHub's poster adds ``probe`` (`github.batches`).
+summary because the platform did not place its line anchor), ``fixed`` (an inline
+comment whose finding is gone) and ``unchecked`` (the comment of a finding this run did
+not report, kept open because a bot that reported it did not report on the new head);
+GitHub's poster adds ``probe`` (`github.batches`).
 Every body passes through `fit_body`, so none exceeds GitHub's size limit, and every body
 opens with a marker: that (with the author) is how a later read knows the comment is ours.
 """
@@ -17,12 +19,19 @@ from collections.abc import Iterable, Sequence
 
 from review_quorum.delivery.draft import DraftComment
 from review_quorum.delivery.fitting import MAX_BODY, fit_body
+from review_quorum.markup import escape
 from review_quorum.markup.escape import code
-from review_quorum.markup.markers import FINDING, find_markers, marker
+from review_quorum.markup.markers import (
+    FINDING,
+    PREFIX,
+    find_markers,
+    marker,
+)
 
 BATCH = "batch"
 MOVED = "moved"
 FIXED = "fixed"
+UNCHECKED = "unchecked"  # a gone finding's comment kept open: its bots did not report
 
 _BLOCK_PREFIX = re.compile(r"^(?:#{1,6}\s+|>\s*|[-+*]\s+)+")
 
@@ -56,6 +65,23 @@ def fixed_body(original: str, fingerprint: str, sha: str | None) -> str:
     blocks.append(f"Fixed in {where}: review-quorum no longer reports this finding.")
     blocks.append(f"<details><summary>Original comment</summary>\n\n{content}\n\n</details>")
     return fit_body(head + "\n" + "\n\n".join(blocks))
+
+
+def unchecked_body(original: str, sha: str | None, bots: Sequence[str]) -> str:
+    """An inline comment's body with a note that its finding was not re-checked on `sha`
+    because `bots` did not report there, or (no `bots`) that its lines did not change
+    (an earlier such note replaced)."""
+    ours = marker(UNCHECKED, sha or "head")
+    kept = original.split(f"\n<!-- {PREFIX}:{UNCHECKED} ", 1)[0].rstrip("\n")
+    where = sha[:12] if sha else "the latest push"
+    names = ", ".join(escape.inline(bot) for bot in bots)
+    note = f"_Still open, not re-checked on {where}: {names} did not report._"
+    if not bots:
+        note = (
+            f"_Still open on {where}: no longer reported, but its lines did not change, "
+            "so it is not marked fixed._"
+        )
+    return fit_body(f"{kept}\n{ours}\n{note}")
 
 
 def without_markers(body: str) -> str:

@@ -24,9 +24,16 @@ import msgspec
 
 from review_quorum.checked_plan import identity
 from review_quorum.errors import Skipped, shown
-from review_quorum.markup.markers import FINDING, SUMMARY, find_markers, marker
+from review_quorum.markup.markers import (
+    FINDING,
+    SUMMARY,
+    bot_key,
+    find_markers,
+    marked_bots,
+    marker,
+)
 from review_quorum.model import MAX_LINE, CommentSource
-from review_quorum.plan import Gate, InlineMode, PlannedFinding, ReviewPlan
+from review_quorum.plan import Gate, InlineMode, PlannedFinding, ReviewPlan, demoted
 from review_quorum.render.review import anchored, inline_comment
 from review_quorum.render.review import render as render_body
 from review_quorum.scoring.confidence import Disposition
@@ -118,6 +125,9 @@ class ReviewDraft(msgspec.Struct, frozen=True):
     # Members of a saved plan that GitHub's comments did not bear out (`checked_plan`):
     # the draft was rebuilt from GitHub's comments, and no comment is hidden or restored.
     mismatched: int = 0
+    # The bots that reported on the head this run (`markers.bot_key`), None when unknown:
+    # a gone finding is fixed only when every bot that reported it is among them.
+    ran: frozenset[str] | None = None
 
     @classmethod
     def from_plan(
@@ -130,8 +140,9 @@ class ReviewDraft(msgspec.Struct, frozen=True):
     ) -> ReviewDraft:
         """The draft of a plan, every body rendered (and escaped) from its findings;
         `source` names the plan in the `Skipped` record of a finding that cannot be posted."""
+        comments, skipped, reasons = _comments(plan, source)
+        plan = demoted(plan, reasons)  # what cannot be a comment is listed in the summary
         body = render_body(plan)
-        comments, skipped = _comments(plan, source)
         return cls(
             body=body,
             comments=comments,
@@ -148,6 +159,7 @@ class ReviewDraft(msgspec.Struct, frozen=True):
             findings=tuple(DraftFinding.from_planned(item) for item in plan.findings),
             inline_mode=plan.settings.inline_mode,
             mismatched=mismatched,
+            ran=bots_that_ran(plan),
         )
 
     def with_bodies(self, convert: Callable[[str], str]) -> ReviewDraft:
@@ -165,6 +177,24 @@ class ReviewDraft(msgspec.Struct, frozen=True):
         return frozenset(inline | marked | self.reported)
 
 
+def bots_that_ran(plan: ReviewPlan) -> frozenset[str]:
+    """The bots that reported on the head in `plan` (keys as `BY` markers hold them):
+    every bot with a finding, kept or dropped, and the awaited bots that reviewed it."""
+    names = {member.bot for item in plan.findings for member in item.finding.members}
+    if plan.awaited is not None:
+        names.update(plan.awaited.reported)
+    return frozenset(map(bot_key, names))
+
+
+def not_rechecked(draft: ReviewDraft, body: str) -> tuple[str, ...]:
+    """The bots named in our comment `body` that did not report on this run's head: its
+    finding's absence proves nothing until they do (nothing when `body` names none)."""
+    bots = marked_bots(body)
+    if bots is None or draft.ran is None:
+        return ()
+    return tuple(sorted(bots - draft.ran))
+
+
 def with_summary_marker(summary: str) -> str:
     """`summary` with the sticky marker on its first line, unless it already has one."""
     if (SUMMARY, "") in find_markers(summary):
@@ -174,10 +204,12 @@ def with_summary_marker(summary: str) -> str:
 
 def _comments(
     plan: ReviewPlan, source: str
-) -> tuple[tuple[DraftComment, ...], tuple[Skipped, ...]]:
-    """The plan's inline findings that can anchor, as comments (none in link mode)."""
+) -> tuple[tuple[DraftComment, ...], tuple[Skipped, ...], dict[str, str]]:
+    """The plan's inline findings that can anchor, as comments (none in link mode); and
+    why each one that cannot be a comment is not (by identity), also a `Skipped` record."""
     comments: list[DraftComment] = []
     skipped: list[Skipped] = []
+    reasons: dict[str, str] = {}
     seen: set[str] = set()
     linking = plan.settings.inline_mode == "link"
     for index, item in enumerate(() if linking else anchored(plan)):
@@ -186,14 +218,16 @@ def _comments(
             comment = _comment(item)
         except ValueError as err:
             skipped.append(Skipped(source, position, str(err)))
+            reasons[item.fingerprint] = f"not posted inline: {err}"
             continue
-        if comment.fingerprint in seen:
-            reason = f"duplicate finding fingerprint {comment.fingerprint}; posted once"
-            skipped.append(Skipped(source, position, reason))
+        if comment.fingerprint in seen:  # a hand-made plan: `assemble` keeps them distinct
+            reason = f"duplicate finding fingerprint {comment.fingerprint}"
+            skipped.append(Skipped(source, position, f"{reason}: listed in the summary"))
+            reasons[item.fingerprint] = f"not posted inline: {reason}"
             continue
         seen.add(comment.fingerprint)
         comments.append(comment)
-    return tuple(comments), tuple(skipped)
+    return tuple(comments), tuple(skipped), reasons
 
 
 def _comment(item: PlannedFinding) -> DraftComment:

@@ -34,7 +34,7 @@ import msgspec
 from msgspec.structs import replace
 
 from review_quorum.checked_plan import Fresh
-from review_quorum.delivery.bodies import BATCH, batch_id, fixed_body
+from review_quorum.delivery.bodies import BATCH, batch_id, fixed_body, unchecked_body
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
 from review_quorum.delivery.fitting import fit_body
 from review_quorum.delivery.reconcile import is_ours
@@ -73,6 +73,7 @@ class PostResult(msgspec.Struct, frozen=True):
     threads_resolved: int = 0
     hiding: HidingResult = HidingResult()
     not_posted: str = ""  # why nothing was posted (a saved plan about another commit)
+    unchecked: int = 0  # gone findings kept open: a bot that reported them did not report
 
     def describe(self) -> str:
         """One line for a person reading the job log."""
@@ -88,6 +89,8 @@ class PostResult(msgspec.Struct, frozen=True):
         ]
         if self.kept_replied:
             parts.append(f"{self.kept_replied} fixed but left alone (someone replied)")
+        if self.unchecked:
+            parts.append(f"{self.unchecked} not re-checked (their bots did not report)")
         if self.threads_resolved:
             parts.append(f"{self.threads_resolved} review thread(s) resolved")
         if self.dismissed:
@@ -177,6 +180,7 @@ class _Run:
         threads = self._resolve_threads([comment for comment, _ in gone])
         fixed = [(comment, fixed_body(comment.body, fp, sha)) for comment, fp in gone]
         resolved = self._edit(fixed)
+        unchecked = self._edit(self._unchecked(work.unchecked))
         if self.hiding.run():
             self._rewrite_sticky()
         self.warnings += self.hiding.warnings
@@ -198,6 +202,7 @@ class _Run:
             warnings=tuple(self.warnings),
             threads_resolved=threads,
             hiding=self.hiding.result(),
+            unchecked=unchecked,
         )
 
     def _other_head(self) -> str:
@@ -230,6 +235,16 @@ class _Run:
             dry_run=self.dry_run,
             not_posted=why,
         )
+
+    def _unchecked(
+        self, comments: Sequence[tuple[RemoteComment, tuple[str, ...]]]
+    ) -> list[tuple[RemoteComment, str]]:
+        """The notes "not re-checked on <head>: <bot> did not report", where not there yet."""
+        if not comments:
+            return []
+        sha = self._head()
+        edits = [(comment, unchecked_body(comment.body, sha, bots)) for comment, bots in comments]
+        return [(comment, body) for comment, body in edits if body.strip() != comment.body.strip()]
 
     def _read(self) -> Existing:
         raw_reviews = self.client.paginate(f"{self.pull}/reviews")

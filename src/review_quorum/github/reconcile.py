@@ -14,9 +14,9 @@ from collections.abc import Sequence
 import msgspec
 
 from review_quorum.delivery.bodies import BATCH, MOVED
-from review_quorum.delivery.draft import DraftComment, ReviewDraft
+from review_quorum.delivery.draft import DraftComment, ReviewDraft, not_rechecked
 from review_quorum.delivery.fitting import fit_body
-from review_quorum.delivery.reconcile import gone, has_marker, is_ours, live_fingerprint, normal
+from review_quorum.delivery.reconcile import has_marker, is_ours, live_fingerprint, normal
 from review_quorum.github.batches import PROBE
 from review_quorum.github.remote import RemoteComment, RemoteIssueComment, RemoteReview
 from review_quorum.markup.markers import SUMMARY, find_markers
@@ -45,6 +45,9 @@ class Writes(msgspec.Struct, frozen=True):
     to_update: tuple[tuple[RemoteComment, str], ...]
     to_resolve: tuple[tuple[RemoteComment, str], ...]
     kept_replied: int
+    # Gone findings' comments kept open: the bots that reported them did not report now
+    # (named), or they did and the comment's lines did not change (no bot named).
+    unchecked: tuple[tuple[RemoteComment, tuple[str, ...]], ...] = ()
 
 
 def index(
@@ -91,24 +94,75 @@ def find_sticky(
     )
 
 
+def by_location(draft: ReviewDraft, existing: Existing) -> dict[str, RemoteComment]:
+    """Our live comments whose identity this run does not report, each mapped onto the
+    comment of this run that has no comment yet and stands on the very line GitHub now
+    shows it on: the same finding under an identity an earlier version wrote, or one
+    that follows the line number (no code to read). It is updated, not posted again."""
+    reported = draft.fingerprints()
+    orphans = {
+        (remote.path, remote.line): remote
+        for fingerprint, remotes in existing.live.items()
+        if fingerprint not in reported
+        for remote in remotes
+        if remote.line is not None
+    }
+    mapped: dict[str, RemoteComment] = {}
+    for comment in draft.comments:
+        if not existing.has(comment.fingerprint):
+            remote = orphans.pop((comment.path, comment.line), None)
+            if remote is not None:
+                mapped[comment.fingerprint] = remote
+    return mapped
+
+
 def writes_for(draft: ReviewDraft, existing: Existing, *, resolve_fixed: bool) -> Writes:
     """The comments to create, update and mark fixed for `draft`."""
-    to_post = tuple(comment for comment in draft.comments if not existing.has(comment.fingerprint))
+    mapped = by_location(draft, existing)
+    to_post = tuple(
+        comment
+        for comment in draft.comments
+        if not existing.has(comment.fingerprint) and comment.fingerprint not in mapped
+    )
     to_update = tuple(
         (remote, fit_body(comment.body))
         for comment in draft.comments
-        for remote in existing.live.get(comment.fingerprint, ())
+        for remote in (*existing.live.get(comment.fingerprint, ()), *_one(mapped, comment))
         if remote.id not in existing.replied
         and normal(remote.body) != normal(fit_body(comment.body))
     )
-    to_resolve, kept_replied = gone(draft, existing.live, lambda c: c.id in existing.replied)
+    reported = draft.fingerprints()
+    kept = {remote.id for remote in mapped.values()}
+    gone = [
+        (remote, fingerprint)
+        for fingerprint, remotes in existing.live.items()
+        if fingerprint not in reported
+        for remote in remotes
+        if remote.id not in kept
+    ]
+    unchecked = tuple(
+        (remote, missing)
+        for remote, _ in gone
+        if remote.id not in existing.replied
+        for missing in [not_rechecked(draft, remote.body)]
+        if missing or (draft.ran is not None and remote.line is not None)
+    )
+    waiting = {remote.id for remote, _ in unchecked}
+    fixed = [item for item in gone if item[0].id not in waiting]
+    to_resolve = tuple(item for item in fixed if item[0].id not in existing.replied)
     return Writes(
         to_post=to_post,
-        skipped_existing=len(draft.comments) - len(to_post),
+        skipped_existing=len(draft.comments) - len(to_post) - len(mapped),
         to_update=to_update,
         to_resolve=to_resolve if resolve_fixed else (),
-        kept_replied=kept_replied if resolve_fixed else 0,
+        kept_replied=len(fixed) - len(to_resolve) if resolve_fixed else 0,
+        unchecked=unchecked if resolve_fixed else (),
     )
+
+
+def _one(mapped: dict[str, RemoteComment], comment: DraftComment) -> tuple[RemoteComment, ...]:
+    remote = mapped.get(comment.fingerprint)
+    return () if remote is None else (remote,)
 
 
 def _live(

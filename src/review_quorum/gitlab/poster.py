@@ -24,9 +24,13 @@ from typing import Any
 
 import msgspec
 
-from review_quorum.delivery.bodies import fixed_body, moved_section
-from review_quorum.delivery.draft import DraftComment, ReviewDraft
-from review_quorum.delivery.reconcile import gone, normal
+from review_quorum.delivery.bodies import (
+    fixed_body,
+    moved_section,
+    unchecked_body,
+)
+from review_quorum.delivery.draft import DraftComment, ReviewDraft, not_rechecked
+from review_quorum.delivery.reconcile import normal
 from review_quorum.errors import GitLabError
 from review_quorum.gitlab.client import TOKEN_HELP, GitLabClient
 from review_quorum.gitlab.positions import addressable, anchored_at, position_for
@@ -57,6 +61,7 @@ class GitLabPostResult(msgspec.Struct, frozen=True):
     status: str
     dry_run: bool
     warnings: tuple[str, ...] = ()
+    unchecked: int = 0  # gone findings kept open: a bot that reported them did not report
 
     def describe(self) -> str:
         """One line for a person reading the job log."""
@@ -71,6 +76,8 @@ class GitLabPostResult(msgspec.Struct, frozen=True):
         ]
         if self.kept_replied:
             parts.append(f"{self.kept_replied} fixed but left alone (someone replied)")
+        if self.unchecked:
+            parts.append(f"{self.unchecked} not re-checked (their bots did not report)")
         return (
             f"{self.target}: {verb} {', '.join(parts)}; summary note {self.sticky}; "
             f"commit status {self.status}"
@@ -85,6 +92,7 @@ class _Work(msgspec.Struct):
     replace: list[FindingThread] = msgspec.field(default_factory=list)
     fixed: list[tuple[FindingThread, str]] = msgspec.field(default_factory=list)
     kept_replied: int = 0
+    unchecked: int = 0
 
 
 def post_merge_request(
@@ -144,6 +152,7 @@ class _Run:
             updated=len(work.update),
             resolved=resolved,
             kept_replied=work.kept_replied,
+            unchecked=work.unchecked,
             sticky=sticky,
             status=status,
             dry_run=self.dry_run,
@@ -156,8 +165,25 @@ class _Run:
 
     def _plan(self, ours: Ours, *, resolve_fixed: bool) -> _Work:
         work = _Work()
+        reported = self.draft.fingerprints()
+        # Our threads whose identity this run does not report, by the line GitLab shows
+        # them on now: an earlier version's identity, or one that follows line numbers.
+        orphans = {
+            (where.get("new_path"), where.get("new_line")): thread
+            for fingerprint, threads in ours.live.items()
+            if fingerprint not in reported
+            for thread in threads
+            for where in [thread.position or {}]
+            if where.get("new_line") is not None
+        }
+        mapped: set[str] = set()
         for comment in self.draft.comments:
             threads = ours.live.get(comment.fingerprint, [])
+            if not threads:
+                thread = orphans.pop((comment.path, comment.line), None)
+                if thread is not None:
+                    threads = [thread]
+                    mapped.add(thread.discussion)
             position = position_for(comment, self.refs, self.files)
             placed = [t for t in threads if anchored_at(t.position, comment, self.refs.head_sha)]
             if placed:
@@ -169,10 +195,25 @@ class _Run:
             else:
                 work.create.append((comment, position))
                 work.replace += [thread for thread in threads if not thread.replied]
-        if resolve_fixed:
-            fixed, work.kept_replied = gone(self.draft, ours.live, lambda t: t.replied)
-            for thread, fingerprint in fixed:
-                work.fixed.append((thread, fixed_body(thread.body, fingerprint, self._head())))
+        for fingerprint, threads in ours.live.items():
+            if fingerprint in reported or not resolve_fixed:
+                continue
+            for thread in threads:
+                if thread.discussion in mapped:
+                    continue
+                if thread.replied:
+                    work.kept_replied += 1
+                    continue
+                missing = not_rechecked(self.draft, thread.body)
+                where = thread.position or {}
+                kept = self.draft.ran is not None and where.get("head_sha") == self.refs.head_sha
+                if missing or kept:  # its bots did not report, or its lines did not change
+                    body = unchecked_body(thread.body, self._head(), missing)
+                    if _stale(thread, body):
+                        work.update.append((thread, body))
+                    work.unchecked += 1
+                else:
+                    work.fixed.append((thread, fixed_body(thread.body, fingerprint, self._head())))
         self._moved_at_start = list(work.moved)
         return work
 

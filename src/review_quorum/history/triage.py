@@ -163,6 +163,37 @@ def decisions_for(database: Database, owner: str, repo: str, number: int) -> lis
     return [Decision(*row) for row in rows]
 
 
+def carried_over(
+    database: Database,
+    owner: str,
+    repo: str,
+    number: int,
+    decisions: Sequence[Decision],
+    places: Mapping[tuple[str, str, int | None], str],
+) -> list[Decision]:
+    """`decisions` with an identity this review does not know (one an earlier version
+    wrote) replaced by the identity of the finding at the place the history recorded for
+    it: `places` maps (file, category, line) to this review's identities."""
+    known = set(places.values())
+    result: list[Decision] = []
+    for decision in decisions:
+        if decision.fingerprint in known or decision.fingerprint == WHOLE_REVIEW:
+            result.append(decision)
+            continue
+        rows = database.rows(
+            "SELECT f.file, f.category, f.line FROM findings f JOIN runs u ON u.id = f.run_id"
+            " JOIN pull_requests p ON p.id = u.pull_request_id"
+            " JOIN repositories r ON r.id = p.repository_id"
+            " WHERE r.owner = ? AND r.name = ? AND p.number = ? AND f.fingerprint = ?"
+            " ORDER BY u.id DESC LIMIT 1",
+            (owner, repo, number, decision.fingerprint),
+        )
+        place = (str(rows[0][0]), str(rows[0][1]), rows[0][2]) if rows else None
+        now = places.get(place) if place is not None else None
+        result.append(msgspec.structs.replace(decision, fingerprint=now) if now else decision)
+    return result
+
+
 def read_decisions(client: GitHubClient, snapshot: PullSnapshot) -> list[Decision]:
     """The writers' triage on a pull request read from GitHub (reactions read only where any)."""
     target = snapshot.target

@@ -11,11 +11,13 @@ login as well; a marker anywhere else is inert text.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 PREFIX = "review-quorum"
 SUMMARY = "summary"
 REVIEW = "review"
 FINDING = "finding"
+BY = "by"  # the bots that reported an inline comment's finding (`bots_payload`)
 
 _MARKER = re.compile(r"^<!-- review-quorum:([a-z]+)(?: ([A-Za-z0-9_.:-]+))? -->$", re.MULTILINE)
 _PAYLOAD = re.compile(r"[A-Za-z0-9_.:-]+")
@@ -26,6 +28,25 @@ def marker(kind: str, payload: str = "") -> str:
     if payload and not _PAYLOAD.fullmatch(payload):
         raise ValueError(f"marker payload must be [A-Za-z0-9_.:-]+, not {payload!r}")
     return f"<!-- {PREFIX}:{kind} {payload} -->" if payload else f"<!-- {PREFIX}:{kind} -->"
+
+
+_NAME_OUT = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def bot_key(name: str) -> str:
+    """A bot's name as a `BY` marker holds it: characters outside [A-Za-z0-9_-] become _."""
+    return _NAME_OUT.sub("_", name)
+
+
+def bots_payload(names: Iterable[str]) -> str:
+    """The `BY` marker's payload: the bots' keys (`bot_key`), sorted, joined by ':'."""
+    return ":".join(sorted({bot_key(name) for name in names if name}))
+
+
+def marked_bots(body: str) -> frozenset[str] | None:
+    """The bots a body's `BY` marker names, or None when it has none (an older comment)."""
+    payload = next((payload for kind, payload in find_markers(body) if kind == BY), None)
+    return None if payload is None else frozenset(filter(None, payload.split(":")))
 
 
 def find_markers(body: str) -> list[tuple[str, str]]:

@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 
+from review_quorum.baseline import Baseline
 from review_quorum.model import ConsensusLevel
 from review_quorum.plan import AwaitedBots, PlannedFinding, ReviewPlan
 from review_quorum.render.github_review import payload
@@ -32,6 +33,8 @@ def finding_data(item: PlannedFinding) -> dict[str, Any]:
         forced=item.forced,
         reason=item.reason,
         fingerprint=item.fingerprint,
+        code=item.code,
+        baseline_state=item.baseline_state,
         in_diff=item.in_diff,
         addressable=item.addressable,
         span_end=item.span_end,
@@ -85,6 +88,16 @@ def _gate_findings_by_level(plan: ReviewPlan) -> dict[str, int]:
     return counts
 
 
+def _baseline(baseline: Baseline | None) -> dict[str, Any] | None:
+    """What the findings were compared with; the base findings this pull request fixed."""
+    if baseline is None:
+        return None
+    return {
+        "sources": list(baseline.sources),
+        "absent": [consensus_data(finding) for finding in baseline.absent],
+    }
+
+
 def _awaited(awaited: AwaitedBots | None) -> dict[str, Any] | None:
     if awaited is None:
         return None
@@ -127,6 +140,7 @@ def _members(plan: ReviewPlan, event: str) -> list[tuple[str, object]]:
         ("findings", Stream(plan.findings, finding_data)),
         ("skipped", Stream(plan.skipped, skipped_data)),
         ("awaited", _awaited(plan.awaited)),
+        ("baseline", _baseline(plan.baseline)),
         ("github_review", payload(plan, event=event, body=body)),
         ("summary_markdown", body),
         *verification,

@@ -98,7 +98,7 @@ def review_body(plan: ReviewPlan) -> ReviewBody:
     if plan.settings.inline_mode == "link":
         return _linked_body(plan)
     unanchored = [item for item in plan.inline if not item.addressable]
-    notes = [*awaited_notes(plan.awaited), *plan.notes]
+    notes = [*awaited_notes(plan.awaited), *plan.notes, *baseline_notes(plan)]
     if notes and unanchored:
         notes.append("")
     if unanchored:
@@ -109,12 +109,42 @@ def review_body(plan: ReviewPlan) -> ReviewBody:
     return ReviewBody(
         assessment=plan.assessment,
         inline=[body_item(item) for item in anchored(plan)],
-        summary=[body_item(item) for item in plan.with_disposition(Disposition.SUMMARY)],
+        summary=[
+            body_item(item)
+            for item in plan.with_disposition(Disposition.SUMMARY)
+            if item.baseline_state != "unchanged"
+        ],
         audit=[body_item(item) for item in plan.with_disposition(Disposition.AUDIT)],
         dropped_count=len(plan.with_disposition(Disposition.DROPPED)),
         skipped_count=len(plan.skipped),
         notes=tuple(notes),
     )
+
+
+def baseline_notes(plan: ReviewPlan) -> list[str]:
+    """With a baseline: the pre-existing findings in one collapsed list, and how many
+    findings of the base branch this pull request fixed."""
+    if plan.baseline is None:
+        return []
+    old = [
+        item
+        for item in plan.findings
+        if item.baseline_state == "unchanged" and item.disposition is not Disposition.DROPPED
+    ]
+    fixed = len(plan.baseline.absent)
+    lines = [
+        f"**Compared with the base branch:** {len(old)} pre-existing, "
+        f"{fixed} fixed by this pull request."
+    ]
+    if old:
+        lines += [
+            "",
+            f"<details><summary>{len(old)} pre-existing (not added by this pull request)</summary>",
+            "",
+        ]
+        lines += [render_item_line(body_item(item)) for item in old]
+        lines += ["", "</details>"]
+    return lines
 
 
 def _linked_body(plan: ReviewPlan) -> ReviewBody:

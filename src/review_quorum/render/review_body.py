@@ -17,7 +17,7 @@ from itertools import chain
 import msgspec
 
 from review_quorum.markup import escape
-from review_quorum.markup.markers import FINDING, SUMMARY, marker
+from review_quorum.markup.markers import BY, FINDING, SUMMARY, bots_payload, marker
 from review_quorum.model import ConsensusLevel
 from review_quorum.render.consensus import LEVEL_HEADINGS, location
 from review_quorum.scoring.confidence import Assessment, ScoredFinding, ScoreReport, assess
@@ -205,6 +205,8 @@ def _cut_note(missing: int, total: int) -> str:
 def render_inline_comment(item: BodyItem) -> str:
     """One inline comment: title, details, provenance, then the confidence line."""
     lines = [marker(FINDING, item.fingerprint)] if item.fingerprint else []
+    if item.fingerprint and item.detected_by:
+        lines.append(marker(BY, bots_payload(item.detected_by)))
     severity = escape.inline(item.severity.upper())
     category = escape.inline(item.category)
     lines.append(f"**{severity}** ({category}) {escape.inline(item.title, limit=TITLE_LIMIT)}")

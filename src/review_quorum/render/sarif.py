@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from review_quorum.model import Severity
+from review_quorum.model import ConsensusFinding, Severity
 from review_quorum.plan import PlannedFinding, ReviewPlan
 from review_quorum.scoring.confidence import Disposition
 
@@ -45,7 +45,10 @@ def _rank(item: PlannedFinding) -> float:
 
 
 def _location(item: PlannedFinding) -> list[dict[str, Any]]:
-    finding = item.finding
+    return _where(item.finding)
+
+
+def _where(finding: ConsensusFinding) -> list[dict[str, Any]]:
     if not finding.file:
         return []
     physical: dict[str, Any] = {"artifactLocation": {"uri": finding.file}}
@@ -76,7 +79,7 @@ def _result(item: PlannedFinding) -> dict[str, Any]:
             "disposition": item.confidence.disposition.value,
             "reason": item.confidence.reason,
         }
-    return {
+    result = {
         "ruleId": finding.category or "other",
         "level": LEVELS[finding.severity],
         "rank": _rank(item),
@@ -85,13 +88,28 @@ def _result(item: PlannedFinding) -> dict[str, Any]:
         "partialFingerprints": {FINGERPRINT_KEY: item.fingerprint},
         "properties": properties,
     }
+    if item.baseline_state is not None:
+        result["baselineState"] = item.baseline_state
+    return result
 
 
-def _rules(items: list[PlannedFinding]) -> list[dict[str, Any]]:
+def _absent(finding: ConsensusFinding) -> dict[str, Any]:
+    """A base finding this pull request fixed, where the base branch had it."""
+    return {
+        "ruleId": finding.category or "other",
+        "level": LEVELS[finding.severity],
+        "message": {"text": finding.title or finding.category or "finding"},
+        "locations": _where(finding),
+        "baselineState": "absent",
+        "properties": {"detected_by": list(finding.detected_by)},
+    }
+
+
+def _rules(findings: list[ConsensusFinding]) -> list[dict[str, Any]]:
     worst: dict[str, Severity] = {}
-    for item in items:
-        category = item.finding.category or "other"
-        worst[category] = max(worst.get(category, Severity.INFO), item.finding.severity)
+    for finding in findings:
+        category = finding.category or "other"
+        worst[category] = max(worst.get(category, Severity.INFO), finding.severity)
     return [
         {
             "id": category,
@@ -114,6 +132,8 @@ def sarif_data(plan: ReviewPlan) -> dict[str, Any]:
     items.sort(key=_rank, reverse=True)
     kept, left_out = items[:MAX_RESULTS], len(items) - MAX_RESULTS
     results = [_result(item) for item in kept]
+    absent = list(plan.baseline.absent) if plan.baseline is not None else []
+    results += [_absent(finding) for finding in absent[: max(MAX_RESULTS - len(results), 0)]]
     invocation: dict[str, Any] = {"executionSuccessful": True}
     if left_out > 0:
         invocation["toolExecutionNotifications"] = [
@@ -134,7 +154,7 @@ def sarif_data(plan: ReviewPlan) -> dict[str, Any]:
                     "driver": {
                         "name": "review-quorum",
                         "informationUri": "https://pypi.org/project/review-quorum/",
-                        "rules": _rules(kept),
+                        "rules": _rules([item.finding for item in kept] + absent),
                     }
                 },
                 "invocations": [invocation],
