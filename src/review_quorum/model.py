@@ -344,6 +344,8 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
         suggestion: str = "",
         source: CommentSource | None = None,
         related: tuple[Evidence, ...] = (),
+        use_only: bool = False,
+        cwes: tuple[int, ...] = (),
     ) -> NormalizedFinding:
         """Build a finding from loosely typed parts, raising `FindingError` naming the record."""
         try:
@@ -368,6 +370,8 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
             suggestion=suggestion,
             source=source,
             related=related,
+            use_only=use_only,
+            cwes=cwes,
         )
 
     @property

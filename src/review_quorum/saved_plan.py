@@ -309,9 +309,21 @@ def _member(at: _At, pull_page: str) -> NormalizedFinding:
             suggestion=at.key("suggestion").text(),
             related=tuple(_place(place) for place in at.key("related").items()),
             source=_comment_source(at.key("source"), pull_page),
+            use_only=_use_only(at.optional("use_only")),
+            cwes=_cwes(at.optional("cwes")),
         )
     except FindingError as err:
         at.fail(str(err))
+
+
+def _use_only(at: _At | None) -> bool:
+    """A member whose rule states only the use of a function (written only when true)."""
+    return at is not None and at.flag()
+
+
+def _cwes(at: _At | None) -> tuple[int, ...]:
+    """The CWE ids a member's rule states (written only when there are some)."""
+    return () if at is None else tuple(item.integer(1) for item in at.items())
 
 
 def _place(at: _At) -> Evidence:

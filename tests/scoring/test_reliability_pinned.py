@@ -69,15 +69,18 @@ def digest(count: int, seed: int, **options: object) -> str:
     return hashlib.sha256(orjson.dumps(data)).hexdigest()[:16]
 
 
+# Re-pinned when members began to carry their rule's CWEs in the output (a saved plan must
+# rebuild the same clusters): with the new "cwes" keys removed, the digests are the earlier
+# 0ed5ff88ed813bed, 18c7d1a70381603b and 4c2550e27849b6b3, so clusters and scores did not move.
 def test_a_mixed_workload_keeps_its_clusters_and_scores() -> None:
     assert (digest(3000, 11), digest(3000, 12, bots_ran=10, line_window=1)) == (
-        "0ed5ff88ed813bed",
-        "18c7d1a70381603b",
+        "34a92ce69f8da941",
+        "3a31236e28a0f96f",
     )
 
 
 def test_a_canonical_order_keeps_its_clusters_and_scores() -> None:
-    assert digest(1500, 13, order="canonical") == "4c2550e27849b6b3"
+    assert digest(1500, 13, order="canonical") == "0a4edf0e4d8bcb2e"
 
 
 def test_a_few_clusters_exactly() -> None:

@@ -25,7 +25,7 @@ def member_data(finding: NormalizedFinding) -> dict[str, Any]:
     evidence = finding.evidence
     source = finding.source
     related = finding.related
-    return {
+    data = {
         "bot": finding.bot,
         "finding_id": finding.finding_id,
         "severity": _LABELS[finding.severity],
@@ -44,6 +44,13 @@ def member_data(finding: NormalizedFinding) -> dict[str, Any]:
         "suggestion": finding.suggestion,
         "related": [_place(place) for place in related] if related else [],
     }
+    # Written only when set, so every other member serialises as before; a saved plan
+    # needs them to rebuild the same clusters (`saved_plan`, `checked_plan`).
+    if finding.cwes:
+        data["cwes"] = list(finding.cwes)
+    if finding.use_only:
+        data["use_only"] = True
+    return data
 
 
 def _place(evidence: Evidence) -> dict[str, Any]:
@@ -102,6 +109,10 @@ def consensus_data(
                 "related": [_place(place) for place in related] if related else [],
             }
         ]
+        if member.cwes:
+            members_data[0]["cwes"] = list(member.cwes)
+        if member.use_only:
+            members_data[0]["use_only"] = True
         # ConsensusFinding.end_line of one member, without the property's call
         end_line = None if line is None or end is None or end <= line else end
     else:
