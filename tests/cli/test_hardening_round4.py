@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import codecs
 import json
 import tracemalloc
@@ -248,13 +247,10 @@ def test_reading_many_files_keeps_their_findings_not_their_bytes(
 ) -> None:
     """Issue 33 item 12: peak memory follows the biggest file, not the sum of the files."""
     size = 8_000_000
-    args = argparse.Namespace(
-        inputs=big_inputs(tmp_path, format, size), bot=[], allow_empty=False, root=None,
-        include_humans=False, input_format=None, bot_login=None,
-    )  # fmt: skip
+    files = common.InputFiles(paths=tuple(big_inputs(tmp_path, format, size)))
     tracemalloc.start()
     try:
-        batch = common.load_inputs(args)
+        batch = common.load_inputs(files)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

@@ -88,4 +88,4 @@ def test_review_threads_are_found_by_ids_past_two_to_the_31() -> None:
     [comment] = fake.review_comments
     assert comment["id"] > 2**32 and review["id"] > 2**32
     threads = moderation.review_threads(fake.client(TOKEN), TARGET)
-    assert threads == {comment["id"]: moderation.Thread(f"PRRT_{comment['id']}", False)}
+    assert threads == {comment["id"]: moderation.ReviewThread(f"PRRT_{comment['id']}", False)}

@@ -291,8 +291,8 @@ def test_a_finding_the_rebuilt_draft_cannot_post_is_named(
     plan = review(agreed_findings(places))
     twin = replace(plan.inline[1], fingerprint=plan.inline[0].fingerprint)
     doubled = replace(plan, findings=(plan.inline[0], twin), inline=(plan.inline[0], twin))
-    args = argparse.Namespace(request_changes_on=None)
-    draft = post._redraft(lambda fresh: CheckedPlan(doubled), "plan.json", args)(Fresh(()))
+    options = posting.PostingOptions()
+    draft = posting._redraft(lambda fresh: CheckedPlan(doubled), "plan.json", options)(Fresh(()))
     assert len(draft.comments) == 1
     assert capsys.readouterr().err == (
         "quorum: warning: not posted: plan.json:/github_review/comments/1: duplicate finding "
