@@ -13,7 +13,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import msgspec
 
@@ -29,6 +29,9 @@ from review_quorum.markup.escape import one_line
 from review_quorum.model import MAX_BOTS, ConsensusLevel, check_bot_count
 from review_quorum.scoring import MODELS
 from review_quorum.scoring.profile import Profile
+
+if TYPE_CHECKING:
+    from review_quorum.scoring.confidence.attach import AttachedVerdictInput
 
 GATE_LEVELS = ["confirmed", "needs-verification", "unverified", "none"]
 
@@ -435,3 +438,29 @@ def load_profile(path: str | None) -> Profile | None:
         return None
     name = "<stdin>" if path == "-" else path
     return Profile.from_json(Source(name, read_bytes(path)).data, name)  # as inputs are read
+
+
+def load_verdicts(path: str | None) -> list[AttachedVerdictInput]:
+    """The verifier verdicts in the file `--verdicts` names (none without it), for
+    `quorum review` and `quorum post` alike."""
+    from review_quorum.scoring.confidence.attach import AttachedVerdict, AttachedVerdictInput
+    from review_quorum.scoring.confidence.verdicts import parse_verifier_output
+
+    if path is None:
+        return []
+    source = Source(path, read_bytes(path))
+    verdicts = []
+    for index, record in parse_verifier_output(source.json(), path):
+        verdict = AttachedVerdict(
+            verdict=record["verdict"],
+            severity=record["severity"],
+            evidence_strength=record["evidence_strength"],
+            context_completeness=record["context_completeness"],
+            in_changed_code=record["in_changed_code"],
+            issue=record.get("issue", ""),
+            details=record.get("details", ""),
+            source=path,
+            position=f"/verdicts/{index}",
+        )
+        verdicts.append(AttachedVerdictInput(record["file"], record["line"], verdict))
+    return verdicts

@@ -148,7 +148,7 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from review_quorum.checked_plan import check_plan
-    from review_quorum.cli.review import load_verdicts
+    from review_quorum.cli.common import load_verdicts
     from review_quorum.github import resolve_target
     from review_quorum.saved_plan import read_saved_plan
 

@@ -43,6 +43,7 @@ from review_quorum.cli.common import (
     keep_until_exit,
     load_inputs,
     load_profile,
+    load_verdicts,
     non_negative_int,
     read_bytes,
     resolve_bots,
@@ -71,8 +72,6 @@ from review_quorum.saved_plan import read_saved_plan
 from review_quorum.scope import DiffScope, FilterMode
 from review_quorum.scoring import DEFAULT_MODEL
 from review_quorum.scoring.confidence import describe_threshold
-from review_quorum.scoring.confidence.attach import AttachedVerdict, AttachedVerdictInput
-from review_quorum.scoring.confidence.verdicts import parse_verifier_output
 from review_quorum.scoring.profile import Profile
 
 DEFAULTS: dict[str, Any] = {
@@ -286,27 +285,6 @@ def _parse_diff(text: str, source: str) -> DiffScope:
     return DiffScope.parse(text, source=source)
 
 
-def load_verdicts(path: str | None) -> list[AttachedVerdictInput]:
-    if path is None:
-        return []
-    source = Source(path, read_bytes(path))
-    verdicts = []
-    for index, record in parse_verifier_output(source.json(), path):
-        verdict = AttachedVerdict(
-            verdict=record["verdict"],
-            severity=record["severity"],
-            evidence_strength=record["evidence_strength"],
-            context_completeness=record["context_completeness"],
-            in_changed_code=record["in_changed_code"],
-            issue=record.get("issue", ""),
-            details=record.get("details", ""),
-            source=path,
-            position=f"/verdicts/{index}",
-        )
-        verdicts.append(AttachedVerdictInput(record["file"], record["line"], verdict))
-    return verdicts
-
-
 def load_baseline(
     args: argparse.Namespace,
     categories: CategoryMap | None,
@@ -499,6 +477,7 @@ def plan_review(
             baseline_sources=baseline_sources(args),
         ),
         stages.stage("verify", "asking the verifier"),
+        recorder,
     )
     if pulled is not None:
         plan = msgspec.structs.replace(

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -34,6 +34,9 @@ from review_quorum.ingest.base import Source
 from review_quorum.plan import ReviewPlan
 from review_quorum.verifier.cache import Store
 from review_quorum.verifier.stage import CACHE_NAME, VerifyOptions, apply, verify
+
+if TYPE_CHECKING:
+    from review_quorum.cli.record import Recorder
 
 KEYS = (
     "verify-url",
@@ -153,10 +156,12 @@ def apply_to_review(
     plan: ReviewPlan,
     replan: Replan,
     timed: AbstractContextManager[None] | None = None,
+    recorder: Recorder | None = None,
 ) -> ReviewPlan:
     """`plan` verified and re-planned when a verifier is configured, else `plan`.
 
-    `timed` wraps the stage (the `-v` timings) only when it runs.
+    `timed` wraps the stage (the `-v` timings) only when it runs; with `recorder` (`--db`)
+    the answers are kept in the history.
     """
     chosen = options(args, settings)
     if not chosen.wanted:
@@ -164,7 +169,7 @@ def apply_to_review(
     if chosen.url and chosen.command:
         warn("--verify-url and --verifier-cmd both given: using --verifier-cmd")
         chosen = VerifyOptions(**{**_fields(chosen), "url": None})
-    with timed or nullcontext(), _history_store(args) as store:
+    with timed or nullcontext(), _history_store(args, recorder) as store:
         verification = verify(plan, diff_text(args), chosen, os.environ, store=store)
         for problem in verification.problems:
             warn(problem)
@@ -172,9 +177,8 @@ def apply_to_review(
 
 
 @contextmanager
-def _history_store(args: argparse.Namespace) -> Iterator[Store | None]:
+def _history_store(args: argparse.Namespace, recorder: Recorder | None) -> Iterator[Store | None]:
     """With `--db` and no `--verify-cache`, the answers kept in the history database."""
-    recorder = getattr(args, "recorder", None)
     if recorder is None or getattr(args, "verify_cache", None) is not None:
         yield None
         return

@@ -20,15 +20,16 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import httpx
 import msgspec
 import orjson
 
-from review_quorum.retrying import retry_after
 from review_quorum.verifier.request import ANSWER_SCHEMA, SCHEMA_NAME, SYSTEM_PROMPT
+
+if TYPE_CHECKING:  # httpx is imported when a verifier is asked, not by every review
+    import httpx
 
 MAX_ATTEMPTS = 3
 BREAKER_FAILURES = 3  # consecutive failed clusters that open the circuit
@@ -117,6 +118,8 @@ class ChatClient:
         self.breaker = breaker
         self.sleep = sleep
         self.json_mode = False  # set once a server refused json_schema
+        import httpx
+
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if key:
             headers["Authorization"] = f"Bearer {key}"
@@ -168,6 +171,10 @@ class ChatClient:
         )
 
     def _attempts(self, user: str, sent: list[int]) -> Reply:
+        import httpx
+
+        from review_quorum.retrying import retry_after  # with httpx: only when asking
+
         failure = "not sent"
         for attempt in range(MAX_ATTEMPTS):
             if self.breaker.open:

@@ -18,8 +18,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import httpx
 import msgspec
 from msgspec.structs import replace
 
@@ -52,6 +52,9 @@ from review_quorum.verifier.request import (
     build_request,
     parse_patches,
 )
+
+if TYPE_CHECKING:
+    import httpx
 
 SOURCE = "verifier"
 INJECTION = "injection suspected"
