@@ -46,6 +46,7 @@ TOUCH_FILES = {
     "review_quorum.verifier.request",
     "review_quorum.verifier.cache",
     "review_quorum.verifier.command",
+    "review_quorum.identity",
 }
 _TOUCHING = {"open", "read_text", "read_bytes", "write_text", "write_bytes"}
 _OPENERS = {"subprocess", "sqlite3", "psycopg"}  # their run() and connect()

@@ -22,6 +22,7 @@ PAGES = {
     "stats": ["history.md"],
     "evaluate": ["reliability.md"],
     "calibrate": ["reliability.md", "history.md"],
+    "verify": ["verifier.md"],
 }
 
 

@@ -296,7 +296,7 @@ def test_a_finding_the_rebuilt_draft_cannot_post_is_named(
     assert len(draft.comments) == 1
     assert capsys.readouterr().err == (
         "quorum: warning: not posted: plan.json:/github_review/comments/1: duplicate finding "
-        f"fingerprint {plan.inline[0].fingerprint}; posted once\n"
+        f"fingerprint {plan.inline[0].fingerprint}: listed in the summary\n"
     )
 
 

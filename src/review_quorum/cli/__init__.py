@@ -110,13 +110,14 @@ not pay for the history, labels and statistics modules."""
 SUMMARIES: dict[str, str] = {
     "consensus": "cluster findings and score how many bots agree on each",
     "review": "plan one consolidated pull request review and gate on it",
-    "post": "post a saved review plan to a GitHub pull request",
+    "post": "post a saved review plan to a GitHub pull request or a GitLab merge request",
     "score": "score verified findings (0..100, a band) and decide where each is posted",
     "threshold": "show the score and band a posting threshold resolves to",
     "history": "read what happened to past bot comments, and show it",
     "stats": "how often each bot's comments were acted on, from the history",
     "evaluate": "score sources and consolidation policies against labels",
     "calibrate": "write a reliability profile from the history's outcomes or from labels",
+    "verify": "verify a saved plan's uncertain findings and write a verdicts file",
 }
 """Each command's one line in `quorum --help` (the same as its module's `help`, which
 tests/cli/test_startup_imports.py checks): help with no command named imports none."""
