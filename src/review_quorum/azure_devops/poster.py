@@ -35,7 +35,7 @@ from review_quorum.azure_devops.target import AzurePullRequest
 from review_quorum.delivery.bodies import fixed_body, moved_section
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
 from review_quorum.delivery.fitting import fit_body
-from review_quorum.delivery.reconcile import gone, live_fingerprint, normal
+from review_quorum.delivery.reconcile import adopted, gone, live_fingerprint, normal
 from review_quorum.errors import AzureDevOpsError
 from review_quorum.markup import dialects
 from review_quorum.markup.markers import SUMMARY, find_markers, opens_with_marker
@@ -242,8 +242,16 @@ class _Run:
 
     def _plan(self, ours: AzureOurs, *, resolve_fixed: bool) -> _Work:
         work = _Work()
+        mapped = adopted(
+            self.draft,
+            ours.live,
+            lambda t, c: anchored_at(t.context, c),
+            lambda t: ((t.context or {}).get("filePath", "").lstrip("/"), t.body),
+        )
         for comment in self.draft.comments:
             threads = ours.live.get(comment.fingerprint, [])
+            if not threads and comment.fingerprint in mapped:
+                threads = [mapped[comment.fingerprint]]
             placed = [t for t in threads if anchored_at(t.context, comment)]
             body = self._context(comment)
             if placed:
@@ -258,7 +266,9 @@ class _Run:
                 work.create.append((comment, body))
                 work.replace += [t for t in threads if not t.replied]
         if resolve_fixed:
-            fixed, kept = gone(self.draft, ours.live, lambda t: t.replied or t.status in TRIAGED)
+            fixed, kept = gone(
+                self.draft, ours.live, lambda t: t.replied or t.status in TRIAGED, mapped.values()
+            )
             head = self.snapshot.head_sha if self.snapshot is not None else None
             work.fixed = [(t, fixed_body(t.body, fp, head)) for t, fp in fixed]
             work.kept = kept

@@ -31,7 +31,7 @@ from review_quorum.bitbucket.target import BitbucketPullRequest, pull_request_pa
 from review_quorum.delivery.bodies import fixed_body, moved_section
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
 from review_quorum.delivery.fitting import fit_body
-from review_quorum.delivery.reconcile import gone, live_fingerprint, normal
+from review_quorum.delivery.reconcile import adopted, gone, live_fingerprint, normal
 from review_quorum.errors import BitbucketError
 from review_quorum.markup import dialects
 from review_quorum.markup.markers import SUMMARY, find_markers, opens_with_marker
@@ -223,8 +223,16 @@ class _Run:
 
     def _plan(self, ours: BitbucketOurs, *, resolve_fixed: bool) -> _Work:
         work = _Work()
+        mapped = adopted(
+            self.draft,
+            ours.live,
+            lambda t, c: anchored_at(t.inline, c),
+            lambda t: ((t.inline or {}).get("path", ""), t.body),
+        )
         for comment in self.draft.comments:
             threads = ours.live.get(comment.fingerprint, [])
+            if not threads and comment.fingerprint in mapped:
+                threads = [mapped[comment.fingerprint]]
             placed = [t for t in threads if anchored_at(t.inline, comment)]
             if placed:
                 work.skipped += 1
@@ -240,7 +248,7 @@ class _Run:
                 work.create.append(comment)
                 work.replace += [t for t in threads if not t.replied]
         if resolve_fixed:
-            fixed, kept = gone(self.draft, ours.live, lambda t: t.replied)
+            fixed, kept = gone(self.draft, ours.live, lambda t: t.replied, mapped.values())
             work.fixed = [(t, fixed_body(t.body, fp, self.head)) for t, fp in fixed]
             work.kept = kept
         return work

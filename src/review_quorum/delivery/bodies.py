@@ -58,7 +58,7 @@ def fixed_body(original: str, fingerprint: str, sha: str | None) -> str:
     """An inline comment's body rewritten to say its finding is gone, keeping its marker."""
     # Room for the wrapper, so that the closing </details> survives a long original.
     content = fit_body(without_markers(original).strip(), MAX_BODY - 1024)
-    title = _headline(content)
+    title = headline(content)
     head = f"{marker(FINDING, fingerprint)}\n{marker(FIXED, sha or 'head')}"
     blocks = [f"~~{title}~~"] if title else []
     where = sha[:12] if sha else "the latest push"
@@ -90,7 +90,8 @@ def without_markers(body: str) -> str:
     return "\n".join(line for line in body.split("\n") if line not in lines).strip("\n")
 
 
-def _headline(content: str) -> str:
+def headline(content: str) -> str:
+    """The first line of text of `content` (a finding's severity, category and title)."""
     for line in content.split("\n"):
         text = _BLOCK_PREFIX.sub("", line.strip()).strip()
         if text and not text.startswith(("<", "```", "~~~")):

@@ -11,11 +11,11 @@ replied thread is never edited or deleted again, only counted.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TypeVar
 
-from review_quorum.delivery.bodies import FIXED
-from review_quorum.delivery.draft import ReviewDraft
+from review_quorum.delivery.bodies import FIXED, headline, without_markers
+from review_quorum.delivery.draft import DraftComment, ReviewDraft
 from review_quorum.markup.markers import FINDING, find_markers
 
 Posted = TypeVar("Posted")
@@ -46,19 +46,66 @@ def normal(body: str) -> str:
     return body.replace("\r\n", "\n").strip()
 
 
+def adopted(
+    draft: ReviewDraft,
+    live: Mapping[str, Sequence[Posted]],
+    stands_at: Callable[[Posted, DraftComment], bool],
+    said: Callable[[Posted], tuple[str, str]],
+) -> dict[str, Posted]:
+    """Our live threads whose identity this run does not report, each mapped onto this
+    run's comment that has no thread yet and either stands where the thread now stands or,
+    in the same file, says what the thread says (`said`: its file and body; compared by
+    headline: severity, category and title): the
+    same finding under an identity an earlier version wrote, or one that follows the line
+    number (no code to read) after lines moved. Such a thread is taken over (updated or
+    re-anchored), not marked fixed nor posted twice. A text two threads share maps none."""
+    reported = draft.fingerprints()
+    orphans = [t for fingerprint, ts in live.items() if fingerprint not in reported for t in ts]
+    mapped: dict[str, Posted] = {}
+    waiting = [c for c in draft.comments if not live.get(c.fingerprint)]
+    for comment in waiting:
+        for index, thread in enumerate(orphans):
+            if comment.fingerprint not in mapped and stands_at(thread, comment):
+                mapped[comment.fingerprint] = orphans.pop(index)
+                break
+    texts: dict[tuple[str, str], list[Posted]] = {}
+    for thread in orphans:
+        path, body = said(thread)
+        texts.setdefault((path, _text(body)), []).append(thread)
+    wanted: dict[tuple[str, str], list[DraftComment]] = {}
+    for comment in waiting:
+        if comment.fingerprint not in mapped:
+            wanted.setdefault((comment.path, _text(comment.body)), []).append(comment)
+    for key, comments in wanted.items():
+        threads = texts.get(key, [])
+        if len(comments) == 1 and len(threads) == 1:
+            mapped[comments[0].fingerprint] = threads[0]
+    return mapped
+
+
+def _text(body: str) -> str:
+    """What a finding's comment says, without what changes when lines move or a bot comments
+    again (markers, links to the bots' comments): its headline."""
+    return headline(without_markers(body))
+
+
 def gone(
     draft: ReviewDraft,
     live: Mapping[str, Sequence[Posted]],
     replied: Callable[[Posted], bool],
+    taken: Collection[Posted] = (),
 ) -> tuple[tuple[tuple[Posted, str], ...], int]:
-    """The live comments whose finding `draft` no longer reports, each with its
-    fingerprint, to be marked fixed; and how many more are left alone (someone replied)."""
+    """The live comments whose finding `draft` no longer reports (and that no comment of
+    this run `taken` over, `adopted`), each with its fingerprint, to be marked fixed; and
+    how many more are left alone (someone replied)."""
     reported = draft.fingerprints()
+    kept = {id(thread) for thread in taken}
     found = [
         (thread, fingerprint)
         for fingerprint, threads in live.items()
         if fingerprint not in reported
         for thread in threads
+        if id(thread) not in kept
     ]
     fixed = tuple(item for item in found if not replied(item[0]))
     return fixed, len(found) - len(fixed)
