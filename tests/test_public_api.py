@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import review_quorum
 from conftest import FIXTURES
 from review_quorum import DiffScope, Settings, Source, read_findings, review
@@ -82,4 +84,7 @@ def test_the_historical_module_names_still_import_the_same_objects() -> None:
     from review_quorum.scoring import confidence as scorer
 
     assert consensus.compute_consensus is scoring.compute_consensus
+    assert confidence.__all__ == scorer.__all__
     assert all(getattr(confidence, name) is getattr(scorer, name) for name in scorer.__all__)
+    with pytest.raises(AttributeError):
+        _ = confidence.not_a_name

@@ -1,86 +1,23 @@
 """Deprecated: the confidence API under its historical name. Import from
-`review_quorum.scoring.confidence`, where the model lives; this module lists the same
-names, and will be removed in a future release.
+`review_quorum.scoring.confidence`, where the model lives; this module hands out the same
+names (read from that package's ``__all__``, so the two cannot drift), and will be removed
+in a future release.
 """
 
 from __future__ import annotations
 
-from review_quorum.scoring.confidence import (
-    BASE_POINTS,
-    CONCORDANCE_POINTS,
-    CONTEXT_POINTS,
-    DEFAULT_COMMENT_CAP,
-    DEFAULT_POST_THRESHOLD,
-    EVIDENCE_POINTS,
-    MODERATE_FLOOR,
-    STRONG_FLOOR,
-    THRESHOLD_CEILING,
-    THRESHOLD_NAMES,
-    WEAK_FLOOR,
-    Assessment,
-    Band,
-    Breakdown,
-    Category,
-    ConfidenceResult,
-    ContextCompleteness,
-    Disposition,
-    EvidenceStrength,
-    FindingInput,
-    Placement,
-    PostingRule,
-    ScoredFinding,
-    ScoreGate,
-    ScoreReport,
-    ThresholdChoice,
-    Verdict,
-    VerifierSeverity,
-    apply_cap,
-    assess,
-    band_for,
-    describe_threshold,
-    place,
-    resolve_post_threshold,
-    score_finding,
-    score_findings,
-    severity_distance,
-)
+from typing import Any
 
-__all__ = [
-    "BASE_POINTS",
-    "CONCORDANCE_POINTS",
-    "CONTEXT_POINTS",
-    "DEFAULT_COMMENT_CAP",
-    "DEFAULT_POST_THRESHOLD",
-    "EVIDENCE_POINTS",
-    "MODERATE_FLOOR",
-    "STRONG_FLOOR",
-    "THRESHOLD_CEILING",
-    "THRESHOLD_NAMES",
-    "WEAK_FLOOR",
-    "Assessment",
-    "Band",
-    "Breakdown",
-    "Category",
-    "ConfidenceResult",
-    "ContextCompleteness",
-    "Disposition",
-    "EvidenceStrength",
-    "FindingInput",
-    "Placement",
-    "PostingRule",
-    "ScoreGate",
-    "ScoreReport",
-    "ScoredFinding",
-    "ThresholdChoice",
-    "Verdict",
-    "VerifierSeverity",
-    "apply_cap",
-    "assess",
-    "band_for",
-    "describe_threshold",
-    "place",
-    "resolve_post_threshold",
-    "score_finding",
-    "score_findings",
-    "severity_distance",
-]
+from review_quorum.scoring import confidence as _confidence
+
+__all__ = list(_confidence.__all__)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _confidence.__all__:
+        return getattr(_confidence, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -35,7 +35,11 @@ from review_quorum.azure_devops.target import AzurePullRequest
 from review_quorum.delivery.bodies import fixed_body, moved_section
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
 from review_quorum.delivery.fitting import fit_body
-from review_quorum.delivery.reconcile import adopted, gone, live_fingerprint, normal
+from review_quorum.delivery.reconcile import (
+    ThreadWork,
+    live_fingerprint,
+    reconcile_threads,
+)
 from review_quorum.errors import AzureDevOpsError
 from review_quorum.markup import dialects
 from review_quorum.markup.markers import SUMMARY, find_markers, opens_with_marker
@@ -180,14 +184,7 @@ def post_pull_request(
     return run.post(resolve_fixed=resolve_fixed, status_name=status_name)
 
 
-class _Work(msgspec.Struct):
-    create: list[tuple[DraftComment, dict[str, Any]]] = msgspec.field(default_factory=list)
-    moved: list[DraftComment] = msgspec.field(default_factory=list)
-    skipped: int = 0
-    update: list[tuple[AzureThread, str]] = msgspec.field(default_factory=list)
-    replace: list[AzureThread] = msgspec.field(default_factory=list)
-    fixed: list[tuple[AzureThread, str]] = msgspec.field(default_factory=list)
-    kept: int = 0
+_Work = ThreadWork[AzureThread]
 
 
 class _Run:
@@ -223,7 +220,8 @@ class _Run:
         replaced = self._delete(work.replace)
         for thread, body in work.update:
             self._edit(thread, body)
-        resolved = self._resolve(work.fixed)
+        head = self.snapshot.head_sha if self.snapshot is not None else None
+        resolved = self._resolve([(t, fixed_body(t.body, fp, head)) for t, fp in work.fixed])
         status = self._status(status_name, sticky_id)
         return AzurePostResult(
             target=str(self.target),
@@ -241,38 +239,15 @@ class _Run:
         )
 
     def _plan(self, ours: AzureOurs, *, resolve_fixed: bool) -> _Work:
-        work = _Work()
-        mapped = adopted(
+        return reconcile_threads(
             self.draft,
             ours.live,
-            lambda t, c: anchored_at(t.context, c),
-            lambda t: ((t.context or {}).get("filePath", "").lstrip("/"), t.body),
+            stands_at=lambda t, c: anchored_at(t.context, c),
+            said=lambda t: ((t.context or {}).get("filePath", "").lstrip("/"), t.body),
+            postable=lambda c: self._context(c) is not None,
+            left_alone=lambda t: t.replied or t.status in TRIAGED,
+            resolve_fixed=resolve_fixed,
         )
-        for comment in self.draft.comments:
-            threads = ours.live.get(comment.fingerprint, [])
-            if not threads and comment.fingerprint in mapped:
-                threads = [mapped[comment.fingerprint]]
-            placed = [t for t in threads if anchored_at(t.context, comment)]
-            body = self._context(comment)
-            if placed:
-                work.skipped += 1
-                work.update += [
-                    (t, comment.body) for t in placed if normal(t.body) != normal(comment.body)
-                ]
-                work.replace += [t for t in threads if t not in placed and not t.replied]
-            elif body is None:
-                work.moved.append(comment)
-            else:
-                work.create.append((comment, body))
-                work.replace += [t for t in threads if not t.replied]
-        if resolve_fixed:
-            fixed, kept = gone(
-                self.draft, ours.live, lambda t: t.replied or t.status in TRIAGED, mapped.values()
-            )
-            head = self.snapshot.head_sha if self.snapshot is not None else None
-            work.fixed = [(t, fixed_body(t.body, fp, head)) for t, fp in fixed]
-            work.kept = kept
-        return work
 
     def _context(self, comment: DraftComment) -> dict[str, Any] | None:
         """The body of a new thread on `comment`'s lines, or None when its file is not one
@@ -336,7 +311,11 @@ class _Run:
 
     def _create(self, work: _Work) -> int:
         created = 0
-        for comment, body in work.create:
+        for comment in work.create:
+            body = self._context(comment)
+            if body is None:  # it was postable when planned: the snapshot does not change
+                work.moved.append(comment)
+                continue
             try:
                 self._create_thread(comment, body)
                 created += 1

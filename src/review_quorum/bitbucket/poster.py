@@ -31,7 +31,11 @@ from review_quorum.bitbucket.target import BitbucketPullRequest, pull_request_pa
 from review_quorum.delivery.bodies import fixed_body, moved_section
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
 from review_quorum.delivery.fitting import fit_body
-from review_quorum.delivery.reconcile import adopted, gone, live_fingerprint, normal
+from review_quorum.delivery.reconcile import (
+    ThreadWork,
+    live_fingerprint,
+    reconcile_threads,
+)
 from review_quorum.errors import BitbucketError
 from review_quorum.markup import dialects
 from review_quorum.markup.markers import SUMMARY, find_markers, opens_with_marker
@@ -166,14 +170,7 @@ def head_commit(snapshot: BitbucketPullSnapshot | None, env: Mapping[str, str]) 
     return snapshot.head_sha
 
 
-class _Work(msgspec.Struct):
-    create: list[DraftComment] = msgspec.field(default_factory=list)
-    moved: list[DraftComment] = msgspec.field(default_factory=list)
-    skipped: int = 0
-    update: list[tuple[BitbucketThread, str]] = msgspec.field(default_factory=list)
-    replace: list[BitbucketThread] = msgspec.field(default_factory=list)
-    fixed: list[tuple[BitbucketThread, str]] = msgspec.field(default_factory=list)
-    kept: int = 0
+_Work = ThreadWork[BitbucketThread]
 
 
 class _Run:
@@ -204,7 +201,8 @@ class _Run:
         replaced = self._delete(work.replace)
         for thread, body in work.update:
             self._edit(thread.id, body)
-        resolved = self._resolve(work.fixed)
+        fixed = [(t, fixed_body(t.body, fp, self.head)) for t, fp in work.fixed]
+        resolved = self._resolve(fixed)
         status = self._status(status_key, sticky_id)
         return BitbucketPostResult(
             target=str(self.target),
@@ -222,36 +220,15 @@ class _Run:
         )
 
     def _plan(self, ours: BitbucketOurs, *, resolve_fixed: bool) -> _Work:
-        work = _Work()
-        mapped = adopted(
+        return reconcile_threads(
             self.draft,
             ours.live,
-            lambda t, c: anchored_at(t.inline, c),
-            lambda t: ((t.inline or {}).get("path", ""), t.body),
+            stands_at=lambda t, c: anchored_at(t.inline, c),
+            said=lambda t: ((t.inline or {}).get("path", ""), t.body),
+            postable=lambda c: c.side == "RIGHT",
+            left_alone=lambda t: t.replied,
+            resolve_fixed=resolve_fixed,
         )
-        for comment in self.draft.comments:
-            threads = ours.live.get(comment.fingerprint, [])
-            if not threads and comment.fingerprint in mapped:
-                threads = [mapped[comment.fingerprint]]
-            placed = [t for t in threads if anchored_at(t.inline, comment)]
-            if placed:
-                work.skipped += 1
-                work.update += [
-                    (t, comment.body)
-                    for t in placed
-                    if not t.replied and normal(t.body) != normal(comment.body)
-                ]
-                work.replace += [t for t in threads if t not in placed and not t.replied]
-            elif comment.side != "RIGHT":
-                work.moved.append(comment)
-            else:
-                work.create.append(comment)
-                work.replace += [t for t in threads if not t.replied]
-        if resolve_fixed:
-            fixed, kept = gone(self.draft, ours.live, lambda t: t.replied, mapped.values())
-            work.fixed = [(t, fixed_body(t.body, fp, self.head)) for t, fp in fixed]
-            work.kept = kept
-        return work
 
     def _sticky(self, ours: BitbucketOurs, moved: Sequence[DraftComment]) -> tuple[str, int | None]:
         try:

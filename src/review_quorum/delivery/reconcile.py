@@ -12,7 +12,9 @@ replied thread is never edited or deleted again, only counted.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import TypeVar
+from typing import Generic, TypeVar
+
+import msgspec
 
 from review_quorum.delivery.bodies import FIXED, headline, without_markers
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
@@ -109,3 +111,61 @@ def gone(
     ]
     fixed = tuple(item for item in found if not replied(item[0]))
     return fixed, len(found) - len(fixed)
+
+
+class ThreadWork(msgspec.Struct, Generic[Posted]):
+    """What a run does to one platform's threads: the comments to create, those listed in
+    the summary instead, the threads to edit, to re-anchor (delete, the comment being
+    created again where its finding now stands) and to mark fixed (with the fingerprint),
+    and how many were left alone because someone replied or decided."""
+
+    create: list[DraftComment] = msgspec.field(default_factory=list)
+    moved: list[DraftComment] = msgspec.field(default_factory=list)
+    skipped: int = 0
+    update: list[tuple[Posted, str]] = msgspec.field(default_factory=list)
+    replace: list[Posted] = msgspec.field(default_factory=list)
+    fixed: list[tuple[Posted, str]] = msgspec.field(default_factory=list)
+    kept: int = 0
+
+
+def reconcile_threads(
+    draft: ReviewDraft,
+    live: Mapping[str, Sequence[Posted]],
+    *,
+    stands_at: Callable[[Posted, DraftComment], bool],
+    said: Callable[[Posted], tuple[str, str]],
+    postable: Callable[[DraftComment], bool],
+    left_alone: Callable[[Posted], bool],
+    resolve_fixed: bool,
+) -> ThreadWork[Posted]:
+    """The run on a platform whose threads are our comments (`live`, by fingerprint; each
+    thread's anchor `stands_at` a comment, `said` gives its file and body): a comment whose
+    thread stands where it does is kept (edited when its text changed), one whose thread
+    stands elsewhere is created anew there and the old thread re-anchored, one that cannot
+    be placed (`postable` says no) goes to the summary; with `resolve_fixed`, threads of
+    findings no longer reported are marked fixed. A thread `left_alone` (someone replied or
+    decided) is never edited, deleted nor marked fixed."""
+    mapped = adopted(draft, live, stands_at, said)
+    work: ThreadWork[Posted] = ThreadWork()
+    for comment in draft.comments:
+        threads = list(live.get(comment.fingerprint, ()))
+        if not threads and comment.fingerprint in mapped:
+            threads = [mapped[comment.fingerprint]]
+        placed = [t for t in threads if stands_at(t, comment)]
+        if placed:
+            work.skipped += 1
+            work.update += [
+                (t, comment.body)
+                for t in placed
+                if not left_alone(t) and normal(said(t)[1]) != normal(comment.body)
+            ]
+            work.replace += [t for t in threads if t not in placed and not left_alone(t)]
+        elif not postable(comment):
+            work.moved.append(comment)
+        else:
+            work.create.append(comment)
+            work.replace += [t for t in threads if not left_alone(t)]
+    if resolve_fixed:
+        fixed, work.kept = gone(draft, live, left_alone, mapped.values())
+        work.fixed = list(fixed)
+    return work
