@@ -28,10 +28,8 @@ from gitlab.fake import FakeGitLab, diff_text
 from gitlab.gitlab_support import HEAD, MR, QUORUM, over_http
 from review_quorum.cli import main
 from review_quorum.github.target import ACTIONS_BOT
-from review_quorum.history.honour import honour_triage
-from review_quorum.history.triage import Decision
 from review_quorum.markup.markers import find_markers, marker
-from review_quorum.plan import review
+from review_quorum.plan import Decision, Triage, assemble, review
 from review_quorum.render.json_report import report_data
 from review_quorum.saved_plan import read_saved_plan
 from review_quorum.scope import DiffScope
@@ -185,7 +183,9 @@ def test_triage_of_one_finding_leaves_the_other_sql_injection_alone(tmp_path: Pa
     target = next(item for item in sql if item.finding.line == 54)
     via = "review_comment:1"
     decision = Decision(target.fingerprint, "false-positive", "alice", "2026-01-01", "", via)
-    quiet = honour_triage(plan, [decision])
+    quiet = assemble(
+        plan.findings, plan.settings, bots_ran=plan.bots_ran, triage=Triage((decision,))
+    )
     left = [item for item in quiet.inline if item.finding.file == "app/db.py"]
     assert [item.finding.line for item in left] == [67]
 

@@ -8,6 +8,7 @@ the run is recorded in the history store (`cli.record`).
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import time
@@ -62,9 +63,11 @@ from review_quorum.ingest.categories import CategoryMap, build_category_map
 from review_quorum.model import ConsensusLevel, NormalizedFinding
 from review_quorum.plan import (
     AwaitedBots,
+    BotCoverage,
     ReviewPlan,
     Settings,
     review,
+    voters,
 )
 from review_quorum.render import json_report, terminal
 from review_quorum.render.formats import RENDERERS
@@ -213,18 +216,14 @@ def build_settings(
     file_settings: dict[str, Any],
     seen: set[str],
     awaited: AwaitedBots | None = None,
-    reviewed: tuple[str, ...] = (),
+    covered: Sequence[BotCoverage] = (),
     recorder: Recorder | None = None,
 ) -> Settings:
     gate = effective(args, file_settings, "gate-level")
     bots = effective(args, file_settings, "bots")
-    if bots is None and awaited is not None:
-        # The bots waited for ran even when they found nothing: they count as voters.
-        bots = ",".join(sorted(seen.union(awaited.reported)))
-    elif bots is None and not seen.issuperset(reviewed):
-        # The expected bots that reviewed the head vote even when they found nothing;
-        # rate-limited, stale or absent ones do not.
-        bots = ",".join(sorted(seen.union(reviewed)))
+    if bots is None:
+        named = voters(seen, awaited, covered)  # the plan decides who votes
+        bots = None if named is None else ",".join(named)
     return Settings(
         bots_ran=resolve_bots(bots, seen),
         line_window=effective(args, file_settings, "line-window"),
@@ -439,21 +438,25 @@ def plan_review(
         base = load_baseline(args, category_map, bot_logins, files.root)
     awaited = pulled.awaited if pulled is not None else None
     covered = history_review.coverage_for(recorder, pulled, file_settings, batch.findings)
+    triage = history_review.triage_for(recorder, pulled)
     seen = {f.bot for f in batch.findings}
-    reviewed = history_review.reviewed(covered)
-    settings = build_settings(args, file_settings, seen, awaited, reviewed, recorder)
+    settings = build_settings(args, file_settings, seen, awaited, covered, recorder)
     lines = code_lines(args, diff, files.root)
+    planned = functools.partial(
+        review,
+        batch.findings,
+        settings=settings,
+        diff=diff,
+        verdicts=verdicts,
+        skipped=batch.skipped,
+        lines=lines,
+        baseline=base,
+        baseline_sources=baseline_sources(args),
+        triage=triage,
+        coverage=covered,
+    )
     with stages.stage("plan", f"planning the review of {len(batch.findings):,} findings"):
-        plan = review(
-            batch.findings,
-            settings=settings,
-            diff=diff,
-            verdicts=verdicts,
-            skipped=batch.skipped,
-            lines=lines,
-            baseline=base,
-            baseline_sources=baseline_sources(args),
-        )
+        plan = planned()
     if base is not None:
         check_baseline(baseline_sources(args), base, plan, diff, lines)
     elif args.gate_on is not None or "gate-on" in file_settings:
@@ -465,17 +468,7 @@ def plan_review(
         args,
         file_settings,
         plan,
-        lambda more: review(
-            batch.findings,
-            settings=settings,
-            diff=diff,
-            verdicts=verdicts,
-            skipped=batch.skipped,
-            verdicts_at=more,
-            lines=lines,
-            baseline=base,
-            baseline_sources=baseline_sources(args),
-        ),
+        lambda more: planned(verdicts_at=more),
         stages.stage("verify", "asking the verifier"),
         recorder,
     )
@@ -483,7 +476,6 @@ def plan_review(
         plan = msgspec.structs.replace(
             plan, awaited=pulled.awaited, commit_id=pulled.head_sha or None
         )
-    plan = history_review.apply(plan, recorder, pulled, covered)
     return plan, file_settings, recorder
 
 

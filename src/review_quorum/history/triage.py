@@ -8,9 +8,10 @@ to our inline comment (whose marker names the fingerprint); anything after the
 fingerprint is the reason. A thumbs-up or thumbs-down reaction by a writer on our inline
 comment is triage too (``thumbs-up``, ``thumbs-down``); one on our summary is feedback on
 the whole review (fingerprint ``*``). Each decision is stored with who, when, why and the
-comment or reaction it came from (`store`), once; `decisions_for` reads them back so the
-next run honours them (`honour`). Comment text is untrusted: a fingerprint is only ever
-the hex form our markers use, and a comment counts as ours by its marker (markers in
+comment or reaction it came from (`store`), once; `triage_for` reads them back, with
+where each one's finding was recorded, as an input to the next run's plan (`plan.Triage`:
+the plan decides what a decision does). Comment text is untrusted: a fingerprint is only
+ever the hex form our markers use, and a comment counts as ours by its marker (markers in
 bot text are escaped when we render it); what a writer triages is the writer's call.
 """
 
@@ -21,8 +22,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-import msgspec
-
 from review_quorum.comment_kinds import CommentKind
 from review_quorum.errors import GitHubError
 from review_quorum.github.snapshot import PullSnapshot
@@ -30,6 +29,8 @@ from review_quorum.history.database import Database
 from review_quorum.history.outcomes import is_bot
 from review_quorum.history.recording import ensure_pull_request
 from review_quorum.markup.markers import FINDING, SUMMARY, find_markers
+from review_quorum.plan import Decision as Decision
+from review_quorum.plan import Place, Triage
 
 if TYPE_CHECKING:  # only reading decisions needs the HTTP client, and its caller has one
     from review_quorum.github.client import GitHubClient
@@ -43,20 +44,6 @@ _COMMAND = re.compile(
 )
 _REACTIONS = {"+1": "thumbs-up", "-1": "thumbs-down"}
 Permission = Callable[[str], str]
-
-
-class Decision(msgspec.Struct, frozen=True):
-    fingerprint: str
-    action: str
-    actor: str
-    acted_at: str
-    reason: str
-    via: str  # review_comment:ID, issue_comment:ID or reaction:ID
-
-    @property
-    def silences(self) -> bool:
-        """Whether the finding is not to be posted again nor to fail the gate."""
-        return self.action in ACTIONS
 
 
 def our_comments(records: Iterable[Mapping[str, Any]]) -> dict[int, str]:
@@ -163,22 +150,14 @@ def decisions_for(database: Database, owner: str, repo: str, number: int) -> lis
     return [Decision(*row) for row in rows]
 
 
-def carried_over(
-    database: Database,
-    owner: str,
-    repo: str,
-    number: int,
-    decisions: Sequence[Decision],
-    places: Mapping[tuple[str, str, int | None], str],
-) -> list[Decision]:
-    """`decisions` with an identity this review does not know (one an earlier version
-    wrote) replaced by the identity of the finding at the place the history recorded for
-    it: `places` maps (file, category, line) to this review's identities."""
-    known = set(places.values())
-    result: list[Decision] = []
-    for decision in decisions:
-        if decision.fingerprint in known or decision.fingerprint == WHOLE_REVIEW:
-            result.append(decision)
+def places_of(
+    database: Database, owner: str, repo: str, number: int, fingerprints: Iterable[str]
+) -> dict[str, Place]:
+    """Where the history last recorded the finding of each identity on the pull request:
+    (file, category, line), for the identities it has recorded."""
+    places: dict[str, Place] = {}
+    for fingerprint in dict.fromkeys(fingerprints):
+        if fingerprint == WHOLE_REVIEW:
             continue
         rows = database.rows(
             "SELECT f.file, f.category, f.line FROM findings f JOIN runs u ON u.id = f.run_id"
@@ -186,12 +165,19 @@ def carried_over(
             " JOIN repositories r ON r.id = p.repository_id"
             " WHERE r.owner = ? AND r.name = ? AND p.number = ? AND f.fingerprint = ?"
             " ORDER BY u.id DESC LIMIT 1",
-            (owner, repo, number, decision.fingerprint),
+            (owner, repo, number, fingerprint),
         )
-        place = (str(rows[0][0]), str(rows[0][1]), rows[0][2]) if rows else None
-        now = places.get(place) if place is not None else None
-        result.append(msgspec.structs.replace(decision, fingerprint=now) if now else decision)
-    return result
+        if rows:
+            places[fingerprint] = (str(rows[0][0]), str(rows[0][1]), rows[0][2])
+    return places
+
+
+def triage_for(database: Database, owner: str, repo: str, number: int) -> Triage:
+    """The pull request's stored decisions, with where each one's finding was recorded:
+    what planning needs to honour them (`plan.Triage`)."""
+    decisions = decisions_for(database, owner, repo, number)
+    places = places_of(database, owner, repo, number, (d.fingerprint for d in decisions))
+    return Triage(tuple(decisions), places)
 
 
 def read_decisions(client: GitHubClient, snapshot: PullSnapshot) -> list[Decision]:

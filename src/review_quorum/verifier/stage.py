@@ -25,7 +25,7 @@ from msgspec.structs import replace
 
 from review_quorum.errors import InputError, QuorumError
 from review_quorum.markup.escape import code, inline
-from review_quorum.plan import Gate, ReviewPlan
+from review_quorum.plan import ReviewPlan, kept_gate
 from review_quorum.scoring.confidence.attach import AttachedVerdict, AttachedVerdictInput
 from review_quorum.verifier import select as selection
 from review_quorum.verifier.answer import (
@@ -266,10 +266,7 @@ def apply(
     """`plan` re-planned with the verdicts, the gate kept on consensus, figures added."""
     after = replan(verification.placed) if verification.placed else plan
     if not options.gate_on_verified and after is not plan:
-        blocking = {id(item) for item in plan.gate.blocking}
-        pairs = zip(plan.findings, after.findings, strict=True)
-        kept = tuple(new for old, new in pairs if id(old) in blocking)
-        after = replace(after, gate=Gate(plan.gate.level, kept))
+        after = kept_gate(plan, after)
     data = figures(verification, plan, after, options)
     return replace(
         after,
