@@ -328,3 +328,13 @@ def test_the_history_holds_no_gate_policy() -> None:
 def _returns_a_plan(node: ast.FunctionDef) -> bool:
     returned = ast.unparse(node.returns) if node.returns is not None else ""
     return "ReviewPlan" in returned or "PlannedFinding" in returned
+
+
+def test_link_mode_says_the_triage_and_coverage_too() -> None:
+    linked = replace(SETTINGS, inline_mode="link")
+    target = at(plan(settings=linked), 40)
+    text = render(
+        review([*SQL, ASSERT], settings=linked, coverage=COVERED, triage=Triage((decide(target),)))
+    )
+    assert "Use of assert detected (app/db.py:40): false positive by @alice" in text
+    assert "**Did not review this commit:** coderabbit" in text
