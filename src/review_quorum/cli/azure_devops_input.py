@@ -17,6 +17,7 @@ from collections.abc import Mapping
 import msgspec
 
 from review_quorum.cli import github_input, progress
+from review_quorum.cli.common import PullReading
 from review_quorum.cli.github_input import PullInput
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.azure_devops_threads import conversation, read_threads
@@ -42,12 +43,8 @@ def add_organization_argument(group: argparse._ArgumentGroup) -> None:
     )
 
 
-def wants_azure_devops(args: argparse.Namespace) -> bool:
-    return bool(getattr(args, "azure_devops", False))
-
-
 def read_azure_devops(
-    args: argparse.Namespace, options: ReadOptions, env: Mapping[str, str] | None = None
+    pull: PullReading, options: ReadOptions, env: Mapping[str, str] | None = None
 ) -> PullInput:
     """Read the pull request's threads into a batch of findings."""
     from review_quorum.azure_devops.client import AzureDevOpsClient
@@ -56,9 +53,9 @@ def read_azure_devops(
     from review_quorum.cli.posting import make_http_client
 
     env = os.environ if env is None else env
-    if args.wait_for is not None:
+    if pull.wait_for is not None:
         raise ConfigError("--wait-for: waiting for bots is for GitHub and GitLab only")
-    target = resolve_pull_request(args.organization, args.project, args.repo, args.pr, env)
+    target = resolve_pull_request(pull.organization, pull.project, pull.repo, pull.pr, env)
     http = make_http_client()
     timing = github_input.TIMING  # read at call time, so that tests can replace it
     try:

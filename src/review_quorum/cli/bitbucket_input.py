@@ -17,6 +17,7 @@ from collections.abc import Mapping
 import msgspec
 
 from review_quorum.cli import github_input, progress
+from review_quorum.cli.common import PullReading
 from review_quorum.cli.github_input import PullInput
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions
@@ -34,12 +35,8 @@ def add_bitbucket_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def wants_bitbucket(args: argparse.Namespace) -> bool:
-    return bool(getattr(args, "bitbucket", False))
-
-
 def read_bitbucket(
-    args: argparse.Namespace, options: ReadOptions, env: Mapping[str, str] | None = None
+    pull: PullReading, options: ReadOptions, env: Mapping[str, str] | None = None
 ) -> PullInput:
     """Read the pull request's comments into a batch of findings."""
     from review_quorum.bitbucket.client import BitbucketClient
@@ -49,9 +46,9 @@ def read_bitbucket(
     from review_quorum.cli.posting import make_http_client
 
     env = os.environ if env is None else env
-    if args.wait_for is not None:
+    if pull.wait_for is not None:
         raise ConfigError("--wait-for: waiting for bots is for GitHub and GitLab only")
-    target = resolve_pull_request(args.repo, args.pr, env)
+    target = resolve_pull_request(pull.repo, pull.pr, env)
     http = make_http_client()
     timing = github_input.TIMING  # read at call time, so that tests can replace it
     try:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from review_quorum.cli import progress
-from review_quorum.cli.common import warn
+from review_quorum.cli.common import PullReading, warn
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import Batch, ReadOptions
 from review_quorum.ingest.comments import PullComment, read_comments
@@ -85,13 +85,8 @@ def add_github_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def wants_github(args: argparse.Namespace) -> bool:
-    """--github, or --wait-for without --gitlab (which waits on the merge request)."""
-    return bool(args.github or (args.wait_for and not getattr(args, "gitlab", False)))
-
-
 def read_github(
-    args: argparse.Namespace,
+    pull: PullReading,
     options: ReadOptions,
     env: Mapping[str, str] | None = None,
     *,
@@ -108,16 +103,16 @@ def read_github(
 
     env = os.environ if env is None else env
     target = resolve_target(
-        args.repo, args.pr, env, missing="--github: reading needs the pull request"
+        pull.repo, pull.pr, env, missing="--github: reading needs the pull request"
     )
     if not env.get("GITHUB_TOKEN", "").strip():
         raise ConfigError(
             "--github reads the pull request through the GitHub API: set GITHUB_TOKEN"
         )
-    bots = parse_bot_list(args.wait_for or "", options.bot_logins)
-    if args.wait_for is not None and not bots:
+    bots = parse_bot_list(pull.wait_for or "", options.bot_logins)
+    if pull.wait_for is not None and not bots:
         raise ConfigError(
-            f"--wait-for: expected bot names separated by commas, not {args.wait_for!r}"
+            f"--wait-for: expected bot names separated by commas, not {pull.wait_for!r}"
         )
     http = make_http_client()
     try:
@@ -132,7 +127,7 @@ def read_github(
         with progress.stage(f"reading {target} from GitHub"):
             if bots:
                 absent = _not_installed(client, target, bots, options.bot_logins)
-                snapshot, awaited = wait(read, bots, args.wait_timeout, options.bot_logins, absent)
+                snapshot, awaited = wait(read, bots, pull.wait_timeout, options.bot_logins, absent)
             else:
                 snapshot, awaited = read(), None
         decisions = read_decisions(client, snapshot) if triage else []

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 import msgspec
 
 from review_quorum.cli import github_input, progress
-from review_quorum.cli.common import request_number
+from review_quorum.cli.common import PullReading, request_number
 from review_quorum.cli.github_input import PullInput, wait
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions
@@ -52,12 +52,8 @@ def add_merge_request_arguments(group: argparse._ArgumentGroup) -> None:
     )
 
 
-def wants_gitlab(args: argparse.Namespace) -> bool:
-    return bool(getattr(args, "gitlab", False))
-
-
 def read_gitlab(
-    args: argparse.Namespace, options: ReadOptions, env: Mapping[str, str] | None = None
+    pull: PullReading, options: ReadOptions, env: Mapping[str, str] | None = None
 ) -> PullInput:
     """Read (after waiting, if asked) the merge request's notes into a batch of findings."""
     from review_quorum.cli.posting import make_http_client
@@ -67,11 +63,11 @@ def read_gitlab(
     from review_quorum.gitlab.target import resolve_merge_request
 
     env = os.environ if env is None else env
-    target = resolve_merge_request(args.project, args.mr, env)
-    bots = parse_bot_list(args.wait_for or "", options.bot_logins)
-    if args.wait_for is not None and not bots:
+    target = resolve_merge_request(pull.project, pull.mr, env)
+    bots = parse_bot_list(pull.wait_for or "", options.bot_logins)
+    if pull.wait_for is not None and not bots:
         raise ConfigError(
-            f"--wait-for: expected bot names separated by commas, not {args.wait_for!r}"
+            f"--wait-for: expected bot names separated by commas, not {pull.wait_for!r}"
         )
     http = make_http_client()
     timing = github_input.TIMING  # read at call time, so that tests can replace it
@@ -96,7 +92,7 @@ def read_gitlab(
 
         with progress.stage(f"reading {target} from GitLab"):
             if bots:
-                talk, awaited = wait(read, bots, args.wait_timeout, options.bot_logins)
+                talk, awaited = wait(read, bots, pull.wait_timeout, options.bot_logins)
             else:
                 talk, awaited = read(), None
     finally:

@@ -3,28 +3,27 @@
 `quorum post PLAN.json` reads what `quorum review --format json` wrote and posts it with
 `review_quorum.github.post_review`. The plan may come from someone else (a fork's
 artifact): it is rebuilt from its findings (`review_quorum.saved_plan`, which refuses a
-plan whose structure is off) and every body is rendered afresh, never taken from the
-file. `add_post_arguments` (and `cli.posting.post_from_args`) let `quorum review --post`
-do the same without a file. The review event is a COMMENT, or REQUEST_CHANGES when
-`--request-changes-on LEVEL` is given and the plan has findings at or above LEVEL
-(`cli.posting.choose_event`); this command never approves. `--hide-duplicates` minimizes
-the bots' comments that repeat a reported finding; `--inline-mode` must agree with the
-plan's (a plan made with `--inline-mode link` posts no inline comments of its own, its
-summary links to the bots' comments instead). `--dry-run` performs the reads (when a token
-is available) and prints every write request instead of sending it, with the
+plan whose structure is off) and every body is rendered afresh, never taken from the file.
+`add_post_arguments` and `deliver` (given the `cli.posting.PostingOptions` read once) let
+`quorum review --post` do the same without a file. The review event is a COMMENT, or
+REQUEST_CHANGES when `--request-changes-on LEVEL` is given and the plan has findings at or
+above LEVEL (`cli.posting.choose_event`); this command never approves. `--hide-duplicates`
+minimizes the bots' comments that repeat a reported finding; `--inline-mode` must agree
+with the plan's (a plan made with `--inline-mode link` posts no inline comments of its
+own, its summary links to the bots' comments instead). `--dry-run` performs the reads
+(when a token is available) and prints every write request instead of sending it, with the
 Authorization header redacted. The printed requests go to standard output, the one-line
-result to standard error. A saved plan's bot findings are checked against the comments
-the posting run reads from GitHub: the plan is a proposal (`checked_plan`), every finding
-from a bot is rebuilt from GitHub's comments, the plan adds only its analysers' findings,
-what it claims of a bot that no comment says is left out and counted, and only comments
-the posted review shows are hidden. Its verdicts are not used (`--verdicts FILE` gives the
-run its own) and its gate only lowers this run's (`--gate-level`, else the
-configuration's). The review goes on the head commit GitHub names, and a plan about
-another commit is not posted. The configuration found in the working directory says
-which bot each login is, as for `quorum review`. GitHub failures raise `GitHubError` and
-exit 2. httpx and the GitHub client are imported only when something is posted. With
-`--db` the plan is recorded in the history as a run (see `cli.record`), except in a dry
-run.
+result to standard error. A saved plan's bot findings are checked against the comments the
+posting run reads from GitHub: the plan is a proposal (`checked_plan`), every finding from
+a bot is rebuilt from GitHub's comments, the plan adds only its analysers' findings, what
+it claims of a bot that no comment says is left out and counted, and only comments the
+posted review shows are hidden. Its verdicts are not used (`--verdicts FILE` gives the run
+its own) and its gate only lowers this run's (`--gate-level`, else the configuration's).
+The review goes on the head commit GitHub names, and a plan about another commit is not
+posted. The configuration found in the working directory says which bot each login is, as
+for `quorum review`. GitHub failures raise `GitHubError` and exit 2. httpx and the GitHub
+client are imported only when something is posted. With `--db` the plan is recorded in the
+history as a run (see `cli.record`), except in a dry run.
 """
 
 from __future__ import annotations
@@ -45,6 +44,7 @@ from review_quorum.plan import INLINE_MODES, ReviewPlan
 
 if TYPE_CHECKING:
     from review_quorum.checked_plan import CheckedPlan, Fresh
+    from review_quorum.cli.posting import PostingOptions
     from review_quorum.github import PullRequest
 
 LEVELS = [level.value for level in ConsensusLevel]
@@ -149,6 +149,7 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from review_quorum.checked_plan import check_plan
     from review_quorum.cli.common import load_verdicts
+    from review_quorum.cli.posting import PostingOptions
     from review_quorum.github import resolve_target
     from review_quorum.saved_plan import read_saved_plan
 
@@ -195,8 +196,15 @@ def run(args: argparse.Namespace) -> int:
         faithful.append(checked.faithful)
         return checked
 
+    options = PostingOptions.from_args(args, settings)
     status = deliver(
-        args, plans[0], source, settings, default="github-review", reading=reading, rebuild=rebuild
+        options,
+        plans[0],
+        source,
+        settings,
+        default="github-review",
+        reading=reading,
+        rebuild=rebuild,
     )
     if recorder is not None:
         if args.dry_run:
@@ -226,7 +234,7 @@ def warn_checked(checked: CheckedPlan, hidden: str = "") -> None:
 
 
 def deliver(
-    args: argparse.Namespace,
+    options: PostingOptions,
     plan: ReviewPlan,
     source: str,
     file_settings: Mapping[str, Any],
@@ -236,14 +244,13 @@ def deliver(
     reading: ReadOptions | None = None,
     rebuild: Callable[[Fresh], CheckedPlan] | None = None,
 ) -> int:
-    """Deliver `plan` with `--reporter`, else the configuration's reporter, else `default`;
-    `written` says the command already wrote the review locally (so `local` has no more to
-    do); `reading` is how the poster reads the pull request's comments, and `rebuild` checks
-    a saved plan against them (see `post_review`)."""
-    from review_quorum.cli.posting import PostingOptions
+    """Deliver `plan` as `options` say (read once, `PostingOptions.from_args`): with
+    `--reporter`, else the configuration's reporter, else `default`. `written` says the
+    command already wrote the review locally (so `local` has no more to do); `reading` is
+    how the poster reads the pull request's comments, and `rebuild` checks a saved plan
+    against them (see `post_review`)."""
     from review_quorum.cli.reporters import REPORTERS, Delivery
 
-    options = PostingOptions.from_args(args, file_settings)
     name = options.reporter or file_settings.get("reporter") or default
     if name == "local" and written:
         return ExitCode.OK

@@ -23,20 +23,13 @@ import orjson
 from review_quorum import config, ingest
 from review_quorum.baseline import GATE_ON
 from review_quorum.cli import history_review, progress, verifying
-from review_quorum.cli.azure_devops_input import (
-    add_azure_devops_arguments,
-    read_azure_devops,
-    wants_azure_devops,
-)
-from review_quorum.cli.bitbucket_input import (
-    add_bitbucket_arguments,
-    read_bitbucket,
-    wants_bitbucket,
-)
+from review_quorum.cli.azure_devops_input import add_azure_devops_arguments, read_azure_devops
+from review_quorum.cli.bitbucket_input import add_bitbucket_arguments, read_bitbucket
 from review_quorum.cli.common import (
     HELP,
     ExitCode,
     InputFiles,
+    PullReading,
     add_input_arguments,
     add_model_arguments,
     fraction,
@@ -52,9 +45,10 @@ from review_quorum.cli.common import (
     write_chunks,
     write_output,
 )
-from review_quorum.cli.github_input import add_github_arguments, read_github, wants_github
-from review_quorum.cli.gitlab_input import add_gitlab_arguments, read_gitlab, wants_gitlab
+from review_quorum.cli.github_input import add_github_arguments, read_github
+from review_quorum.cli.gitlab_input import add_gitlab_arguments, read_gitlab
 from review_quorum.cli.post import add_post_arguments, deliver
+from review_quorum.cli.posting import PostingOptions
 from review_quorum.cli.record import Recorder, add_record_arguments, full_sha, open_reading
 from review_quorum.errors import ConfigError, InputError
 from review_quorum.identity import CodeLines
@@ -91,6 +85,43 @@ DEFAULTS: dict[str, Any] = {
     "inline-mode": "post",
     "gate-on": "new",
 }
+
+
+class ReviewInputs(msgspec.Struct, frozen=True):
+    """What `quorum review` reads besides its finding files (`InputFiles`) and settings,
+    taken from the command line once: the diff, verdicts, baseline, checkout, history
+    and the pull request's comments."""
+
+    diff: str | None = None
+    git: str | None = None  # BASE..HEAD
+    verdicts: str | None = None
+    baseline: tuple[str, ...] | None = None
+    baseline_db: str | None = None
+    checkout: str | None = None
+    input_format: str | None = None
+    db: str | None = None
+    verify_cache: str | None = None  # the flag (given, the answers stay out of the history)
+    pull: PullReading = msgspec.field(default_factory=PullReading)
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> ReviewInputs:
+        return cls(
+            diff=args.diff,
+            git=args.git,
+            verdicts=args.verdicts,
+            baseline=tuple(args.baseline) if args.baseline is not None else None,
+            baseline_db=args.baseline_db,
+            checkout=args.checkout,
+            input_format=args.input_format,
+            db=args.db,
+            verify_cache=args.verify_cache,
+            pull=PullReading.from_args(args),
+        )
+
+    def baseline_sources(self) -> list[str]:
+        """What the baseline was read from, as the output names it."""
+        named = list(self.baseline or ())
+        return [f"history run of {self.baseline_db}", *named] if self.baseline_db else named
 
 
 def add_parser(subparsers: Any) -> None:
@@ -252,19 +283,19 @@ def _profile(
     return profile
 
 
-def load_diff(args: argparse.Namespace) -> DiffScope | None:
+def load_diff(inputs: ReviewInputs) -> DiffScope | None:
     """The diff `--diff` or `--git` names; an empty one is an error, since every finding
     would fall out of scope and the gate would pass on nothing."""
-    if args.diff:
+    if inputs.diff:
         # a diff may quote files in any encoding: only the byte-order mark is decided here
-        text = Source(args.diff, read_bytes(args.diff)).data.decode("utf-8", "replace")
-        return _parse_diff(text, args.diff)
-    if args.git:
-        if ".." not in args.git:
-            raise InputError("--git", "", f"expected BASE..HEAD, not {args.git!r}")
+        text = Source(inputs.diff, read_bytes(inputs.diff)).data.decode("utf-8", "replace")
+        return _parse_diff(text, inputs.diff)
+    if inputs.git:
+        if ".." not in inputs.git:
+            raise InputError("--git", "", f"expected BASE..HEAD, not {inputs.git!r}")
         import subprocess  # only for --git: it costs every other run's start-up
 
-        command = ["git", "diff", "--no-color", "--no-ext-diff", args.git]
+        command = ["git", "diff", "--no-color", "--no-ext-diff", inputs.git]
         try:
             done = subprocess.run(command, capture_output=True, check=False)
         except OSError as err:
@@ -272,7 +303,7 @@ def load_diff(args: argparse.Namespace) -> DiffScope | None:
         if done.returncode != 0:
             message = done.stderr.decode("utf-8", "replace").strip()
             raise InputError("--git", "", f"git diff failed: {message}")
-        return _parse_diff(done.stdout.decode("utf-8", "replace"), f"git diff {args.git}")
+        return _parse_diff(done.stdout.decode("utf-8", "replace"), f"git diff {inputs.git}")
     return None
 
 
@@ -285,7 +316,8 @@ def _parse_diff(text: str, source: str) -> DiffScope:
 
 
 def load_baseline(
-    args: argparse.Namespace,
+    inputs: ReviewInputs,
+    file_settings: Mapping[str, Any],
     categories: CategoryMap | None,
     bot_logins: Mapping[str, str],
     root: str | None = None,
@@ -293,18 +325,18 @@ def load_baseline(
     """The base branch's findings `--baseline` names: each file in any input format (or
     a saved plan: its findings' members); a file with nothing in it is an error naming it."""
     findings: list[NormalizedFinding] = []
-    if args.baseline_db:
-        findings.extend(_recorded(args))
-    if not args.baseline:
-        return findings if args.baseline_db else None
-    for path in args.baseline:
+    if inputs.baseline_db:
+        findings.extend(_recorded(inputs.db, inputs.baseline_db, file_settings))
+    if not inputs.baseline:
+        return findings if inputs.baseline_db else None
+    for path in inputs.baseline:
         data = read_bytes(path)
         plan = _saved_plan(data, path)
         if plan is not None:
             read = [m for item in plan.findings for m in item.finding.members]
         else:
             options = ReadOptions(root=root, categories=categories, bot_logins=bot_logins)
-            batch = ingest.read(Source(path, data, options), args.input_format)
+            batch = ingest.read(Source(path, data, options), inputs.input_format)
             read = list(batch.findings)
             if not read and batch.skipped:
                 first = batch.skipped[0]
@@ -313,17 +345,17 @@ def load_baseline(
     return findings
 
 
-def _recorded(args: argparse.Namespace) -> list[NormalizedFinding]:
+def _recorded(
+    db: str | None, commit: str, file_settings: Mapping[str, Any]
+) -> list[NormalizedFinding]:
     """The findings of the run the history recorded for `--baseline-db SHA`."""
     from review_quorum.history.base_run import findings_of, run_at
 
-    database = open_reading(args.db, config.load(Path(args.config) if args.config else None))
+    database = open_reading(db, file_settings)
     try:
-        run_id = run_at(database, args.baseline_db)
+        run_id = run_at(database, commit)
         if run_id is None:
-            raise InputError(
-                "--baseline-db", "", f"the history has no run of commit {args.baseline_db}"
-            )
+            raise InputError("--baseline-db", "", f"the history has no run of commit {commit}")
         return findings_of(database, run_id)
     finally:
         database.close()
@@ -341,12 +373,6 @@ def _saved_plan(data: bytes, path: str) -> ReviewPlan | None:
     if not isinstance(document, dict) or not {"settings", "github_review"} <= document.keys():
         return None
     return read_saved_plan(document, path)
-
-
-def baseline_sources(args: argparse.Namespace) -> list[str]:
-    """What the baseline was read from, as the output names it."""
-    named = list(args.baseline or ())
-    return [f"history run of {args.baseline_db}", *named] if args.baseline_db else named
 
 
 def check_baseline(
@@ -378,11 +404,9 @@ def check_baseline(
     )
 
 
-def code_lines(
-    args: argparse.Namespace, diff: DiffScope | None, root: str | None = None
-) -> CodeLines:
+def code_lines(inputs: ReviewInputs, diff: DiffScope | None, root: str | None = None) -> CodeLines:
     """Where the text of flagged lines comes from: the checkout, else the diff."""
-    checkout = args.checkout or root or ("." if args.git else None)
+    checkout = inputs.checkout or root or ("." if inputs.git else None)
     return CodeLines(root=checkout, diff=diff)
 
 
@@ -392,21 +416,13 @@ def plan_review(
     """The plan, the configuration read, and the history recorder `--db` asks for."""
     file_settings = config.load(Path(args.config) if args.config else None)
     files = InputFiles.from_args(args, root=file_settings.get("root"))
+    inputs = ReviewInputs.from_args(args)
     recorder = Recorder.from_args(args, file_settings)
     with stages.stage("read"):
         categories = file_settings.get("categories")
         category_map = build_category_map(categories) if categories else None
         bot_logins = file_settings.get("bot-logins") or {}
-        services = [
-            flag
-            for flag, wanted in (
-                ("--github", wants_github(args)),
-                ("--gitlab", wants_gitlab(args)),
-                ("--azure-devops", wants_azure_devops(args)),
-                ("--bitbucket", wants_bitbucket(args)),
-            )
-            if wanted
-        ]
+        services = inputs.pull.services
         remote = bool(services)
         batch = load_inputs(files, categories=category_map, bot_logins=bot_logins, elsewhere=remote)
         pulled = None
@@ -417,31 +433,32 @@ def plan_review(
             options = ReadOptions(
                 root=files.root,
                 categories=category_map,
-                include_humans=args.include_humans,
+                include_humans=files.include_humans,
                 bot_logins=bot_logins,
-                own_login=args.bot_login,
+                own_login=files.own_login,
             )
-            if wants_github(args):
-                pulled = read_github(args, options, triage=recorder is not None)
+            pull = inputs.pull
+            if pull.wants("--github"):
+                pulled = read_github(pull, options, triage=recorder is not None)
                 batch.extend(pulled.batch)
-            if wants_gitlab(args):
-                pulled = read_gitlab(args, options)
+            if pull.wants("--gitlab"):
+                pulled = read_gitlab(pull, options)
                 batch.extend(pulled.batch)
-            if wants_azure_devops(args):
-                pulled = read_azure_devops(args, options)
+            if pull.wants("--azure-devops"):
+                pulled = read_azure_devops(pull, options)
                 batch.extend(pulled.batch)
-            if wants_bitbucket(args):
-                pulled = read_bitbucket(args, options)
+            if pull.wants("--bitbucket"):
+                pulled = read_bitbucket(pull, options)
                 batch.extend(pulled.batch)
-        diff = load_diff(args)
-        verdicts = load_verdicts(args.verdicts)
-        base = load_baseline(args, category_map, bot_logins, files.root)
+        diff = load_diff(inputs)
+        verdicts = load_verdicts(inputs.verdicts)
+        base = load_baseline(inputs, file_settings, category_map, bot_logins, files.root)
     awaited = pulled.awaited if pulled is not None else None
     covered = history_review.coverage_for(recorder, pulled, file_settings, batch.findings)
     triage = history_review.triage_for(recorder, pulled)
     seen = {f.bot for f in batch.findings}
     settings = build_settings(args, file_settings, seen, awaited, covered, recorder)
-    lines = code_lines(args, diff, files.root)
+    lines = code_lines(inputs, diff, files.root)
     planned = functools.partial(
         review,
         batch.findings,
@@ -451,26 +468,27 @@ def plan_review(
         skipped=batch.skipped,
         lines=lines,
         baseline=base,
-        baseline_sources=baseline_sources(args),
+        baseline_sources=inputs.baseline_sources(),
         triage=triage,
         coverage=covered,
     )
     with stages.stage("plan", f"planning the review of {len(batch.findings):,} findings"):
         plan = planned()
     if base is not None:
-        check_baseline(baseline_sources(args), base, plan, diff, lines)
+        check_baseline(inputs.baseline_sources(), base, plan, diff, lines)
     elif args.gate_on is not None or "gate-on" in file_settings:
         warn(
             "no --baseline: the gate counts every finding in the diff scope (gate-on applies "
             "only with a baseline)"
         )
     plan = verifying.apply_to_review(
-        args,
-        file_settings,
+        verifying.options(args, file_settings),
+        lambda: verifying.diff_text(inputs.diff, inputs.git),
         plan,
         lambda more: planned(verdicts_at=more),
         stages.stage("verify", "asking the verifier"),
         recorder,
+        cache_given=inputs.verify_cache is not None,
     )
     if pulled is not None:
         plan = msgspec.structs.replace(
@@ -507,7 +525,7 @@ def run(args: argparse.Namespace) -> int:
                 bot_logins=file_settings.get("bot-logins") or {},
             )
             posted = deliver(
-                args,
+                PostingOptions.from_args(args, file_settings),
                 plan,
                 "quorum review",
                 file_settings,
