@@ -84,9 +84,12 @@ def test_no_two_packages_import_each_other() -> None:
 
 
 def platform_packages() -> set[str]:
-    """The packages that talk to a service: each defines a `retrying.RetryingClient`."""
+    """The packages that talk to a service: each defines a `retrying.RetryingClient`
+    (`retrying` itself, which they share, is none)."""
     found: set[str] = set()
     for module, path in modules().items():
+        if module == "review_quorum.retrying":
+            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ClassDef) and any(
                 ast.unparse(base).endswith("RetryingClient") for base in node.bases
