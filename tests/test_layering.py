@@ -192,7 +192,7 @@ def test_no_file_imports_itself_back_through_others_of_its_package() -> None:
 
 def test_the_parsed_command_line_stays_in_cli_and_is_never_written_to() -> None:
     """Parsed arguments become typed options in `cli/` (`PostingOptions`, `InputFiles`,
-    `ReviewInputs`, `PullReading`, `VerifyOptions`): nothing outside `cli/` imports
+    `ReviewInputs`, `PullSource`, `VerifyOptions`): nothing outside `cli/` imports
     argparse, and nothing sets an attribute on a namespace (`args.x = ...`)."""
     outside: list[str] = []
     written: list[str] = []

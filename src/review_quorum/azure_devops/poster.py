@@ -35,6 +35,7 @@ from review_quorum.azure_devops.target import AzurePullRequest
 from review_quorum.delivery.bodies import fixed_body, moved_section
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
 from review_quorum.delivery.fitting import fit_body
+from review_quorum.delivery.outcome import ThreadPostResult, Words
 from review_quorum.delivery.reconcile import (
     ThreadWork,
     live_fingerprint,
@@ -56,39 +57,16 @@ NOT_IN_DIFF = (
 )
 
 
-class AzurePostResult(msgspec.Struct, frozen=True):
-    """What one run did (or, in a dry run, would do)."""
+class AzurePostResult(ThreadPostResult, frozen=True):
+    """What one run did on Azure DevOps (`ThreadPostResult`)."""
 
-    target: str
-    created: int
-    skipped_existing: int
-    moved_to_summary: int
-    reanchored: int
-    updated: int
-    resolved: int
-    kept_replied: int
-    sticky: str
-    status: str
-    dry_run: bool
-    warnings: tuple[str, ...] = ()
-
-    def describe(self) -> str:
-        """One line for a person reading the pipeline's log."""
-        verb = "would post" if self.dry_run else "posted"
-        parts = [
-            f"{self.created} new thread(s)",
-            f"{self.skipped_existing} already there",
-            f"{self.moved_to_summary} listed in the summary (not on the diff)",
-            f"{self.reanchored} re-anchored after a push",
-            f"{self.updated} refreshed",
-            f"{self.resolved} set to fixed",
-        ]
-        if self.kept_replied:
-            parts.append(f"{self.kept_replied} fixed but left alone (replied to or triaged)")
-        return (
-            f"{self.target}: {verb} {', '.join(parts)}; summary thread {self.sticky}; "
-            f"pull request status {self.status}"
-        )
+    words = Words(
+        "new thread(s)",
+        "set to fixed",
+        "replied to or triaged",
+        "summary thread",
+        "pull request status",
+    )
 
 
 class AzureThread(msgspec.Struct, frozen=True):

@@ -31,6 +31,7 @@ from review_quorum.bitbucket.target import BitbucketPullRequest, pull_request_pa
 from review_quorum.delivery.bodies import fixed_body, moved_section
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
 from review_quorum.delivery.fitting import fit_body
+from review_quorum.delivery.outcome import ThreadPostResult, Words
 from review_quorum.delivery.reconcile import (
     ThreadWork,
     live_fingerprint,
@@ -50,38 +51,16 @@ NOT_IN_DIFF = (
 )
 
 
-class BitbucketPostResult(msgspec.Struct, frozen=True):
-    """What one run did (or, in a dry run, would do)."""
+class BitbucketPostResult(ThreadPostResult, frozen=True):
+    """What one run did on Bitbucket (`ThreadPostResult`)."""
 
-    target: str
-    created: int
-    skipped_existing: int
-    moved_to_summary: int
-    reanchored: int
-    updated: int
-    resolved: int
-    kept_replied: int
-    sticky: str
-    status: str
-    dry_run: bool
-    warnings: tuple[str, ...] = ()
-
-    def describe(self) -> str:
-        verb = "would post" if self.dry_run else "posted"
-        parts = [
-            f"{self.created} new inline comment(s)",
-            f"{self.skipped_existing} already there",
-            f"{self.moved_to_summary} listed in the summary (not on the diff)",
-            f"{self.reanchored} re-anchored after a push",
-            f"{self.updated} refreshed",
-            f"{self.resolved} resolved as fixed",
-        ]
-        if self.kept_replied:
-            parts.append(f"{self.kept_replied} fixed but left alone (someone replied)")
-        return (
-            f"{self.target}: {verb} {', '.join(parts)}; summary comment {self.sticky}; "
-            f"build status {self.status}"
-        )
+    words = Words(
+        "new inline comment(s)",
+        "resolved as fixed",
+        "someone replied",
+        "summary comment",
+        "build status",
+    )
 
 
 class BitbucketThread(msgspec.Struct, frozen=True):

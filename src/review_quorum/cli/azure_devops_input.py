@@ -17,7 +17,7 @@ from collections.abc import Mapping
 import msgspec
 
 from review_quorum.cli import github_input, progress
-from review_quorum.cli.common import PullReading
+from review_quorum.cli.common import PullSource
 from review_quorum.cli.github_input import PullInput
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.azure_devops_threads import conversation, read_threads
@@ -44,7 +44,7 @@ def add_organization_argument(group: argparse._ArgumentGroup) -> None:
 
 
 def read_azure_devops(
-    pull: PullReading, options: ReadOptions, env: Mapping[str, str] | None = None
+    pull: PullSource, options: ReadOptions, env: Mapping[str, str] | None = None
 ) -> PullInput:
     """Read the pull request's threads into a batch of findings."""
     from review_quorum.azure_devops.client import AzureDevOpsClient

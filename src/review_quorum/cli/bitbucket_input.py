@@ -17,7 +17,7 @@ from collections.abc import Mapping
 import msgspec
 
 from review_quorum.cli import github_input, progress
-from review_quorum.cli.common import PullReading
+from review_quorum.cli.common import PullSource
 from review_quorum.cli.github_input import PullInput
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions
@@ -36,7 +36,7 @@ def add_bitbucket_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def read_bitbucket(
-    pull: PullReading, options: ReadOptions, env: Mapping[str, str] | None = None
+    pull: PullSource, options: ReadOptions, env: Mapping[str, str] | None = None
 ) -> PullInput:
     """Read the pull request's comments into a batch of findings."""
     from review_quorum.bitbucket.client import BitbucketClient

@@ -157,7 +157,7 @@ class InputFiles(msgspec.Struct, frozen=True):
         )
 
 
-class PullReading(msgspec.Struct, frozen=True):
+class PullSource(msgspec.Struct, frozen=True):
     """The pull request `quorum review` reads comments from, taken from the command line
     once: the services asked for (``--github``, ``--gitlab``, ``--azure-devops``,
     ``--bitbucket``; ``--wait-for`` alone implies ``--github``) and how to name and wait
@@ -173,7 +173,7 @@ class PullReading(msgspec.Struct, frozen=True):
     wait_timeout: float | None = None
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> PullReading:
+    def from_args(cls, args: argparse.Namespace) -> PullSource:
         gitlab = bool(getattr(args, "gitlab", False))
         asked = (
             ("--github", bool(args.github or (args.wait_for and not gitlab))),

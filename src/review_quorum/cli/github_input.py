@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from review_quorum.cli import progress
-from review_quorum.cli.common import PullReading, warn
+from review_quorum.cli.common import PullSource, warn
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import Batch, ReadOptions
 from review_quorum.ingest.comments import PullComment, read_comments
@@ -86,7 +86,7 @@ def add_github_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def read_github(
-    pull: PullReading,
+    pull: PullSource,
     options: ReadOptions,
     env: Mapping[str, str] | None = None,
     *,

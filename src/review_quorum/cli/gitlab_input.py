@@ -18,7 +18,7 @@ from collections.abc import Mapping
 import msgspec
 
 from review_quorum.cli import github_input, progress
-from review_quorum.cli.common import PullReading, request_number
+from review_quorum.cli.common import PullSource, request_number
 from review_quorum.cli.github_input import PullInput, wait
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions
@@ -53,7 +53,7 @@ def add_merge_request_arguments(group: argparse._ArgumentGroup) -> None:
 
 
 def read_gitlab(
-    pull: PullReading, options: ReadOptions, env: Mapping[str, str] | None = None
+    pull: PullSource, options: ReadOptions, env: Mapping[str, str] | None = None
 ) -> PullInput:
     """Read (after waiting, if asked) the merge request's notes into a batch of findings."""
     from review_quorum.cli.posting import make_http_client

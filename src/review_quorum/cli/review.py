@@ -29,7 +29,7 @@ from review_quorum.cli.common import (
     HELP,
     ExitCode,
     InputFiles,
-    PullReading,
+    PullSource,
     add_input_arguments,
     add_model_arguments,
     fraction,
@@ -101,7 +101,7 @@ class ReviewInputs(msgspec.Struct, frozen=True):
     input_format: str | None = None
     db: str | None = None
     verify_cache: str | None = None  # the flag (given, the answers stay out of the history)
-    pull: PullReading = msgspec.field(default_factory=PullReading)
+    pull: PullSource = msgspec.field(default_factory=PullSource)
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> ReviewInputs:
@@ -115,7 +115,7 @@ class ReviewInputs(msgspec.Struct, frozen=True):
             input_format=args.input_format,
             db=args.db,
             verify_cache=args.verify_cache,
-            pull=PullReading.from_args(args),
+            pull=PullSource.from_args(args),
         )
 
     def baseline_sources(self) -> list[str]:

@@ -30,6 +30,7 @@ from review_quorum.delivery.bodies import (
     unchecked_body,
 )
 from review_quorum.delivery.draft import DraftComment, ReviewDraft, not_rechecked
+from review_quorum.delivery.outcome import ThreadPostResult, Words
 from review_quorum.delivery.reconcile import normal
 from review_quorum.errors import GitLabError
 from review_quorum.gitlab.client import TOKEN_HELP, GitLabClient
@@ -46,42 +47,16 @@ NOT_IN_DIFF = (
 )
 
 
-class GitLabPostResult(msgspec.Struct, frozen=True):
-    """What one run did (or, in a dry run, would do)."""
+class GitLabPostResult(ThreadPostResult, frozen=True):
+    """What one run did on GitLab (`ThreadPostResult`)."""
 
-    target: str
-    created: int
-    skipped_existing: int
-    moved_to_summary: int
-    reanchored: int
-    updated: int
-    resolved: int
-    kept_replied: int
-    sticky: str
-    status: str
-    dry_run: bool
-    warnings: tuple[str, ...] = ()
-    unchecked: int = 0  # gone findings kept open: a bot that reported them did not report
-
-    def describe(self) -> str:
-        """One line for a person reading the job log."""
-        verb = "would post" if self.dry_run else "posted"
-        parts = [
-            f"{self.created} new diff discussion(s)",
-            f"{self.skipped_existing} already there",
-            f"{self.moved_to_summary} listed in the summary (not on the diff)",
-            f"{self.reanchored} re-anchored after a push",
-            f"{self.updated} refreshed",
-            f"{self.resolved} resolved as fixed",
-        ]
-        if self.kept_replied:
-            parts.append(f"{self.kept_replied} fixed but left alone (someone replied)")
-        if self.unchecked:
-            parts.append(f"{self.unchecked} not re-checked (their bots did not report)")
-        return (
-            f"{self.target}: {verb} {', '.join(parts)}; summary note {self.sticky}; "
-            f"commit status {self.status}"
-        )
+    words = Words(
+        "new diff discussion(s)",
+        "resolved as fixed",
+        "someone replied",
+        "summary note",
+        "commit status",
+    )
 
 
 class _Work(msgspec.Struct):
