@@ -338,3 +338,12 @@ def test_link_mode_says_the_triage_and_coverage_too() -> None:
     )
     assert "Use of assert detected (app/db.py:40): false positive by @alice" in text
     assert "**Did not review this commit:** coderabbit" in text
+
+
+def test_the_gate_is_said_in_a_few_words_for_a_status() -> None:
+    assert plan().gate.describe() == "2 finding(s) at unverified or above"
+    passed = plan(Triage((decide(at(plan(), 10)), decide(at(plan(), 40)))))
+    assert passed.gate.describe() == "no finding at unverified or above"
+    assert plan(settings=replace(SETTINGS, gate_level=None)).gate.describe() == (
+        "no finding at any or above"
+    )

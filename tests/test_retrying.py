@@ -4,7 +4,7 @@ second, and a rate-limit reset that decides only a rate limit's wait."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
@@ -76,3 +76,21 @@ def test_a_rate_limit_reset_decides_the_wait_of_a_rate_limit_only(
     client = gitlab(answers, RetryPolicy(), time)
     assert client.get("/user") == {}
     assert time.slept == slept
+
+
+def test_a_write_answered_already_done_is_what_was_wanted() -> None:
+    from review_quorum.errors import ServiceError
+    from review_quorum.retrying import unless_done
+
+    def answered(status: int) -> Callable[[], object]:
+        def write() -> object:
+            raise ServiceError("gone", status=status, method="DELETE", path="/x")
+
+        return write
+
+    unless_done(answered(404), 404)  # already deleted
+    with pytest.raises(ServiceError):
+        unless_done(answered(409), 404)
+    sent: list[int] = []
+    unless_done(lambda: sent.append(1), 404)
+    assert sent == [1]

@@ -184,6 +184,13 @@ class Gate(msgspec.Struct, frozen=True):
     def failed(self) -> bool:
         return bool(self.blocking)
 
+    def describe(self) -> str:
+        """The gate in a few words, as a commit or pull request status says it."""
+        level = self.level.value if self.level is not None else "any"
+        if self.failed:
+            return f"{len(self.blocking)} finding(s) at {level} or above"
+        return f"no finding at {level} or above"
+
 
 class AwaitedBots(msgspec.Struct, frozen=True):
     """The bots a review waited for (`--wait-for`): which said they skipped, which never came.

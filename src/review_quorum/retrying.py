@@ -350,3 +350,13 @@ def write_once(
             if found is not None:
                 return found
             attempt += 1
+
+
+def unless_done(write: Callable[[], object], done: int) -> None:
+    """Send `write`, whose answer `done` (404 to a delete, 409 to a resolve) says it was
+    already applied: what the caller wanted, not a failure."""
+    try:
+        write()
+    except ServiceError as err:
+        if err.status != done:
+            raise

@@ -25,6 +25,7 @@ retrying, so a retry never duplicates.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -44,8 +45,7 @@ from review_quorum.delivery.reconcile import (
 from review_quorum.errors import AzureDevOpsError
 from review_quorum.markup import dialects
 from review_quorum.markup.markers import SUMMARY, find_markers, opens_with_marker
-from review_quorum.plan import Gate
-from review_quorum.retrying import create_once
+from review_quorum.retrying import create_once, unless_done
 
 STATUS_NAME = "review-quorum"
 STATUS_GENRE = "review-quorum"
@@ -317,11 +317,7 @@ class _Run:
         """Delete a thread by deleting its one comment (a thread cannot be deleted)."""
         for thread in threads:
             path = f"{self.target.path}/threads/{thread.id}/comments/{thread.comment}"
-            try:
-                self._write("DELETE", path)
-            except AzureDevOpsError as err:
-                if err.status != 404:  # already gone: what we wanted
-                    raise
+            unless_done(partial(self._write, "DELETE", path), 404)
         return len(threads)
 
     def _edit(self, thread: AzureThread, body: str) -> None:
@@ -345,7 +341,7 @@ class _Run:
         body: dict[str, Any] = {
             "context": {"genre": STATUS_GENRE, "name": name},
             "state": state,
-            "description": _describe(gate),
+            "description": gate.describe(),
             "iterationId": self.iteration,
         }
         web_url = self.snapshot.web_url if self.snapshot is not None else ""
@@ -383,13 +379,6 @@ class _Run:
 
     def _write(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> Any:
         return self.client.write(method, path, body, dry_run=self.dry_run)
-
-
-def _describe(gate: Gate) -> str:
-    level = gate.level.value if gate.level is not None else "any"
-    if gate.failed:
-        return f"{len(gate.blocking)} finding(s) at {level} or above"
-    return f"no finding at {level} or above"
 
 
 def _ids(created: object) -> tuple[int, int] | None:

@@ -21,6 +21,7 @@ re-reads before retrying, so a retry never duplicates.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -40,8 +41,7 @@ from review_quorum.delivery.reconcile import (
 from review_quorum.errors import BitbucketError
 from review_quorum.markup import dialects
 from review_quorum.markup.markers import SUMMARY, find_markers, opens_with_marker
-from review_quorum.plan import Gate
-from review_quorum.retrying import create_once
+from review_quorum.retrying import create_once, unless_done
 
 STATUS_KEY = "review-quorum"
 # Bitbucket's build status: a key of at most 40 characters, a name of at most 255.
@@ -263,11 +263,8 @@ class _Run:
 
     def _delete(self, threads: Sequence[BitbucketThread]) -> int:
         for thread in threads:
-            try:
-                self._write("DELETE", f"{self.target.path}/comments/{thread.id}")
-            except BitbucketError as err:
-                if err.status != 404:  # already gone: what we wanted
-                    raise
+            path = f"{self.target.path}/comments/{thread.id}"
+            unless_done(partial(self._write, "DELETE", path), 404)
         return len(threads)
 
     def _edit(self, comment_id: int, body: str) -> None:
@@ -277,11 +274,8 @@ class _Run:
         """Resolve first, then rewrite: an interrupted run still finishes the thread."""
         for thread, body in fixed:
             if not thread.resolved:
-                try:
-                    self._write("POST", f"{self.target.path}/comments/{thread.id}/resolve")
-                except BitbucketError as err:
-                    if err.status != 409:  # already resolved: what we wanted
-                        raise
+                path = f"{self.target.path}/comments/{thread.id}/resolve"
+                unless_done(partial(self._write, "POST", path), 409)
             self._edit(thread.id, body)
         return len(fixed)
 
@@ -298,7 +292,7 @@ class _Run:
             "key": key[:MAX_KEY],
             "state": state,
             "name": key,
-            "description": _describe(gate),
+            "description": gate.describe(),
             "url": url,
         }
         path = f"{self.target.repository_path}/commit/{self.head}/statuses/build"
@@ -314,13 +308,6 @@ class _Run:
 
     def _write(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> Any:
         return self.client.write(method, path, body, dry_run=self.dry_run)
-
-
-def _describe(gate: Gate) -> str:
-    level = gate.level.value if gate.level is not None else "any"
-    if gate.failed:
-        return f"{len(gate.blocking)} finding(s) at {level} or above"
-    return f"no finding at {level} or above"
 
 
 def _as_created(comment_id: int | None) -> dict[str, Any] | None:

@@ -20,6 +20,7 @@ replied to are never edited or deleted.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -38,8 +39,7 @@ from review_quorum.gitlab.positions import addressable, anchored_at, position_fo
 from review_quorum.gitlab.reconcile import FindingThread, Ours, find_ours, find_thread
 from review_quorum.gitlab.snapshot import DiffRefs, MergeRequestSnapshot, read_merge_request
 from review_quorum.gitlab.target import MergeRequest
-from review_quorum.plan import Gate
-from review_quorum.retrying import create_once
+from review_quorum.retrying import create_once, unless_done
 
 STATUS_NAME = "review-quorum"
 NOT_IN_DIFF = (
@@ -251,11 +251,7 @@ class _Run:
     def _delete(self, threads: Sequence[FindingThread]) -> int:
         for thread in threads:
             path = f"{self.target.path}/discussions/{thread.discussion}/notes/{thread.note}"
-            try:
-                self._write("DELETE", path)
-            except GitLabError as err:
-                if err.status != 404:  # already gone: what we wanted
-                    raise
+            unless_done(partial(self._write, "DELETE", path), 404)
         return len(threads)
 
     def _edit(self, thread: FindingThread, body: str) -> None:
@@ -276,7 +272,7 @@ class _Run:
         if gate is None:
             return "not set (the plan has no gate)"
         state = "failed" if gate.failed else "success"
-        body: dict[str, Any] = {"state": state, "name": name, "description": _describe(gate)}
+        body: dict[str, Any] = {"state": state, "name": name, "description": gate.describe()}
         web_url = self.snapshot.web_url if self.snapshot else ""
         if web_url and sticky_id is not None:
             body["target_url"] = f"{web_url}#note_{sticky_id}"
@@ -310,13 +306,6 @@ class _Run:
 
 def _stale(thread: FindingThread, body: str) -> bool:
     return not thread.replied and normal(thread.body) != normal(body)
-
-
-def _describe(gate: Gate) -> str:
-    level = gate.level.value if gate.level is not None else "any"
-    if gate.failed:
-        return f"{len(gate.blocking)} finding(s) at {level} or above"
-    return f"no finding at {level} or above"
 
 
 def _offline_refs(env: Mapping[str, str]) -> DiffRefs:
