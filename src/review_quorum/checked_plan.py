@@ -201,15 +201,7 @@ def _rebuilt(
     analysed: Sequence[NormalizedFinding],
     verdicts: Sequence[AttachedVerdictInput],
 ) -> tuple[list[PlannedFinding], list[Skipped]]:
-    consensus = compute_consensus(
-        findings,
-        bots_ran=settings.bots_ran,
-        line_window=settings.line_window,
-        title_overlap=settings.title_overlap,
-        order=settings.order,
-        model=settings.model,
-        profile=settings.profile,
-    )
+    consensus = compute_consensus(findings, settings)
     attached, unmatched = attach_verdicts(consensus, verdicts, settings.line_window)
     theirs = {identity(member) for member in analysed}
     scoped = {_members(item.finding.members): item for item in plan.findings}

@@ -314,15 +314,7 @@ def _compared(
 ) -> tuple[list[PlannedFinding], Baseline]:
     """`planned` with their baseline states (pre-existing inline ones moved to the summary)
     and the baseline, its absent findings included."""
-    clusters = compute_consensus(
-        base,
-        bots_ran=settings.bots_ran,
-        line_window=settings.line_window,
-        title_overlap=settings.title_overlap,
-        order=settings.order,
-        model=settings.model,
-        profile=settings.profile,
-    )
+    clusters = compute_consensus(base, settings)
     placed = with_identities(planned)
     head = [(item.finding, item.fingerprint) for item in placed]
     states, absent = compare(head, clusters, diff=diff, lines=lines)
