@@ -22,14 +22,14 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable, Mapping
 from typing import Any
-from urllib.parse import parse_qsl, quote
+from urllib.parse import quote
 
 import httpx
 import orjson
 
 from azure_devops.ado_contract import AzureDevOpsSpec
 from github.fake_payloads import json_response
-from github.fake_rest import FakeTime, Fault, Faults, Interrupted
+from github.fake_rest import FakeTime, Fault, Interrupted, RestStandIn
 from github.github_openapi import SpecViolation
 
 API = "https://dev.azure.example"
@@ -40,7 +40,7 @@ REPOSITORY = "stockroom"
 __all__ = ["API", "FakeAzureDevOps", "FakeTime", "Interrupted"]
 
 
-class FakeAzureDevOps(Faults):
+class FakeAzureDevOps(RestStandIn):
     """One pull request; faults are injected as for the GitHub stand-in."""
 
     def __init__(self, spec: AzureDevOpsSpec, *, api_url: str = API, pull_id: int = 7) -> None:
@@ -160,25 +160,7 @@ class FakeAzureDevOps(Faults):
             if not t["isDeleted"] and t["comments"][0]["author"]["displayName"] == name
         ]
 
-    def writes(self) -> list[tuple[str, str, int]]:
-        return [entry for entry in self.log if entry[0] != "GET"]
-
     # --- the transport ------------------------------------------------------------------
-
-    def handle(self, request: httpx.Request) -> httpx.Response:
-        url = str(request.url)
-        assert url.startswith(self.api_url + "/"), f"request outside the API: {url}"
-        root = httpx.URL(self.api_url).raw_path.decode().rstrip("/")
-        path = request.url.raw_path.decode().split("?", 1)[0][len(root) :]
-        query = dict(parse_qsl(request.url.query.decode()))
-        body = orjson.loads(request.content) if request.content else None
-        try:
-            response = self._answer(request, path, query, body)
-        except httpx.TransportError:
-            self.log.append((request.method, path, 0))
-            raise
-        self.log.append((request.method, path, response.status_code))
-        return response
 
     def _answer(
         self, request: httpx.Request, path: str, query: dict[str, str], body: Any

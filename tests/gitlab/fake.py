@@ -20,13 +20,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping
 from typing import Any
-from urllib.parse import parse_qsl, quote, urlencode
+from urllib.parse import quote, urlencode
 
 import httpx
 import orjson
 
 from github.fake_payloads import json_response
-from github.fake_rest import FakeTime, Fault, Faults, Interrupted
+from github.fake_rest import FakeTime, Fault, Interrupted, RestStandIn
 from github.github_openapi import SpecViolation
 from gitlab.fake_diffs import anchor_problem, diff_text, trace
 from gitlab.gitlab_openapi import GitLabSpec
@@ -39,7 +39,7 @@ PROJECT_PATH = "acme/stockroom"
 __all__ = ["API", "FakeGitLab", "FakeTime", "Interrupted", "diff_text"]
 
 
-class FakeGitLab(Faults):
+class FakeGitLab(RestStandIn):
     """One merge request of one project; faults are injected as for the GitHub stand-in."""
 
     def __init__(self, spec: GitLabSpec, *, api_url: str = API, iid: int = 7) -> None:
@@ -142,21 +142,7 @@ class FakeGitLab(Faults):
     def threads_by(self, username: str) -> list[dict[str, Any]]:
         return [d for d in self.discussions if d["notes"][0]["author"]["username"] == username]
 
-    def writes(self) -> list[tuple[str, str, int]]:
-        return [entry for entry in self.log if entry[0] != "GET"]
-
     # --- the transport ------------------------------------------------------------------
-
-    def handle(self, request: httpx.Request) -> httpx.Response:
-        url = str(request.url)
-        assert url.startswith(self.api_url + "/"), f"request outside the API: {url}"
-        root = httpx.URL(self.api_url).raw_path.decode().rstrip("/")
-        path = request.url.raw_path.decode().split("?", 1)[0][len(root) :]
-        query = dict(parse_qsl(request.url.query.decode()))
-        body = orjson.loads(request.content) if request.content else None
-        response = self._answer(request, path, query, body)
-        self.log.append((request.method, path, response.status_code))
-        return response
 
     def _answer(
         self, request: httpx.Request, path: str, query: dict[str, str], body: Any
