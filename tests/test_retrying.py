@@ -94,3 +94,22 @@ def test_a_write_answered_already_done_is_what_was_wanted() -> None:
     sent: list[int] = []
     unless_done(lambda: sent.append(1), 404)
     assert sent == [1]
+
+
+@pytest.mark.parametrize("client", ["gitlab", "azure", "bitbucket"])
+def test_an_answer_that_is_not_json_is_the_services_error(client: str) -> None:
+    """Every JSON client: a 200 whose body is not JSON is an error naming the request."""
+    from review_quorum.azure_devops.client import AzureDevOpsClient
+    from review_quorum.bitbucket.client import BitbucketClient
+    from review_quorum.errors import AzureDevOpsError, BitbucketError
+
+    http = httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(200, text="<h")))
+    made, error = {
+        "gitlab": (lambda: GitLabClient(http, token="glpat-secret-value-0123"), GitLabError),
+        "azure": (lambda: AzureDevOpsClient(http, token="a" * 52), AzureDevOpsError),
+        "bitbucket": (lambda: BitbucketClient(http, token="bitbucket-token-0123"), BitbucketError),
+    }[client]
+    with pytest.raises(error, match=r"GET https://\S+/x\S* returned invalid JSON") as caught:
+        made().get("/x")
+    assert caught.value.status == 200 and caught.value.path.endswith("/x")
+    assert made().write("DELETE", "/x", dry_run=True) is None  # a dry run sends nothing

@@ -40,3 +40,26 @@ def test_link_mode_is_refused_by_name(reporter: str, comments: str, platform: st
     assert str(caught.value) == (
         f"--inline-mode link links to GitHub comments: use post on {platform}"
     )
+
+
+def test_a_client_is_connected_with_the_commands_dry_run_clock_and_sleeper(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`connected` makes the client as the command says (a dry run without a token is
+    offline, not refused), with the command line's clock and sleeper, and leaves an
+    injected HTTP client open for its owner."""
+    import httpx
+
+    from review_quorum.cli import github_input
+    from review_quorum.cli.reporters.threads import connected
+    from review_quorum.gitlab.client import GitLabClient
+
+    time = github_input.Timing(sleep=lambda seconds: None, clock=lambda: 12.0)
+    monkeypatch.setattr(github_input, "TIMING", time)
+    http = httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(500)))
+    given = delivery(PostingOptions(dry_run=True))
+    given = Delivery(given.plan, given.source, given.options, {}, http=http)
+    with connected(given, GitLabClient.from_env, "group/project!1") as client:
+        assert client.offline and client.dry_run
+        assert client._clock is time.clock and client._sleep is time.sleep
+    assert not http.is_closed
