@@ -12,7 +12,7 @@ import pytest
 from github.fake import FakeTime
 from review_quorum.errors import GitLabError
 from review_quorum.gitlab.client import GitLabClient
-from review_quorum.retrying import RetryPolicy, retry_after, whole_number
+from review_quorum.retrying import JsonRetryingClient, RetryPolicy, retry_after, whole_number
 
 NOW = 1_767_225_600.0  # 2026-01-01T00:00:00Z
 
@@ -104,11 +104,15 @@ def test_an_answer_that_is_not_json_is_the_services_error(client: str) -> None:
     from review_quorum.errors import AzureDevOpsError, BitbucketError
 
     http = httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(200, text="<h")))
-    made, error = {
-        "gitlab": (lambda: GitLabClient(http, token="glpat-secret-value-0123"), GitLabError),
-        "azure": (lambda: AzureDevOpsClient(http, token="a" * 52), AzureDevOpsError),
-        "bitbucket": (lambda: BitbucketClient(http, token="bitbucket-token-0123"), BitbucketError),
-    }[client]
+
+    def made() -> JsonRetryingClient:
+        if client == "gitlab":
+            return GitLabClient(http, token="glpat-secret-value-0123")
+        if client == "azure":
+            return AzureDevOpsClient(http, token="a" * 52)
+        return BitbucketClient(http, token="bitbucket-token-0123")
+
+    error = {"gitlab": GitLabError, "azure": AzureDevOpsError, "bitbucket": BitbucketError}[client]
     with pytest.raises(error, match=r"GET https://\S+/x\S* returned invalid JSON") as caught:
         made().get("/x")
     assert caught.value.status == 200 and caught.value.path.endswith("/x")
