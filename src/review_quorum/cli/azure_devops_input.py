@@ -50,26 +50,18 @@ def read_azure_devops(
     from review_quorum.azure_devops.client import AzureDevOpsClient
     from review_quorum.azure_devops.snapshot import read_pull_request
     from review_quorum.azure_devops.target import resolve_pull_request
-    from review_quorum.cli.posting import make_http_client
 
     env = os.environ if env is None else env
     if pull.wait_for is not None:
         raise ConfigError("--wait-for: waiting for bots is for GitHub and GitLab only")
     target = resolve_pull_request(pull.organization, pull.project, pull.repo, pull.pr, env)
-    http = make_http_client()
-    timing = github_input.TIMING  # read at call time, so that tests can replace it
-    try:
-        client = AzureDevOpsClient.from_env(
-            http, env, sleep=timing.sleep, clock=timing.clock, on_wait=progress.note
-        )
+    with github_input.client_for(AzureDevOpsClient.from_env, env) as client:
         identity = client.identity(target.organization)
         own = identity.id if identity is not None else ""
         if own:
             options = msgspec.structs.replace(options, own_login=own)
         with progress.stage(f"reading {target} from Azure DevOps"):
             snapshot = read_pull_request(client, target, changes=False)
-    finally:
-        http.close()
     talk = conversation(
         snapshot.threads, head_sha=snapshot.head_sha, web_url=snapshot.web_url, own_id=own
     )

@@ -43,26 +43,18 @@ def read_bitbucket(
     from review_quorum.bitbucket.poster import head_commit
     from review_quorum.bitbucket.snapshot import read_pull_request
     from review_quorum.bitbucket.target import resolve_pull_request
-    from review_quorum.cli.posting import make_http_client
 
     env = os.environ if env is None else env
     if pull.wait_for is not None:
         raise ConfigError("--wait-for: waiting for bots is for GitHub and GitLab only")
     target = resolve_pull_request(pull.repo, pull.pr, env)
-    http = make_http_client()
-    timing = github_input.TIMING  # read at call time, so that tests can replace it
-    try:
-        client = BitbucketClient.from_env(
-            http, env, sleep=timing.sleep, clock=timing.clock, on_wait=progress.note
-        )
+    with github_input.client_for(BitbucketClient.from_env, env) as client:
         account = client.current_account()
         own = account.uuid if account is not None else ""
         if own:
             options = msgspec.structs.replace(options, own_login=own)
         with progress.stage(f"reading {target} from Bitbucket"):
             snapshot = read_pull_request(client, target)
-    finally:
-        http.close()
     # Bitbucket names the head commit abbreviated: the pipeline's full hash, when it is
     # that commit, is the one a plan can name; else the plan names none.
     head = head_commit(snapshot, env)

@@ -19,8 +19,9 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, TypeVar
 
 import msgspec
 
@@ -50,6 +51,21 @@ class Timing(msgspec.Struct):
 
 
 TIMING = Timing()
+_Client = TypeVar("_Client")
+
+
+@contextmanager
+def client_for(make: Callable[..., _Client], env: Mapping[str, str]) -> Iterator[_Client]:
+    """The client `make` (a platform client's `from_env`) gives for one reading, on an
+    HTTP client of its own (closed after), with `TIMING`'s clock and sleeper and the
+    progress notes."""
+    from review_quorum.cli.posting import make_http_client  # httpx only when reading
+
+    http = make_http_client()
+    try:
+        yield make(http, env, sleep=TIMING.sleep, clock=TIMING.clock, on_wait=progress.note)
+    finally:
+        http.close()
 
 
 class PullInput(msgspec.Struct, frozen=True):
@@ -95,7 +111,6 @@ def read_github(
     """Read (after waiting, if asked) the pull request's comments into a batch of findings;
     with `triage` (a run recorded in the history), the writers' triage decisions too."""
     # Imported here so that commands which never touch GitHub do not pay for httpx.
-    from review_quorum.cli.posting import make_http_client
     from review_quorum.github import GitHubClient, resolve_target
     from review_quorum.github.snapshot import head_commit_date, read_pull
     from review_quorum.github.waiting import parse_bot_list
@@ -114,11 +129,7 @@ def read_github(
         raise ConfigError(
             f"--wait-for: expected bot names separated by commas, not {pull.wait_for!r}"
         )
-    http = make_http_client()
-    try:
-        client = GitHubClient.from_env(
-            http, env, sleep=TIMING.sleep, clock=TIMING.clock, on_wait=progress.note
-        )
+    with client_for(GitHubClient.from_env, env) as client:
         date = head_commit_date if bots else None
 
         def read() -> PullSnapshot:
@@ -131,8 +142,6 @@ def read_github(
             else:
                 snapshot, awaited = read(), None
         decisions = read_decisions(client, snapshot) if triage else []
-    finally:
-        http.close()
     batch = read_comments(_comments(snapshot), name=str(snapshot.target), options=options)
     return PullInput(batch, snapshot.head_sha, awaited, snapshot, tuple(decisions))
 

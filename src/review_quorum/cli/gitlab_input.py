@@ -56,7 +56,6 @@ def read_gitlab(
     pull: PullSource, options: ReadOptions, env: Mapping[str, str] | None = None
 ) -> PullInput:
     """Read (after waiting, if asked) the merge request's notes into a batch of findings."""
-    from review_quorum.cli.posting import make_http_client
     from review_quorum.github.waiting import parse_bot_list
     from review_quorum.gitlab.client import GitLabClient
     from review_quorum.gitlab.snapshot import read_merge_request
@@ -69,12 +68,7 @@ def read_gitlab(
         raise ConfigError(
             f"--wait-for: expected bot names separated by commas, not {pull.wait_for!r}"
         )
-    http = make_http_client()
-    timing = github_input.TIMING  # read at call time, so that tests can replace it
-    try:
-        client = GitLabClient.from_env(
-            http, env, sleep=timing.sleep, clock=timing.clock, on_wait=progress.note
-        )
+    with github_input.client_for(GitLabClient.from_env, env) as client:
         if options.own_login is None:
             # our own notes are the token's account's: only those, marked, are ours
             user = client.current_user()
@@ -95,7 +89,5 @@ def read_gitlab(
                 talk, awaited = wait(read, bots, pull.wait_timeout, options.bot_logins)
             else:
                 talk, awaited = read(), None
-    finally:
-        http.close()
     batch = read_notes(talk, name=str(target), options=options)
     return PullInput(batch, talk.head_sha, awaited)
