@@ -114,9 +114,10 @@ class Faults:
 
 
 class RestStandIn(Faults):
-    """The transport of a platform's REST stand-in (GitLab, Azure DevOps, Bitbucket): a
-    request under `api_url` is taken apart (its path below the API root, its query, its
-    JSON body), answered by `_answer`, and logged (status 0 when its answer is lost)."""
+    """The transport of a platform's REST stand-in (GitHub's, beside its GraphQL, GitLab's,
+    Azure DevOps' and Bitbucket's): a request under `api_url` is taken apart (its path
+    below the API root, its query, its JSON body), answered by `_answer`, and logged
+    (status 0 when its answer is lost)."""
 
     api_url: str
     log: list[tuple[str, str, int]]
@@ -146,7 +147,7 @@ class RestStandIn(Faults):
         raise NotImplementedError
 
 
-class GitHubStandIn(Faults):
+class GitHubStandIn(RestStandIn):
     """One repository's REST and GraphQL transport; subclasses keep the state and answer."""
 
     def __init__(
@@ -212,20 +213,9 @@ class GitHubStandIn(Faults):
     # --- the transport ------------------------------------------------------------------
 
     def handle(self, request: httpx.Request) -> httpx.Response:
-        url = str(request.url)
-        if url == self.graphql_url:
+        if str(request.url) == self.graphql_url:
             return self._graphql(request)
-        assert url.startswith(self.api_url + "/"), f"request outside the API: {url}"
-        path = url[len(self.api_url) :].split("?", 1)[0]
-        query = dict(parse_qsl(request.url.query.decode()))
-        body = orjson.loads(request.content) if request.content else None
-        try:
-            response = self._answer(request, path, query, body)
-        except httpx.TransportError:
-            self.log.append((request.method, path, 0))
-            raise
-        self.log.append((request.method, path, response.status_code))
-        return response
+        return super().handle(request)
 
     def _answer(
         self, request: httpx.Request, path: str, query: dict[str, str], body: Any
