@@ -91,6 +91,22 @@ def test_a_reliability_plan_keeps_its_contributions() -> None:
         read_saved_plan(document, "plan.json")
 
 
+def test_a_plan_keeps_the_priority_a_tool_states() -> None:
+    lone = finding("a", "x.py", 3, "Off by one", priority=0.35)
+    pair = [finding("b", "y.py", 9, "Nul", priority=1.0), finding("c", "y.py", 9, "Nul")]
+    document = as_saved(report_data(review([lone, *pair], settings=Settings(model="reliability"))))
+    stated = {
+        member["bot"]: member.get("priority")
+        for item in document["findings"]
+        for member in item["members"]
+    }
+    assert stated == {"a": 0.35, "b": 1.0, "c": None}
+    assert round_trip(document) == document
+    document["findings"][0]["members"][0]["priority"] = 3
+    with pytest.raises(InputError, match=r"priority must be a number in \[0, 1\]"):
+        read_saved_plan(document, "plan.json")
+
+
 PAGE = "https://github.com/o/r/pull/7"
 
 

@@ -25,6 +25,7 @@ from review_quorum.baseline import BASELINE_STATES, GATE_ON, Baseline, BaselineS
 from review_quorum.comment_links import link_targets
 from review_quorum.errors import FindingError, InputError, Skipped
 from review_quorum.model import (
+    NO_PRIORITY,
     CommentSource,
     ConsensusFinding,
     ConsensusLevel,
@@ -311,6 +312,7 @@ def _member(at: _At, pull_page: str) -> NormalizedFinding:
             source=_comment_source(at.key("source"), pull_page),
             use_only=_use_only(at.optional("use_only")),
             cwes=_cwes(at.optional("cwes")),
+            priority=_priority(at.optional("priority")),
         )
     except FindingError as err:
         at.fail(str(err))
@@ -319,6 +321,11 @@ def _member(at: _At, pull_page: str) -> NormalizedFinding:
 def _use_only(at: _At | None) -> bool:
     """A member whose rule states only the use of a function (written only when true)."""
     return at is not None and at.flag()
+
+
+def _priority(at: _At | None) -> float:
+    """The priority a member's tool states (written only when it states one)."""
+    return NO_PRIORITY if at is None else at.number()
 
 
 def _cwes(at: _At | None) -> tuple[int, ...]:

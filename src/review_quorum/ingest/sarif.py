@@ -12,10 +12,12 @@ Mapping choices, documented for users in ``docs/categories.md``:
   band of that score instead (>= 9 critical, >= 7 high, >= 4 medium, > 0 low); level
   ``none`` stays info. Results of kind ``pass``/``notApplicable``, suppressed results and
   results with ``baselineState: absent`` are not findings: each becomes a Skipped.
-- confidence: ``rank`` / 100 (/ 1 for flawfinder, which writes it on a 0-1 scale), else
-  what the result's properties state (Bandit's ``issue_confidence``, ``confidence``,
-  ``precision``: a level name of `PRECISION_CONFIDENCE` or a number from 0 to 1), else the
-  rule's (a Semgrep ``HIGH CONFIDENCE`` tag first, then its properties), else 1.0.
+- confidence: what the result's properties state (Bandit's ``issue_confidence``,
+  ``confidence``, ``precision``: a level name of `PRECISION_CONFIDENCE` or a number from 0
+  to 1), else the rule's (a Semgrep ``HIGH CONFIDENCE`` tag first, then its properties),
+  else 1.0.
+- priority: ``rank`` / 100 (/ 1 for flawfinder, which writes its risk level / 5 there and
+  so also sets the severity), -1 without one; range-checked, never a confidence.
 - CWE ids: the rule's tags, its ``cwe`` property and its relationships to the CWE taxonomy.
 - title: the first sentence of the message (``text``, or ``id`` looked up in the rule's
   ``messageStrings`` with ``arguments`` substituted), else of the rule's description.

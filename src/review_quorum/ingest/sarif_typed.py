@@ -36,10 +36,10 @@ from review_quorum.ingest.sarif_results import GLOBAL, RunReader, first_fingerpr
 from review_quorum.ingest.sarif_rules import (
     SkipRecord,
     confidence_of,
-    ranked_severity,
+    ranked,
     severity_of,
 )
-from review_quorum.model import Evidence, NormalizedFinding, Severity
+from review_quorum.model import NO_PRIORITY, Evidence, NormalizedFinding, Severity
 
 # orjson reads integers beyond 64 bits as floats, msgspec as ints: integers outside int64
 # (the widest bound msgspec checks) fail the typed decode, so the generic path reports them.
@@ -296,8 +296,9 @@ class _TypedRun:
         else:
             severity = severity_of(level, kind, rule, bag)
         rank = result.rank
+        priority = NO_PRIORITY
         if rank is not None:
-            severity = ranked_severity(rank, severity, rule)
+            severity, priority = ranked(rank, severity, rule)
         confidence = rule.confidence if bag is None else confidence_of(bag, rule)
         category = rule.category if bag is None else rules.category(rule, bag)
         if category in HOUSEKEEPING and severity > Severity.MEDIUM:
@@ -324,6 +325,7 @@ class _TypedRun:
             text or "",
             cwes=rule.cwes,
             use_only=rule.use_only,
+            priority=priority,
         )
 
     def _evidence(self, location: Location) -> Evidence:
