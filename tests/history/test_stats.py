@@ -15,11 +15,12 @@ from history import history_scene
 from review_quorum.cli import main
 from review_quorum.history import open_history
 from review_quorum.history.outcomes import DEFAULT_RULE
-from review_quorum.history.rates import calibrate
+from review_quorum.history.rates import calibrate, rate
 from review_quorum.history.report import render_csv, render_text
 from review_quorum.history.show import Filters
 from review_quorum.history.stats import Stats, compute_stats
 from review_quorum.history.sync import sync
+from review_quorum.scoring.fitting import beta_interval
 from review_quorum.scoring.profile import Profile
 
 TEXT = """\
@@ -34,10 +35,10 @@ Bots
 
 Sources, runs and reliability (95% interval)
   bot         runs    from  posted  kept  dropped  went away              reliability  n
-  sourcery       0  sync:3       0     0        0          0  0.75 [0.34-1.00] (thin)  2
-  copilot        0  sync:3       0     0        0          0  0.60 [0.21-0.94] (thin)  3
-  coderabbit     0  sync:4       0     0        0          0  0.40 [0.06-0.79] (thin)  3
-  gemini         0  sync:3       0     0        0          0  0.20 [0.00-0.56] (thin)  3
+  sourcery       0  sync:3       0     0        0          0  0.59 [0.26-0.89] (thin)  2
+  copilot        0  sync:3       0     0        0          0  0.42 [0.14-0.74] (thin)  3
+  coderabbit     0  sync:4       0     0        0          0  0.29 [0.06-0.61] (thin)  3
+  gemini         0  sync:3       0     0        0          0  0.21 [0.03-0.52] (thin)  3
 
 What each bot is worth
   bot         only it  only it addressed                 without it  cost/addressed
@@ -79,9 +80,11 @@ def synced(db_target: str) -> Iterator[str]:
 def stats_of(target: str, filters: Filters | None = None) -> Stats:
     database = open_history(target)
     try:
-        return compute_stats(database, DEFAULT_RULE, filters)
+        stats = compute_stats(database, DEFAULT_RULE, filters)
     finally:
         database.close()
+    rate(stats)  # as `quorum stats` does: what calibrate gives each source
+    return stats
 
 
 def test_stats_show_the_expected_rates(synced: str) -> None:
@@ -178,6 +181,29 @@ def test_stats_command_writes_text_json_csv_and_html(
         "addressed_rate,went_away,runs,reliability,reliability_low,reliability_high,outcomes,"
         "only_it,only_it_addressed,cost_per_addressed\n"
     )
+
+
+def test_stats_show_each_bot_at_the_reliability_calibrate_and_review_give_it(
+    synced: str,
+) -> None:
+    stats = stats_of(synced)
+    learned = {source.bot: source.reliability for source in calibrate(stats, origin="x").sources}
+    shown = {bot: tally.reliability for bot, tally in stats.bots.items()}
+    assert learned.keys() == shown.keys()
+    for bot, reliability in shown.items():
+        assert reliability is not None
+        assert round(reliability.estimate, 4) == learned[bot]  # one estimator, not a Laplace rate
+        assert 0.0 < reliability.low < reliability.estimate < reliability.high < 1.0
+
+
+def test_a_posterior_interval_narrows_as_outcomes_accumulate() -> None:
+    few = beta_interval(2 + 1.2, 1 + 1.8)
+    many = beta_interval(200 + 1.2, 100 + 1.8)
+    assert few[0] < many[0] < 2 / 3 < many[1] < few[1]
+    assert beta_interval(1, 1) == pytest.approx((0.025, 0.975), abs=1e-4)  # uniform
+    assert beta_interval(2, 2)[0] == pytest.approx(0.0943, abs=1e-4)
+    assert beta_interval(0.5, 0.5)[0] == pytest.approx(0.00154, abs=1e-4)
+    assert beta_interval(3.0, 0.0) == (1.0, 1.0) and beta_interval(0.0, 3.0) == (0.0, 0.0)
 
 
 def test_calibrate_command_writes_a_profile_review_can_read(
