@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 
 from github.github_support import TOKEN
 from history import history_scene
@@ -16,9 +17,9 @@ from review_quorum.cli import main
 from review_quorum.history import open_history
 from review_quorum.history.outcomes import DEFAULT_RULE
 from review_quorum.history.rates import calibrate, rate
-from review_quorum.history.report import render_csv, render_text
+from review_quorum.history.report import render_csv, render_text, stats_data
 from review_quorum.history.show import Filters
-from review_quorum.history.stats import Stats, compute_stats
+from review_quorum.history.stats import Agreement, Stats, Tally, compute_stats
 from review_quorum.history.sync import sync
 from review_quorum.scoring.fitting import beta_interval
 from review_quorum.scoring.profile import Profile
@@ -196,6 +197,27 @@ def test_stats_show_each_bot_at_the_reliability_calibrate_and_review_give_it(
         assert 0.0 < reliability.low < reliability.estimate < reliability.high < 1.0
 
 
+def test_a_source_without_decided_outcomes_shows_no_reliability() -> None:
+    stats = Stats(pull_requests=1)
+    stats.bots = {"sourcery": Tally(2, 2, 0, 1, 1, 0), "kodus": Tally(2, 2, 0, 0, 0, 2)}
+    stats.rules = {("sourcery", "S1"): Tally(2, 2, 0, 1, 1, 0)}
+    stats.months = {("sourcery", "2026-01"): Tally(2, 2, 0, 1, 1, 0)}
+    rate(stats)
+    sources = render_text(stats).split("Sources, runs and reliability")[1].splitlines()
+    kodus = next(line for line in sources if line.strip().startswith("kodus")).split()
+    assert kodus[-2:] == ["-", "0"]
+    data = stats_data(stats)
+    by_bot = {bot["bot"]: bot["reliability"] for bot in data["bots"]}
+    assert by_bot["kodus"] == {"estimate": None, "interval": None, "outcomes": 0, "thin": True}
+    assert by_bot["sourcery"]["estimate"] is not None and len(by_bot["sourcery"]["interval"]) == 2
+    assert data["rules"][0]["reliability"]["estimate"] is not None
+    assert data["months"][0]["reliability"]["estimate"] is None
+    rows = {(r["scope"], r["bot"]): r for r in csv.DictReader(io.StringIO(render_csv(stats)))}
+    cells = ("reliability", "reliability_low", "reliability_high")
+    assert [rows[("bot", "kodus")][cell] for cell in cells] == ["", "", ""]
+    assert all(rows[("bot", "sourcery")][cell] for cell in cells)
+
+
 def test_a_posterior_interval_narrows_as_outcomes_accumulate() -> None:
     few = beta_interval(2 + 1.2, 1 + 1.8)
     many = beta_interval(200 + 1.2, 100 + 1.8)
@@ -204,6 +226,29 @@ def test_a_posterior_interval_narrows_as_outcomes_accumulate() -> None:
     assert beta_interval(2, 2)[0] == pytest.approx(0.0943, abs=1e-4)
     assert beta_interval(0.5, 0.5)[0] == pytest.approx(0.00154, abs=1e-4)
     assert beta_interval(3.0, 0.0) == (1.0, 1.0) and beta_interval(0.0, 3.0) == (0.0, 0.0)
+    # skewed and many-outcome posteriors (quantiles by numerical integration of the density)
+    assert beta_interval(2, 5) == pytest.approx((0.04327, 0.64123), abs=2e-4)
+    assert beta_interval(30, 70) == pytest.approx((0.21467, 0.39291), abs=2e-4)
+
+
+def test_stats_shrink_a_bot_toward_the_bot_it_copies_as_calibrate_does() -> None:
+    # two bots nothing is known of whose findings almost always coincide are one family:
+    # each is shrunk toward the other's rate, in stats as in calibrate
+    stats = Stats(pull_requests=12)
+    stats.bots = {
+        "echo-a": Tally(12, 12, 11, 2, 10, 0),
+        "echo-b": Tally(12, 12, 11, 1, 11, 0),
+        "kodus": Tally(12, 12, 0, 11, 1, 0),
+        "tabby": Tally(6, 6, 0, 5, 1, 0),
+    }
+    stats.agreements = [Agreement("echo-a", "echo-b", 11, 0.95)]
+    rate(stats)
+    learned = {source.bot: source.reliability for source in calibrate(stats, origin="x").sources}
+    alone = calibrate(replace(stats, agreements=[]), origin="x").sources
+    assert {s.bot: s.reliability for s in alone}["echo-a"] != learned["echo-a"]
+    for bot, tally in stats.bots.items():
+        assert tally.reliability is not None
+        assert round(tally.reliability.estimate, 4) == learned[bot]
 
 
 def test_calibrate_command_writes_a_profile_review_can_read(

@@ -76,6 +76,12 @@ def test_the_reliability_model_orders_ties_by_the_priority_tools_state() -> None
     assert [c.file for c in ordered] == ["b.py", "d.py", "a.py", "c.py"]
 
 
+def test_a_stated_priority_of_zero_still_comes_before_none_stated() -> None:
+    items = [_lone("scan", "a.py", -1.0), _lone("scan", "b.py", 0.0)]
+    ordered = compute_consensus(items, model="reliability", profile=Profile())
+    assert [c.file for c in ordered] == ["b.py", "a.py"]
+
+
 def test_a_priority_never_outranks_the_score_or_the_severity() -> None:
     low = replace(_lone("scan", "a.py", 1.0), severity=Severity.LOW)
     high = _lone("scan", "b.py", 0.0)
