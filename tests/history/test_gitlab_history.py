@@ -43,8 +43,11 @@ def test_a_merge_requests_bot_notes_get_their_outcomes(
         fake.award(changed["notes"][0], "project_4242_bot_0a0b0c", "thumbsdown")  # a bot's
         note(fake, "greptile")
         head = "d" * 40
-        fake.push(head, {PATH: fake.version_diffs[fake.versions[-1]["id"]][PATH]},
-                  lambda path, line: None if line == 22 else line)
+        fake.push(
+            head,
+            {PATH: fake.version_diffs[fake.versions[-1]["id"]][PATH]},
+            lambda path, line: None if line == 22 else line,
+        )
         fake.state = "merged"
         status = main([*SYNC, "--mr", "7", "--db", db_target])
         again = main([*SYNC, "--db", db_target])  # the history's own merge request
