@@ -144,6 +144,7 @@ class FakeAzureDevOps(Faults):
 
     def reply(self, thread: dict[str, Any], name: str, content: str) -> dict[str, Any]:
         comment = self._comment(self.identity(name), content)
+        comment["id"] = max(c["id"] for c in thread["comments"]) + 1  # unique in its thread
         comment["parentCommentId"] = thread["comments"][0]["id"]
         thread["comments"].append(comment)
         return comment

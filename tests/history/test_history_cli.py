@@ -98,7 +98,8 @@ def test_the_rule_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
         "  1. author_declined -> dismissed\n"
         "  2. thumbs_down and not thumbs_up -> dismissed\n"
     )
-    assert "  9. merged -> dismissed\n  otherwise -> unknown\n" in out
+    assert "  4. closed_as_declined -> dismissed\n" in out
+    assert "  10. merged -> dismissed\n  otherwise -> unknown\n" in out
     assert "  resolved             its review thread was resolved\n" in out
 
 

@@ -62,10 +62,11 @@ def bitbucket_name(workspace: str, repo_slug: str) -> tuple[str, str]:
     return f"bitbucket:{workspace}", repo_slug
 
 
-def where(args: argparse.Namespace, platform: str, env: Mapping[str, str]) -> Any:
-    """The platform's target for the repository of `args` (its first pull request named,
-    else number 1: only the repository is used)."""
-    number = (args.pr or [1])[0] if isinstance(args.pr, list) else args.pr or 1
+def where(
+    args: argparse.Namespace, platform: str, env: Mapping[str, str], number: int | None
+) -> Any:
+    """The platform's pull request `number` (None: the one the pipeline names) in the
+    repository `args` and the pipeline's variables name."""
     if platform == "gitlab":
         from review_quorum.gitlab.target import resolve_merge_request
 
@@ -105,9 +106,9 @@ def sync(
             "--since and --last choose among the pull requests GitHub lists; on this platform "
             "name them with --pr N (and the history's own are read again)"
         )
-    target = where(args, platform, env)
-    owner, repo = name_of(target, platform, env)
     named = list(args.pr or [])
+    target = where(args, platform, env, (named or [1])[0])  # only its repository is used
+    owner, repo = name_of(target, platform, env)
     if not named and not known_pulls(database, owner, repo):
         raise ConfigError(
             f"nothing to read for {owner}/{repo}: name pull requests with --pr N (quorum "

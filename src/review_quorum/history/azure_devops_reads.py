@@ -39,7 +39,7 @@ from review_quorum.history.pulls import (
     label,
 )
 from review_quorum.history.triage import (
-    Account,
+    Actor,
     Decision,
     Screened,
     by_triagers,
@@ -185,11 +185,11 @@ def _user(person: object, own_id: str, bot_logins: Mapping[str, str]) -> dict[st
     return {"login": login, "type": "Bot" if bot else "User"}
 
 
-def _account(person: object, bot_logins: Mapping[str, str]) -> Account:
+def _account(person: object, bot_logins: Mapping[str, str]) -> Actor:
     if not isinstance(person, Mapping):
-        return Account((), bot=True)
+        return Actor((), bot=True)
     ids = tuple(str(person.get(key) or "") for key in ("uniqueName", "id"))
-    return Account(ids, bot=is_service_identity(person) or login_of(person) in bot_logins)
+    return Actor(ids, bot=is_service_identity(person) or login_of(person) in bot_logins)
 
 
 def _login(record: Mapping[str, Any]) -> str:

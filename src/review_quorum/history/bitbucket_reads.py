@@ -36,7 +36,7 @@ from review_quorum.history.pulls import (
     bot_comments,
     label,
 )
-from review_quorum.history.triage import Account, Screened, by_triagers, commands, our_comments
+from review_quorum.history.triage import Actor, Screened, by_triagers, commands, our_comments
 from review_quorum.ingest.azure_devops_threads import signed_accounts
 from review_quorum.ingest.base import ReadOptions
 from review_quorum.ingest.bitbucket_comments import (
@@ -117,12 +117,12 @@ def read_decisions(
     return by_triagers(commands(said, ours, bots=True), accounts, triagers, str(snapshot.target))
 
 
-def _account(user: object, bot_logins: Mapping[str, str]) -> Account:
+def _account(user: object, bot_logins: Mapping[str, str]) -> Actor:
     if not isinstance(user, Mapping):
-        return Account((), bot=True)
+        return Actor((), bot=True)
     ids = tuple(str(user.get(key) or "") for key in ("uuid", "account_id"))
     bot = user.get("type") == APP_ACCOUNT or login_of(user) in bot_logins
-    return Account(ids, bot=bot)
+    return Actor(ids, bot=bot)
 
 
 def _login(record: Mapping[str, Any]) -> str:

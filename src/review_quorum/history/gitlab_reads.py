@@ -43,7 +43,7 @@ from review_quorum.history.pulls import (
     label,
 )
 from review_quorum.history.triage import (
-    Account,
+    Actor,
     Decision,
     Screened,
     by_triagers,
@@ -237,13 +237,13 @@ def _author(snapshot: MergeRequestSnapshot, note_id: object) -> object:
     return None
 
 
-def _account(user: object, bot_logins: Mapping[str, str]) -> Account:
+def _account(user: object, bot_logins: Mapping[str, str]) -> Actor:
     if not isinstance(user, Mapping):
-        return Account((), bot=True)
+        return Actor((), bot=True)
     name = user.get("username")
     login = name if isinstance(name, str) else ""
     ids = (login, str(user["id"]) if isinstance(user.get("id"), int) else "")
-    return Account(ids, bot=is_bot_account(login) or login in bot_logins)
+    return Actor(ids, bot=is_bot_account(login) or login in bot_logins)
 
 
 def _text(value: object) -> str | None:

@@ -153,7 +153,7 @@ class Screened(msgspec.Struct, frozen=True):
 
 def by_triagers(
     decisions: Iterable[Decision],
-    accounts: Mapping[str, Account],
+    accounts: Mapping[str, Actor],
     triagers: Iterable[str],
     source: str,
 ) -> Screened:
@@ -188,7 +188,7 @@ def by_triagers(
     return Screened(tuple(kept), tuple(refused))
 
 
-class Account(msgspec.Struct, frozen=True):
+class Actor(msgspec.Struct, frozen=True):
     """Who made a decision: the stable ids that name the account, and whether it is a bot."""
 
     ids: tuple[str, ...]
