@@ -51,17 +51,19 @@ def test_azure_devops_threads_get_their_outcomes(
         fake.like(liked["comments"][0], "Erin")
         fake.like(liked["comments"][0], "Dana")
         thread("codex")
+        thread("cubic")["status"] = "closed"
         fake.status = "completed"
         status = main([*ADO_SYNC, "--pr", "7", "--db", db_target])
         again = main([*ADO_SYNC, "--db", db_target])
     assert errors == []
     assert (status, again) == (0, 0)
     said = capsys.readouterr().err
-    assert "1 pull request(s) listed, 1 read, 0 already up to date; 5 bot comment(s)" in said
+    assert "1 pull request(s) listed, 1 read, 0 already up to date; 6 bot comment(s)" in said
     assert "1 pull request(s) listed, 0 read, 1 already up to date" in said
     rows = outcomes(db_target)
     assert decided(rows) == {
         "coderabbit": ("addressed", "clause 6: resolved -> addressed"),
+        "cubic": ("addressed", "clause 6: resolved -> addressed"),
         "gemini": ("dismissed", "clause 4: closed_as_declined -> dismissed"),
         "sourcery": ("addressed", "clause 8: author_agreed -> addressed"),
         "greptile": ("addressed", "clause 9: thumbs_up -> addressed"),
@@ -70,6 +72,11 @@ def test_azure_devops_threads_get_their_outcomes(
     assert "reactions +2/-0" in rows["greptile"].signals
     assert "thread closed as wont-fix" in rows["gemini"].signals
     assert rows["codex"].repository == "azure-devops:contoso/Stock Room/stockroom"
+    database = open_history(db_target)
+    try:  # Azure DevOps does not say whether a push changed the lines: unknown, not "no"
+        assert database.rows("SELECT DISTINCT lines_changed FROM comment_findings") == [(None,)]
+    finally:
+        database.close()
 
 
 def test_a_service_identitys_like_is_no_reaction(
@@ -97,9 +104,10 @@ def test_bitbucket_comments_get_their_outcomes(
 
         fake.resolve(comment("coderabbit"), "Erin")
         declined = comment("gemini")
-        fake.add_comment("Dana", "That is by design.", parent=declined)
+        asked = fake.add_comment("Erin", "Is it?", parent=declined)
+        fake.add_comment("Dana", "That is by design.", parent=asked)  # a reply to a reply
         comment("codex")
-        fake.page_cap = 2  # five comments: three pages
+        fake.page_cap = 2  # six comments: three pages
         fake.state = "MERGED"
         status = main([*BITBUCKET_SYNC, "--pr", "7", "--db", db_target])
         again = main([*BITBUCKET_SYNC, "--db", db_target])

@@ -4,8 +4,12 @@ note becomes the same outcomes GitHub's sync gives."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+import review_quorum
 from gitlab.gitlab_support import BOT_NOTES, PATH, over_http
 from review_quorum.cli import main
 from review_quorum.history import finding_outcomes, open_history
@@ -69,3 +73,33 @@ def test_a_merge_requests_bot_notes_get_their_outcomes(
     assert any(head[:7] in signal for signal in rows["cursor"].signals)
     awards = [path for _, path, _ in fake.log if path.endswith("/award_emoji")]
     assert len(awards) == 5  # one list per bot note
+
+
+def test_stats_and_calibrate_learn_from_a_gitlab_sync(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = f"{tmp_path}/h.db"
+    with over_http(monkeypatch) as (fake, errors):
+        fake.resolve(note(fake, "coderabbit"), "erin")
+        disliked = note(fake, "sourcery")
+        fake.award(disliked["notes"][0], "erin", "thumbsdown")
+        assert main([*SYNC, "--mr", "7", "--db", db]) == 0
+    assert errors == []
+    capsys.readouterr()
+    assert main(["stats", "--db", db, "--repo", "gitlab:acme/stockroom", "--format", "json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    counts = {row["bot"]: (row["addressed"], row["dismissed"]) for row in stats["bots"]}
+    assert counts == {"coderabbit": (1, 0), "sourcery": (0, 1)}
+    profile = f"{tmp_path}/profile.json"
+    assert main(["calibrate", "--db", db, "--min-decided", "1", "-o", profile]) == 0
+    sources = json.loads(Path(profile).read_text())["sources"]
+    learned = {s["bot"]: s for s in sources if s["rule"] is None and "history" in s["origin"]}
+    assert (learned["coderabbit"]["true"], learned["coderabbit"]["false"]) == (1, 0)
+    assert (learned["sourcery"]["true"], learned["sourcery"]["false"]) == (0, 1)
+    default = Path(review_quorum.__file__).parent / "profiles" / "default.json"
+    shipped = {
+        s["bot"]: s["reliability"]
+        for s in json.loads(default.read_text())["sources"]
+        if s["rule"] is None
+    }
+    assert learned["coderabbit"]["reliability"] > shipped["coderabbit"]  # addressed: up

@@ -13,7 +13,7 @@ from review_quorum.cli.record import _full
 from review_quorum.errors import ConfigError
 from review_quorum.history import azure_devops_reads, bitbucket_reads, gitlab_reads
 from review_quorum.history.pulls import BotComment
-from review_quorum.history.triage import Actor, Decision, by_triagers, commands
+from review_quorum.history.triage import Actor, Decision, Screened, by_triagers, commands
 
 FINGERPRINT = "0123456789abcdef01234567"
 
@@ -212,3 +212,37 @@ def test_a_numbered_project_without_its_path_is_refused(env: dict[str, str]) -> 
 )
 def test_a_pipelines_head_commit_must_be_a_full_sha(text: str, expected: str | None) -> None:
     assert _full(text) == expected
+
+
+def test_a_reply_to_an_id_that_is_no_integer_is_no_ones() -> None:
+    record = {"id": 2, "body": "/quorum ack", "user": {"login": "p"}, "in_reply_to_id": [10]}
+    assert commands([("review_comment", record)], {10: FINGERPRINT}) == []
+
+
+def test_only_our_own_accounts_marked_notes_are_ours_on_gitlab() -> None:
+    """A look-alike's note carrying our marker is not ours: a reply to it triages nothing."""
+    from review_quorum.gitlab.snapshot import DiffRefs, MergeRequestSnapshot
+    from review_quorum.gitlab.target import MergeRequest
+    from review_quorum.markup.markers import FINDING, marker
+
+    def note(number: int, username: str, body: str) -> dict[str, Any]:
+        return {"id": number, "author": {"username": username, "id": number}, "body": body}
+
+    fake_ours = note(1, "quorum-look-alike", f"{marker(FINDING, FINGERPRINT)}\nA finding")
+    reply = note(2, "erin", "/quorum false-positive")
+    snapshot = MergeRequestSnapshot(
+        MergeRequest("acme/stockroom", 7),
+        DiffRefs("a" * 40, "a" * 40, "c" * 40),
+        discussions=({"id": "d1", "notes": [fake_ours, reply]},),
+    )
+    screened = gitlab_reads.read_decisions(None, snapshot, "quorum-bot", ["erin"])  # type: ignore[arg-type]
+    assert screened == Screened()
+
+
+def test_the_triagers_key_must_be_a_list(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    from review_quorum.cli import main
+
+    config = tmp_path / "quorum.toml"
+    config.write_text('triagers = "erin"\n')
+    assert main(["history", "rule", "--config", str(config)]) == 2
+    assert "expected a list of the accounts that may triage" in capsys.readouterr().err

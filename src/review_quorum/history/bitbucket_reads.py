@@ -87,7 +87,7 @@ def read_pull_history(
             threads[comment.rest_id] = ThreadState(True, login_of(resolution.get("user")))
         else:
             threads[comment.rest_id] = ThreadState(False)
-    records = [c.record for c in talk.comments if isinstance(c.record, Mapping)]
+    records = rooted([c.record for c in talk.comments if isinstance(c.record, Mapping)])
     reading = PullReading(info=info, records=tuple(records), threads=threads, tracked={})
     return label(reading, comments)
 
@@ -104,17 +104,36 @@ def read_decisions(
     bot_logins = {**signed_accounts(talk.comments), **(bot_logins or {})}
     records = [c.record for c in talk.comments if isinstance(c.record, dict)]
     ours = our_comments(r for r in records if own_uuid and _login(r) == own_uuid)
-    said = [
+    kinds = [
         (c.kind.source_kind, c.record)
         for c in talk.comments
         if c.kind is not None and isinstance(c.record, Mapping)
     ]
+    said = list(zip([kind for kind, _ in kinds], rooted([r for _, r in kinds]), strict=True))
     users = {c.get("id"): c.get("user") for c in snapshot.comments}
     accounts = {
         f"{kind}:{record.get('id')}": _account(users.get(record.get("id")), bot_logins)
         for kind, record in said
     }
     return by_triagers(commands(said, ours, bots=True), accounts, triagers, str(snapshot.target))
+
+
+def rooted(records: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """`records` with each reply answering its thread's first comment: Bitbucket names the
+    comment replied to, which may itself be a reply."""
+    parents = {
+        r.get("id"): r.get("in_reply_to_id") for r in records if isinstance(r.get("id"), int)
+    }
+    result: list[Mapping[str, Any]] = []
+    for record in records:
+        parent, seen = record.get("in_reply_to_id"), set()
+        while (
+            isinstance(parent, int) and isinstance(parents.get(parent), int) and parent not in seen
+        ):
+            seen.add(parent)
+            parent = parents[parent]
+        result.append({**record, "in_reply_to_id": parent} if parent is not None else record)
+    return result
 
 
 def _account(user: object, bot_logins: Mapping[str, str]) -> Actor:
