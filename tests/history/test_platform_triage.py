@@ -124,9 +124,9 @@ def test_bitbucket_triage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
         [ours] = [c for c in fake.comments_by(bitbucket_support.QUORUM) if "inline" in c]
         twin = fake.add_account(None, "Erin twin")
         twin["nickname"] = "Erin"  # a look-alike: same nickname, another account
-        said = fake.add_comment("Erin twin", "/quorum wont-fix", parent=ours)
+        asked = fake.add_comment("Erin twin", "/quorum wont-fix", parent=ours)
         # the triager answers the look-alike's reply: Bitbucket names that reply as parent
-        fake.add_comment("Erin", "/quorum false-positive not reachable", parent=said)
+        fake.add_comment("Erin", "/quorum false-positive not reachable", parent=asked)
         fake.add_comment("project_4242_bot_0a0b0c", "/quorum ack", parent=ours, app=True)
         again, second = run(tmp_path, post, db, [erin["uuid"]])
     assert errors == []

@@ -128,9 +128,7 @@ def _declines(body: str) -> bool:
     return notice(body) in SKIP_NOTICES or any(words in text for words in SKIP_WORDS)
 
 
-def _activity(
-    snapshot: Talk, logins: Mapping[str, str]
-) -> Iterable[tuple[str, str, str, bool]]:
+def _activity(snapshot: Talk, logins: Mapping[str, str]) -> Iterable[tuple[str, str, str, bool]]:
     head = snapshot.head_sha
     for item in snapshot.reviews:
         if item.get("state") != "PENDING":
