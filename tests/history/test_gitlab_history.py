@@ -103,3 +103,41 @@ def test_stats_and_calibrate_learn_from_a_gitlab_sync(
         if s["rule"] is None
     }
     assert learned["coderabbit"]["reliability"] > shipped["coderabbit"]  # addressed: up
+
+
+def test_a_sync_pages_and_waits_out_rate_limits(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = f"{tmp_path}/h.db"
+    with over_http(monkeypatch) as (fake, errors):
+        for bot in ("coderabbit", "gemini", "sourcery", "greptile", "codex"):
+            liked = note(fake, bot)
+            for person in ("erin", "frank", "gina"):
+                fake.award(liked["notes"][0], person, "thumbsup")
+        fake.page_cap = 2  # five discussions and three emoji each: three and two pages
+        fake.fail("award_emoji/list-for-note", 429, headers={"Retry-After": "7"})
+        assert main([*SYNC, "--mr", "7", "--db", db]) == 0
+    assert errors == []
+    assert "retrying in 7s" in capsys.readouterr().err
+    assert len([p for _, p, _ in fake.log if p.endswith("/discussions")]) == 3
+    assert len([p for _, p, s in fake.log if p.endswith("/award_emoji") and s == 200]) == 10
+    rows = outcomes(db)
+    assert {row.bot: row.signals[0] for row in rows.values()} == dict.fromkeys(
+        ("coderabbit", "gemini", "sourcery", "greptile", "codex"), "reactions +3/-0"
+    )
+
+
+def test_an_interrupted_sync_is_done_again_whole(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = f"{tmp_path}/h.db"
+    with over_http(monkeypatch) as (fake, errors):
+        fake.resolve(note(fake, "coderabbit"), "erin")
+        note(fake, "gemini")
+        fake.fail("award_emoji/list-for-note", 500, times=10, skip=1)
+        assert main([*SYNC, "--mr", "7", "--db", db]) == 2  # gave up: nothing half-stored
+        assert not Path(db).exists()  # a failed first sync leaves no history behind
+        fake.faults.clear()
+        assert main([*SYNC, "--mr", "7", "--db", db]) == 0
+    assert errors == []
+    assert sorted(outcomes(db)) == ["coderabbit", "gemini"]

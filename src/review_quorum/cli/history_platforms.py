@@ -132,24 +132,28 @@ def sync(
 def _source(
     platform: str, target: Any, owner: str, repo: str, http: Any, env: Mapping[str, str]
 ) -> PullSource:
+    from review_quorum.cli import github_input
+
+    timing = github_input.TIMING  # read at call time, so that tests can replace it
+    waits = {"sleep": timing.sleep, "clock": timing.clock, "on_wait": progress.note}
     if platform == "gitlab":
         from review_quorum.gitlab.client import GitLabClient
         from review_quorum.history.gitlab_reads import GitLabSource
 
-        client = GitLabClient.from_env(http, env, on_wait=progress.note)
+        client = GitLabClient.from_env(http, env, **waits)
         user = client.current_user()
         return GitLabSource(client, target.project, owner, repo, user.username if user else "")
     if platform == "azure_devops":
         from review_quorum.azure_devops.client import AzureDevOpsClient
         from review_quorum.history.azure_devops_reads import AzureDevOpsSource
 
-        ado = AzureDevOpsClient.from_env(http, env, on_wait=progress.note)
+        ado = AzureDevOpsClient.from_env(http, env, **waits)
         identity = ado.identity(target.organization)
         return AzureDevOpsSource(ado, target, owner, repo, identity.id if identity else "")
     from review_quorum.bitbucket.client import BitbucketClient
     from review_quorum.history.bitbucket_reads import BitbucketSource
 
-    bitbucket = BitbucketClient.from_env(http, env, on_wait=progress.note)
+    bitbucket = BitbucketClient.from_env(http, env, **waits)
     account = bitbucket.current_account()
     return BitbucketSource(bitbucket, target, owner, repo, account.uuid if account else "")
 
