@@ -91,3 +91,21 @@ def test_a_run_on_a_platform_is_recorded_with_the_pipelines_head(
     assert "recorded run 1 of bitbucket:acme/stockroom#7 at eeeeeeeeeeee" in (
         capsys.readouterr().err
     )
+
+
+def test_a_post_to_gitlab_is_recorded_under_the_projects_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, plan = str(tmp_path / "h.db"), str(tmp_path / "plan.json")
+    with gitlab_support.over_http(monkeypatch) as (fake, errors):
+        username, line, body = NOTES["coderabbit"]
+        fake.add_note(username, body, position=fake.position(gitlab_support.PATH, line))
+        review = ["review", "--gitlab", *gitlab_support.MR, "--format", "json", "-o", plan]
+        assert main(review) == 0
+        monkeypatch.setenv("CI_MERGE_REQUEST_SOURCE_BRANCH_SHA", gitlab_support.HEAD)
+        monkeypatch.setenv("CI_PROJECT_URL", "https://gitlab.example.com/acme/stockroom")
+        post = ["post", plan, "--reporter", "gitlab-mr", *gitlab_support.MR, "--db", db]
+        assert main(post) in (0, 1)
+    assert errors == []
+    said = capsys.readouterr().err
+    assert "recorded run 1 of gitlab:acme/stockroom#7 at cccccccccccc" in said
