@@ -425,14 +425,15 @@ def plan_review(
             if wants_github(args):
                 pulled = read_github(args, options, triage=recorder is not None)
                 batch.extend(pulled.batch)
+            triagers = (file_settings.get("triagers") or []) if recorder is not None else None
             if wants_gitlab(args):
-                pulled = read_gitlab(args, options)
+                pulled = read_gitlab(args, options, triagers=triagers)
                 batch.extend(pulled.batch)
             if wants_azure_devops(args):
-                pulled = read_azure_devops(args, options)
+                pulled = read_azure_devops(args, options, triagers=triagers)
                 batch.extend(pulled.batch)
             if wants_bitbucket(args):
-                pulled = read_bitbucket(args, options)
+                pulled = read_bitbucket(args, options, triagers=triagers)
                 batch.extend(pulled.batch)
         diff = load_diff(args)
         verdicts = load_verdicts(args.verdicts)
