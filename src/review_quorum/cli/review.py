@@ -113,8 +113,8 @@ def add_parser(subparsers: Any) -> None:
         type=full_sha,
         metavar="SHA",
         help="the baseline is the run the history recorded for commit SHA (the merge-base "
-        "of the pull request: git merge-base BASE HEAD), read from --db or the default "
-        "history database",
+        "of the pull request: git merge-base BASE HEAD) in the repository --repo names "
+        "(default: $GITHUB_REPOSITORY), read from --db or the default history database",
     )
     parser.add_argument(
         "--gate-on",
@@ -315,15 +315,28 @@ def load_baseline(
 
 
 def _recorded(args: argparse.Namespace) -> list[NormalizedFinding]:
-    """The findings of the run the history recorded for `--baseline-db SHA`."""
+    """The findings of the run the history recorded for `--baseline-db SHA` in the
+    repository under review (`--repo`, else $GITHUB_REPOSITORY): a run of another
+    repository recorded in the same database is never taken."""
+    from review_quorum.github.target import PullRequest
     from review_quorum.history.base_run import findings_of, run_at
 
+    named = args.repo or os.environ.get("GITHUB_REPOSITORY", "").strip()
+    if not named:
+        raise ConfigError(
+            "--baseline-db: name the repository under review with --repo OWNER/NAME (or run "
+            "in GitHub Actions): a history may hold runs of several repositories"
+        )
+    repository = PullRequest.create(named, 1)
     database = open_reading(args.db, config.load(Path(args.config) if args.config else None))
     try:
-        run_id = run_at(database, args.baseline_db)
+        run_id = run_at(database, args.baseline_db, repository.owner, repository.repo)
         if run_id is None:
             raise InputError(
-                "--baseline-db", "", f"the history has no run of commit {args.baseline_db}"
+                "--baseline-db",
+                "",
+                f"the history has no run of commit {args.baseline_db} in "
+                f"{repository.owner}/{repository.repo}",
             )
         return findings_of(database, run_id)
     finally:
