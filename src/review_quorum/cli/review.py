@@ -402,8 +402,9 @@ def code_lines(
 
 def plan_review(
     args: argparse.Namespace, stages: Stages
-) -> tuple[ReviewPlan, dict[str, Any], Recorder | None]:
-    """The plan, the configuration read, and the history recorder `--db` asks for."""
+) -> tuple[ReviewPlan, dict[str, Any], Recorder | None, CodeLines]:
+    """The plan, the configuration read, the history recorder `--db` asks for, and the
+    head's code the identities were made from (which posting compares gone findings with)."""
     file_settings = config.load(Path(args.config) if args.config else None)
     files = InputFiles.from_args(args, root=file_settings.get("root"))
     recorder = Recorder.from_args(args, file_settings)
@@ -497,7 +498,7 @@ def plan_review(
             plan, awaited=pulled.awaited, commit_id=pulled.head_sha or None
         )
     plan = history_review.apply(plan, recorder, pulled, covered)
-    return plan, file_settings, recorder
+    return plan, file_settings, recorder, lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -505,7 +506,7 @@ def run(args: argparse.Namespace) -> int:
     stages.ticker.start()
     recorder: Recorder | None = None
     try:
-        plan, file_settings, recorder = plan_review(args, stages)
+        plan, file_settings, recorder, lines = plan_review(args, stages)
         output_format = effective(args, file_settings, "format")
         with stages.stage("render", f"writing the {output_format} report"):
             _write(plan, output_format, args.output)
@@ -535,6 +536,7 @@ def run(args: argparse.Namespace) -> int:
                 default="github-review",
                 written=True,
                 reading=reading,
+                lines=lines,
             )
         if posted != ExitCode.OK:
             stages.report()
