@@ -5,8 +5,9 @@ case-insensitively; without a login nothing is ours) AND its body carries our ma
 marker quoted or planted by anyone else is inert. One of our finding comments is live
 until it says its finding is fixed. A comment whose text differs from the draft's only in
 line endings or surrounding blank space is not stale. When a finding is no longer
-reported, its live comments are marked fixed, except those someone else answered: a
-replied thread is never edited or deleted again, only counted.
+reported, its live comments are marked fixed when `delivery.fixing` says so (else kept
+open with a note saying why), except those someone else answered: a replied thread is
+never edited or deleted again, only counted.
 """
 
 from __future__ import annotations
