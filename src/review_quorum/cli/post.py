@@ -192,19 +192,24 @@ def run(args: argparse.Namespace) -> int:
     gate = args.gate_level or settings.get("gate-level", "confirmed")  # a plan only lowers it
     gate_level = None if gate == "none" else ConsensusLevel.parse(gate)
     verdicts = load_verdicts(args.verdicts)
+    lines = CodeLines(root=args.checkout) if args.checkout else None
 
     def rebuild(fresh: Fresh) -> CheckedPlan:
         """The saved plan rebuilt from the comments GitHub shows now (`checked_plan`)."""
         names = reading.bot_logins.values()
         checked = check_plan(
-            plans[0], fresh, bot_names=names, gate_level=gate_level, verdicts=verdicts
+            plans[0],
+            fresh,
+            bot_names=names,
+            gate_level=gate_level,
+            verdicts=verdicts,
+            lines=lines,
         )
         warn_checked(checked, "and no comment is hidden this run")
         plans.append(checked.plan)
         faithful.append(checked.faithful)
         return checked
 
-    lines = CodeLines(root=args.checkout) if args.checkout else None
     status = deliver(
         args,
         plans[0],
