@@ -14,7 +14,7 @@ from review_quorum.delivery.draft import ReviewDraft
 from review_quorum.delivery.fixing import Gone, judge_gone, line_at, still_there
 from review_quorum.delivery.reconcile import reconcile_threads
 from review_quorum.identity import MAX_SOURCE_BYTES, CodeLines, code_hash
-from review_quorum.markup.markers import marker
+from review_quorum.markup.markers import marked_code, marker
 from review_quorum.scope import DiffScope
 
 FLAGGED = 'cursor.execute("SELECT " + q)'
@@ -184,3 +184,24 @@ def test_reconcile_threads_keeps_open_what_the_rule_keeps_and_says_why(checkout:
         head="e" * 40,
     )
     assert (again.update, again.unchecked, again.fixed) == ([], 1, [])
+
+
+def test_the_flagged_lines_hash_is_read_from_our_code_marker_only() -> None:
+    assert marked_code(body()) == H
+    assert marked_code(body(code=None)) is None
+    assert marked_code(marker("code")) is None  # a marker without a hash records nothing
+    assert marked_code(f"quoted: {marker('code', H)}") is None  # not on a line of its own
+
+
+def test_with_the_diff_alone_the_line_the_thread_stands_on_now_decides() -> None:
+    work = reconcile_threads(
+        draft(CodeLines(diff=FIXED_DIFF)),
+        {"a" * 32: [Thread(1, "app.py", 3, body())]},
+        stands_at=lambda t, c: False,
+        said=lambda t: (t.path, t.body),
+        postable=lambda c: True,
+        left_alone=lambda t: t.replied,
+        resolve_fixed=True,
+        now=lambda t: t.line,
+    )
+    assert ([t.id for t, _ in work.fixed], work.unchecked) == ([1], 0)

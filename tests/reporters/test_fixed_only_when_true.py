@@ -228,3 +228,27 @@ def test_a_bot_that_stops_reporting_resolves_nothing(
     assert not any(fixed for _, fixed in threads.values())
     assert all(unchecked(body) and "did not report" in body for body, _ in threads.values())
     assert "4 kept open" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("platform", PLATFORMS, ids=lambda p: p.name)
+def test_with_the_diff_alone_the_line_the_thread_stands_on_decides(
+    platform: Platform,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    """No checkout: the pull request's diff (the whole file is new) holds the head's lines;
+    the thread on line 20 now stands on other text, the one on line 10 on the same."""
+
+    def diff(fixed: bool) -> list[str]:
+        write_checkout(tmp_path / "head", fixed)
+        lines = (tmp_path / "head" / PATH).read_text(encoding="utf-8").splitlines()
+        text = f"--- /dev/null\n+++ b/{PATH}\n@@ -0,0 +1,40 @@\n"
+        (tmp_path / "pr.diff").write_text(text + "".join(f"+{x}\n" for x in lines), "utf-8")
+        return ["--diff", str(tmp_path / "pr.diff")]
+
+    threads, log = scenario(platform, monkeypatch, capsys, diff)
+    assert [line for line, (_, fixed) in threads.items() if fixed] == [20]
+    assert "its lines did not change" in threads[10][0]
+    assert "gemini did not report" in threads[14][0]
+    assert "2 kept open" in log
