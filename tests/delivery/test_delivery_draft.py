@@ -168,3 +168,19 @@ def test_each_inline_comment_records_its_flagged_lines_hash_and_the_draft_the_co
     assert marked_code(draft.comments[0].body) == code_hash("x")
     assert draft.lines is lines
     assert ReviewDraft.from_plan(plan).lines is None
+
+
+def test_a_bot_the_coverage_shows_reviewing_the_head_ran_though_it_found_nothing() -> None:
+    from review_quorum.history.coverage import BotCoverage, State
+    from review_quorum.history.honour import with_coverage
+
+    plan = review(agreed(4, "SQL injection"), diff=DIFF)
+    covered = [BotCoverage("coderabbit", State.REVIEWED), BotCoverage("cursor", State.STALE)]
+    draft = ReviewDraft.from_plan(with_coverage(plan, covered))
+    assert draft.ran == frozenset({"bandit", "semgrep", "coderabbit"})
+    gone = f"{marker('finding', 'f' * 32)}\n{marker('by', 'coderabbit:cursor')}\nold"
+    assert not_rechecked(draft, gone) == ("cursor",)
+    assert ReviewDraft.from_plan(with_coverage(plan, [])).ran == frozenset({"bandit", "semgrep"})
+    alone = with_coverage(plan, covered[:1])  # every expected bot reviewed: no note, still ran
+    assert ReviewDraft.from_plan(alone).ran == frozenset({"bandit", "semgrep", "coderabbit"})
+    assert alone.notes == plan.notes

@@ -186,8 +186,10 @@ class ReviewDraft(msgspec.Struct, frozen=True):
 
 def bots_that_ran(plan: ReviewPlan) -> frozenset[str]:
     """The bots that reported on the head in `plan` (keys as `BY` markers hold them):
-    every bot with a finding, kept or dropped, and the awaited bots that reviewed it."""
+    every bot with a finding, kept or dropped, the awaited bots that reviewed it, and the
+    expected ones the history's coverage shows reviewing it."""
     names = {member.bot for item in plan.findings for member in item.finding.members}
+    names.update(plan.reviewed)
     if plan.awaited is not None:
         names.update(plan.awaited.reported)
     return frozenset(map(bot_key, names))
