@@ -6,8 +6,10 @@ from msgspec.structs import replace
 
 from review_quorum.checked_plan import GHOST, MISMATCH, Fresh, check_plan
 from review_quorum.errors import Skipped
+from review_quorum.identity import CodeLines, code_hash
 from review_quorum.model import CommentSource, ConsensusLevel, NormalizedFinding, Severity
 from review_quorum.plan import ReviewPlan, Settings, review
+from review_quorum.scope import DiffScope
 from review_quorum.scoring.confidence import Disposition
 from review_quorum.scoring.confidence.attach import AttachedVerdict, AttachedVerdictInput
 from review_quorum.scoring.confidence.verdicts import (
@@ -253,3 +255,34 @@ def test_the_findings_are_grouped_in_the_order_the_plan_made_them() -> None:
     assert item.finding.title == "SQL injection through the search term"
     checked = check_plan(plan, Fresh((second, first)))  # GitHub lists them the other way
     assert checked.plan.findings == plan.findings and checked.differing == 0
+
+
+def test_the_rebuilt_plan_keeps_the_identities_the_review_gave() -> None:
+    """An analyser's own finding keeps the plan's flagged-line text (so its identity); a
+    bot's finding takes it from the posting run's checkout only, never from the plan."""
+    diff = DiffScope.parse(
+        "--- a/src/db.py\n+++ b/src/db.py\n@@ -1,0 +1,30 @@\n"
+        + "".join(f"+line {n}\n" for n in range(1, 31))
+    )
+    lone = said("coderabbit", 1, "Unbounded retry loop", line=5)
+    plan = review([lone, BANDIT], settings=SETTINGS, diff=diff)
+    by_bot = {item.finding.members[0].bot: item for item in plan.findings}
+    assert by_bot["bandit"].code == code_hash("line 21") and by_bot["coderabbit"].code
+    forged = replace(
+        plan,
+        findings=tuple(replace(item, code="0" * 16) for item in plan.findings),
+    )
+    rebuilt = {
+        item.finding.members[0].bot: item
+        for item in check_plan(forged, Fresh((lone,))).plan.findings
+    }
+    assert rebuilt["bandit"].code == "0" * 16  # the analyser's own, as the plan says
+    assert rebuilt["coderabbit"].code == ""  # never the plan's word for a bot's finding
+    checked = check_plan(plan, Fresh((lone,)), lines=CodeLines(diff=diff))
+    assert [item.fingerprint for item in checked.plan.findings] == [
+        item.fingerprint for item in plan.findings
+    ]
+    assert {item.code for item in checked.plan.findings} == {
+        code_hash("line 21"),
+        code_hash("line 5"),
+    }

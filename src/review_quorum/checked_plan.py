@@ -33,6 +33,7 @@ from msgspec.structs import replace
 
 from review_quorum.comment_links import comment_key, link_targets
 from review_quorum.errors import Skipped
+from review_quorum.identity import CodeLines, code_hashes
 from review_quorum.ingest.bots import BOT_NAMES
 from review_quorum.markup import escape
 from review_quorum.model import ConsensusLevel, NormalizedFinding
@@ -90,11 +91,15 @@ def check_plan(
     bot_names: Collection[str] = (),
     gate_level: ConsensusLevel | None = GATE,
     verdicts: Sequence[AttachedVerdictInput] = (),
+    lines: CodeLines | None = None,
 ) -> CheckedPlan:
     """`plan` rebuilt with the bots' findings `fresh` (GitHub's comments, read now) holds;
     `bot_names` are the configuration's names for bots (``bot-logins``), `gate_level` the
     posting run's own gate (its configuration's), which the plan may only lower, and
-    `verdicts` the posting run's own verifier verdicts (the plan's are never used)."""
+    `verdicts` the posting run's own verifier verdicts (the plan's are never used). Each
+    finding keeps the identity the review gave it: its flagged line's text is read from
+    `lines` (the posting run's checkout), else an analyser's own finding keeps the plan's;
+    a bot's finding is never given the plan's."""
     read = fresh.identities()
     commented = {finding.bot for finding in (*fresh.findings, *fresh.alone)}
     bots = commented | set(BOT_NAMES) | set(bot_names)
@@ -106,7 +111,7 @@ def check_plan(
     said = _said(fresh, [m for m in claimed if identity(m) in read])
     settings = _safe(plan.settings, gate_level)
     findings = _in_plan_order(members, [*analysed, *said])
-    rebuilt, unmatched = _rebuilt(settings, plan, findings, analysed, verdicts)
+    rebuilt, unmatched = _rebuilt(settings, plan, findings, analysed, verdicts, lines)
     differing = len(_bot_views(plan.findings) - _bot_views(rebuilt))
     added = len(_bot_views(rebuilt) - _bot_views(plan.findings))
     shown = len(_bot_views(plan.findings, dropped=True) & _bot_views(rebuilt, dropped=False))
@@ -200,6 +205,7 @@ def _rebuilt(
     findings: Sequence[NormalizedFinding],
     analysed: Sequence[NormalizedFinding],
     verdicts: Sequence[AttachedVerdictInput],
+    lines: CodeLines | None = None,
 ) -> tuple[list[PlannedFinding], list[Skipped]]:
     consensus = compute_consensus(
         findings,
@@ -215,11 +221,14 @@ def _rebuilt(
     scoped = {_members(item.finding.members): item for item in plan.findings}
     planned: list[PlannedFinding] = []
     links = link_targets(consensus)
+    codes = code_hashes(consensus, lines)
     for index, (finding, link) in enumerate(zip(consensus, links, strict=True)):
-        placed = place_finding(finding, attached.get(index), None, settings, link)
         members = _members(finding.members)
         like = scoped.get(members)
-        if like is not None and members <= theirs:  # the analysers' own: their diff scope
+        own = like is not None and members <= theirs  # the analysers' own
+        code = codes[index] or (like.code if like is not None and own else "")
+        placed = place_finding(finding, attached.get(index), None, settings, link, code)
+        if like is not None and own:  # their diff scope
             placed = _scoped_as(placed, like)
         planned.append(placed)
     return planned, unmatched

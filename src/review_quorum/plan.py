@@ -158,6 +158,9 @@ class ReviewPlan(msgspec.Struct, frozen=True):
     commit_id: str | None = None  # the head commit the review is about, when read from GitHub
     notes: tuple[str, ...] = ()  # summary lines from the history (coverage, acknowledged)
     baseline: Baseline | None = None  # what the findings were compared with, if anything
+    # The expected bots the pull request shows reviewing the head commit (the history's
+    # coverage), findings or not: their earlier findings' absence is re-checked.
+    reviewed: tuple[str, ...] = ()
 
     def with_disposition(self, disposition: Disposition) -> tuple[PlannedFinding, ...]:
         if disposition is Disposition.INLINE:

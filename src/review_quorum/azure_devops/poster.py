@@ -35,6 +35,7 @@ from review_quorum.azure_devops.target import AzurePullRequest
 from review_quorum.delivery.bodies import fixed_body, moved_section
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
 from review_quorum.delivery.fitting import fit_body
+from review_quorum.delivery.fixing import line_at
 from review_quorum.delivery.reconcile import (
     ThreadWork,
     live_fingerprint,
@@ -71,6 +72,7 @@ class AzurePostResult(msgspec.Struct, frozen=True):
     status: str
     dry_run: bool
     warnings: tuple[str, ...] = ()
+    unchecked: int = 0  # gone findings kept open (`delivery.fixing`): not shown fixed
 
     def describe(self) -> str:
         """One line for a person reading the pipeline's log."""
@@ -85,6 +87,8 @@ class AzurePostResult(msgspec.Struct, frozen=True):
         ]
         if self.kept_replied:
             parts.append(f"{self.kept_replied} fixed but left alone (replied to or triaged)")
+        if self.unchecked:
+            parts.append(f"{self.unchecked} kept open (not re-checked, or not shown changed)")
         return (
             f"{self.target}: {verb} {', '.join(parts)}; summary thread {self.sticky}; "
             f"pull request status {self.status}"
@@ -232,6 +236,7 @@ class _Run:
             updated=len(work.update),
             resolved=resolved,
             kept_replied=work.kept,
+            unchecked=work.unchecked,
             sticky=sticky,
             status=status,
             dry_run=self.dry_run,
@@ -247,6 +252,8 @@ class _Run:
             postable=lambda c: self._context(c) is not None,
             left_alone=lambda t: t.replied or t.status in TRIAGED,
             resolve_fixed=resolve_fixed,
+            now=lambda t: line_at((t.context or {}).get("rightFileStart")),
+            head=self.snapshot.head_sha if self.snapshot is not None else None,
         )
 
     def _context(self, comment: DraftComment) -> dict[str, Any] | None:

@@ -31,6 +31,7 @@ from review_quorum.bitbucket.target import BitbucketPullRequest, pull_request_pa
 from review_quorum.delivery.bodies import fixed_body, moved_section
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
 from review_quorum.delivery.fitting import fit_body
+from review_quorum.delivery.fixing import line_at
 from review_quorum.delivery.reconcile import (
     ThreadWork,
     live_fingerprint,
@@ -65,6 +66,7 @@ class BitbucketPostResult(msgspec.Struct, frozen=True):
     status: str
     dry_run: bool
     warnings: tuple[str, ...] = ()
+    unchecked: int = 0  # gone findings kept open (`delivery.fixing`): not shown fixed
 
     def describe(self) -> str:
         verb = "would post" if self.dry_run else "posted"
@@ -78,6 +80,8 @@ class BitbucketPostResult(msgspec.Struct, frozen=True):
         ]
         if self.kept_replied:
             parts.append(f"{self.kept_replied} fixed but left alone (someone replied)")
+        if self.unchecked:
+            parts.append(f"{self.unchecked} kept open (not re-checked, or not shown changed)")
         return (
             f"{self.target}: {verb} {', '.join(parts)}; summary comment {self.sticky}; "
             f"build status {self.status}"
@@ -213,6 +217,7 @@ class _Run:
             updated=len(work.update),
             resolved=resolved,
             kept_replied=work.kept,
+            unchecked=work.unchecked,
             sticky=sticky,
             status=status,
             dry_run=self.dry_run,
@@ -228,6 +233,8 @@ class _Run:
             postable=lambda c: c.side == "RIGHT",
             left_alone=lambda t: t.replied,
             resolve_fixed=resolve_fixed,
+            now=lambda t: line_at(t.inline, "to"),
+            head=self.head,
         )
 
     def _sticky(self, ours: BitbucketOurs, moved: Sequence[DraftComment]) -> tuple[str, int | None]:

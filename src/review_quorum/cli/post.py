@@ -39,6 +39,7 @@ from review_quorum.cli.azure_devops_input import add_organization_argument
 from review_quorum.cli.common import ExitCode, login, read_bytes, request_number, warn
 from review_quorum.cli.gitlab_input import add_merge_request_arguments
 from review_quorum.cli.record import Recorder, add_record_arguments
+from review_quorum.identity import CodeLines
 from review_quorum.ingest.base import ReadOptions, Source
 from review_quorum.model import ConsensusLevel
 from review_quorum.plan import INLINE_MODES, ReviewPlan
@@ -73,6 +74,14 @@ def add_parser(subparsers: Any) -> None:
         choices=[*config.LEVELS, "none"],
         help="this run's gate (default: the configuration's gate-level, else confirmed); "
         "a plan may lower it, never lift it",
+    )
+    parser.add_argument(
+        "--checkout",
+        metavar="DIR",
+        help="the head commit's checkout: with --resolve-fixed, a finding no longer reported "
+        "is marked fixed only when its flagged line changed or is gone there (without it, "
+        "GitHub's and GitLab's own tracking of the line decides, and Azure DevOps and "
+        "Bitbucket keep such threads open)",
     )
     add_post_arguments(parser)
     add_record_arguments(parser)
@@ -183,12 +192,18 @@ def run(args: argparse.Namespace) -> int:
     gate = args.gate_level or settings.get("gate-level", "confirmed")  # a plan only lowers it
     gate_level = None if gate == "none" else ConsensusLevel.parse(gate)
     verdicts = load_verdicts(args.verdicts)
+    lines = CodeLines(root=args.checkout) if args.checkout else None
 
     def rebuild(fresh: Fresh) -> CheckedPlan:
         """The saved plan rebuilt from the comments GitHub shows now (`checked_plan`)."""
         names = reading.bot_logins.values()
         checked = check_plan(
-            plans[0], fresh, bot_names=names, gate_level=gate_level, verdicts=verdicts
+            plans[0],
+            fresh,
+            bot_names=names,
+            gate_level=gate_level,
+            verdicts=verdicts,
+            lines=lines,
         )
         warn_checked(checked, "and no comment is hidden this run")
         plans.append(checked.plan)
@@ -196,7 +211,14 @@ def run(args: argparse.Namespace) -> int:
         return checked
 
     status = deliver(
-        args, plans[0], source, settings, default="github-review", reading=reading, rebuild=rebuild
+        args,
+        plans[0],
+        source,
+        settings,
+        default="github-review",
+        reading=reading,
+        rebuild=rebuild,
+        lines=lines,
     )
     if recorder is not None:
         if args.dry_run:
@@ -235,11 +257,12 @@ def deliver(
     written: bool = False,
     reading: ReadOptions | None = None,
     rebuild: Callable[[Fresh], CheckedPlan] | None = None,
+    lines: CodeLines | None = None,
 ) -> int:
     """Deliver `plan` with `--reporter`, else the configuration's reporter, else `default`;
     `written` says the command already wrote the review locally (so `local` has no more to
     do); `reading` is how the poster reads the pull request's comments, and `rebuild` checks
-    a saved plan against them (see `post_review`)."""
+    a saved plan against them (see `post_review`); `lines` is the head's code, if at hand."""
     from review_quorum.cli.posting import PostingOptions
     from review_quorum.cli.reporters import REPORTERS, Delivery
 
@@ -247,7 +270,9 @@ def deliver(
     name = options.reporter or file_settings.get("reporter") or default
     if name == "local" and written:
         return ExitCode.OK
-    delivery = Delivery(plan, source, options, os.environ, reading=reading, rebuild=rebuild)
+    delivery = Delivery(
+        plan, source, options, os.environ, reading=reading, rebuild=rebuild, lines=lines
+    )
     return REPORTERS[name](delivery)
 
 

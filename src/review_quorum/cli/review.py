@@ -113,8 +113,8 @@ def add_parser(subparsers: Any) -> None:
         type=full_sha,
         metavar="SHA",
         help="the baseline is the run the history recorded for commit SHA (the merge-base "
-        "of the pull request: git merge-base BASE HEAD), read from --db or the default "
-        "history database",
+        "of the pull request: git merge-base BASE HEAD) in the repository --repo names "
+        "(default: $GITHUB_REPOSITORY), read from --db or the default history database",
     )
     parser.add_argument(
         "--gate-on",
@@ -315,15 +315,28 @@ def load_baseline(
 
 
 def _recorded(args: argparse.Namespace) -> list[NormalizedFinding]:
-    """The findings of the run the history recorded for `--baseline-db SHA`."""
+    """The findings of the run the history recorded for `--baseline-db SHA` in the
+    repository under review (`--repo`, else $GITHUB_REPOSITORY): a run of another
+    repository recorded in the same database is never taken."""
+    from review_quorum.github.target import PullRequest
     from review_quorum.history.base_run import findings_of, run_at
 
+    named = args.repo or os.environ.get("GITHUB_REPOSITORY", "").strip()
+    if not named:
+        raise ConfigError(
+            "--baseline-db: name the repository under review with --repo OWNER/NAME (or run "
+            "in GitHub Actions): a history may hold runs of several repositories"
+        )
+    repository = PullRequest.create(named, 1)
     database = open_reading(args.db, config.load(Path(args.config) if args.config else None))
     try:
-        run_id = run_at(database, args.baseline_db)
+        run_id = run_at(database, args.baseline_db, repository.owner, repository.repo)
         if run_id is None:
             raise InputError(
-                "--baseline-db", "", f"the history has no run of commit {args.baseline_db}"
+                "--baseline-db",
+                "",
+                f"the history has no run of commit {args.baseline_db} in "
+                f"{repository.owner}/{repository.repo}",
             )
         return findings_of(database, run_id)
     finally:
@@ -389,8 +402,9 @@ def code_lines(
 
 def plan_review(
     args: argparse.Namespace, stages: Stages
-) -> tuple[ReviewPlan, dict[str, Any], Recorder | None]:
-    """The plan, the configuration read, and the history recorder `--db` asks for."""
+) -> tuple[ReviewPlan, dict[str, Any], Recorder | None, CodeLines]:
+    """The plan, the configuration read, the history recorder `--db` asks for, and the
+    head's code the identities were made from (which posting compares gone findings with)."""
     file_settings = config.load(Path(args.config) if args.config else None)
     files = InputFiles.from_args(args, root=file_settings.get("root"))
     recorder = Recorder.from_args(args, file_settings)
@@ -485,7 +499,7 @@ def plan_review(
             plan, awaited=pulled.awaited, commit_id=pulled.head_sha or None
         )
     plan = history_review.apply(plan, recorder, pulled, covered)
-    return plan, file_settings, recorder
+    return plan, file_settings, recorder, lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -493,7 +507,7 @@ def run(args: argparse.Namespace) -> int:
     stages.ticker.start()
     recorder: Recorder | None = None
     try:
-        plan, file_settings, recorder = plan_review(args, stages)
+        plan, file_settings, recorder, lines = plan_review(args, stages)
         output_format = effective(args, file_settings, "format")
         with stages.stage("render", f"writing the {output_format} report"):
             _write(plan, output_format, args.output)
@@ -523,6 +537,7 @@ def run(args: argparse.Namespace) -> int:
                 default="github-review",
                 written=True,
                 reading=reading,
+                lines=lines,
             )
         if posted != ExitCode.OK:
             stages.report()

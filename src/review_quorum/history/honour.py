@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from msgspec.structs import replace
 
-from review_quorum.history.coverage import BotCoverage, notes
+from review_quorum.history.coverage import BotCoverage, notes, reviewers
 from review_quorum.history.triage import Decision
 from review_quorum.markup import escape
 from review_quorum.plan import Gate, PlannedFinding, ReviewPlan
@@ -61,5 +61,9 @@ def _line(item: PlannedFinding, decision: Decision) -> str:
 
 
 def with_coverage(plan: ReviewPlan, covered: Sequence[BotCoverage]) -> ReviewPlan:
-    lines = notes(covered)
-    return replace(plan, notes=(*plan.notes, *lines)) if lines else plan
+    """`plan` naming in its summary the expected bots that did not review the head, and
+    knowing those that did (`ReviewPlan.reviewed`), findings or not."""
+    lines, reviewed = notes(covered), reviewers(covered)
+    if not lines and not reviewed:
+        return plan
+    return replace(plan, notes=(*plan.notes, *lines), reviewed=(*plan.reviewed, *reviewed))

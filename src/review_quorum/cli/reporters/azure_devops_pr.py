@@ -29,7 +29,7 @@ def report(delivery: Delivery) -> int:
     options = delivery.options
     if options.hide_duplicates:
         raise ConfigError("--hide-duplicates: Azure DevOps comments cannot be minimized")
-    draft = ReviewDraft.from_plan(delivery.plan, source=delivery.source)
+    draft = ReviewDraft.from_plan(delivery.plan, source=delivery.source, lines=delivery.lines)
     if draft.inline_mode != "post":
         raise ConfigError("--inline-mode link links to GitHub comments: use post on Azure DevOps")
     for skipped in draft.skipped:
