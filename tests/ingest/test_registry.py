@@ -188,3 +188,10 @@ def test_owasp_sarif_from_four_files_has_findings_both_bandit_and_ruff_detect(
     both = [f for f in document["findings"] if {"bandit", "ruff"} <= set(f["detected_by"])]
     assert len(both) > 300
     assert all(f["category"] == "security" and f["file"].startswith("testcode/") for f in both)
+
+
+def test_each_login_selects_the_reader_of_the_bot_it_is_registered_as() -> None:
+    for login in PARSERS:
+        assert BY_NAME[PARSERS[login].name] is PARSERS[login], login
+    assert set(BOT_NAMES) == {PARSERS[login].name for login in PARSERS} | {"kodus"}
+    assert "kodus" in BY_NAME and "kodus" not in PARSERS  # reached only by name
