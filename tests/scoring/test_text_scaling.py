@@ -176,3 +176,37 @@ def test_no_warning_when_every_cluster_was_compared() -> None:
         warnings.simplefilter("error", QuorumWarning)
         groups = compute_consensus(near_identical(2000), model="reliability")
     assert len(groups) < 20
+
+
+def test_the_warning_counts_the_findings_the_bound_applied_to() -> None:
+    # a.py and b.py: 33 lined clusters sharing "alpha" (lines 100 apart, outside the line
+    # window), and one finding without a line saying "alpha"; c.py: one alone.
+    def lined(file: str, number: int) -> NormalizedFinding:
+        return NormalizedFinding(
+            bot="semgrep",
+            finding_id=f"{file}-{number}",
+            severity=Severity.HIGH,
+            category="security",
+            title=f"alpha case{number}",
+            evidence=Evidence(file=file, line=1 + 100 * number),
+        )
+
+    findings = [lined(file, number) for file in ("a.py", "b.py") for number in range(33)]
+    findings += [
+        NormalizedFinding(
+            bot="copilot",
+            finding_id=f"free-{file}",
+            severity=Severity.HIGH,
+            category="security",
+            title="alpha overflow",
+            evidence=Evidence(file=file),
+        )
+        for file in ("a.py", "b.py", "c.py")
+    ]
+    with pytest.warns(QuorumWarning) as caught:
+        compute_consensus(findings, model="reliability")
+    assert [str(warning.message) for warning in caught] == [
+        "2 of 3 findings without a line had more than 32 clusters of their file sharing their"
+        " rarest words; each was compared with the 32 sharing the most of them, so a closer"
+        " match among the others may have been missed"
+    ]
