@@ -21,7 +21,6 @@ import msgspec
 from review_quorum import config
 from review_quorum.cli import progress
 from review_quorum.errors import ConfigError, shown
-from review_quorum.render.json_report import content_digest
 
 if TYPE_CHECKING:
     from review_quorum.history import Database
@@ -184,6 +183,7 @@ class Recorder(msgspec.Struct, frozen=True):
         """Record `plan` and say on standard error what happened."""
         from review_quorum.history import RunRecord, open_history, record_run
         from review_quorum.history.successive import git_changes
+        from review_quorum.render.json_report import content_digest
 
         record = RunRecord.from_plan(
             plan,

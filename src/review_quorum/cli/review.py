@@ -66,9 +66,7 @@ from review_quorum.plan import (
     Settings,
     review,
 )
-from review_quorum.render import json_report, terminal
 from review_quorum.render.formats import RENDERERS
-from review_quorum.saved_plan import read_saved_plan
 from review_quorum.scope import DiffScope, FilterMode
 from review_quorum.scoring import DEFAULT_MODEL
 from review_quorum.scoring.confidence import describe_threshold
@@ -354,6 +352,8 @@ def _saved_plan(data: bytes, path: str) -> ReviewPlan | None:
         return None
     if not isinstance(document, dict) or not {"settings", "github_review"} <= document.keys():
         return None
+    from review_quorum.saved_plan import read_saved_plan  # and the verifier stage it restores
+
     return read_saved_plan(document, path)
 
 
@@ -548,9 +548,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _write(plan: ReviewPlan, output_format: str, output: str | None) -> None:
     if output_format == "json":  # written as it is made: a report can be gigabytes
+        from review_quorum.render import json_report
+
         write_chunks(json_report.chunks(plan), output)
         return
     if output_format == "terminal":
+        from review_quorum.render import terminal
+
         color = (output in (None, "-")) and sys.stdout.isatty()
         text = terminal.render(plan, color=color, width=terminal_width())
     else:

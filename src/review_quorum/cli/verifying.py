@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -29,14 +28,14 @@ from review_quorum.cli.common import (
     write_output,
 )
 from review_quorum.errors import InputError
-from review_quorum.evaluate import Replan, Verifier
 from review_quorum.ingest.base import Source
 from review_quorum.plan import ReviewPlan
-from review_quorum.verifier.cache import Store
-from review_quorum.verifier.stage import CACHE_NAME, VerifyOptions, apply, verify
+from review_quorum.verifier.options import CACHE_NAME, VerifyOptions
 
 if TYPE_CHECKING:
     from review_quorum.cli.record import Recorder
+    from review_quorum.evaluate import Replan, Verifier
+    from review_quorum.verifier.cache import Store
 
 KEYS = (
     "verify-url",
@@ -144,6 +143,8 @@ def diff_text(args: argparse.Namespace) -> str | None:
     if getattr(args, "diff", None):
         return Source(args.diff, read_bytes(args.diff)).data.decode("utf-8", "replace")
     if getattr(args, "git", None):
+        import subprocess
+
         command = ["git", "diff", "--no-color", "--no-ext-diff", args.git]
         done = subprocess.run(command, capture_output=True, check=False)
         return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else None
@@ -169,6 +170,8 @@ def apply_to_review(
     if chosen.url and chosen.command:
         warn("--verify-url and --verifier-cmd both given: using --verifier-cmd")
         chosen = VerifyOptions(**{**_fields(chosen), "url": None})
+    from review_quorum.verifier.stage import apply, verify  # only when a verifier runs
+
     with timed or nullcontext(), _history_store(args, recorder) as store:
         verification = verify(plan, diff_text(args), chosen, os.environ, store=store)
         for problem in verification.problems:
@@ -198,6 +201,8 @@ def evaluator(args: argparse.Namespace) -> Verifier | None:
     chosen = options(args, {})
     if not chosen.wanted:
         return None
+
+    from review_quorum.verifier.stage import apply, verify
 
     def verified(plan: ReviewPlan, replan: Replan) -> ReviewPlan:
         verification = verify(plan, None, chosen, os.environ)
@@ -230,6 +235,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from review_quorum.saved_plan import read_saved_plan
+    from review_quorum.verifier.stage import verify
 
     settings = config.load(Path(args.config) if args.config else None)
     source = "<stdin>" if args.plan == "-" else args.plan

@@ -46,6 +46,8 @@ from review_quorum.verifier.client import (
     key_may_go_to,
 )
 from review_quorum.verifier.command import run_command
+from review_quorum.verifier.options import CACHE_NAME as CACHE_NAME
+from review_quorum.verifier.options import VerifyOptions as VerifyOptions
 from review_quorum.verifier.request import (
     ClusterRequest,
     Unsendable,
@@ -58,27 +60,6 @@ if TYPE_CHECKING:
 
 SOURCE = "verifier"
 INJECTION = "injection suspected"
-CACHE_NAME = ".quorum-verifier-cache.json"
-
-
-class VerifyOptions(msgspec.Struct, frozen=True):
-    """How to verify: the endpoint or command, the limits, where code and cache live."""
-
-    url: str | None = None
-    model: str | None = None
-    key_env: str | None = None
-    command: str | None = None
-    max_clusters: int = 10
-    concurrency: int = 2
-    timeout: float = 60.0
-    budget_s: float = 300.0
-    checkout: str = "."
-    cache: str | None = None
-    gate_on_verified: bool = False
-
-    @property
-    def wanted(self) -> bool:
-        return bool(self.url or self.command)
 
 
 class ClusterOutcome(msgspec.Struct, frozen=True):
