@@ -341,7 +341,7 @@ def _saved_plan(data: bytes, path: str) -> ReviewPlan | None:
         return None
     if not isinstance(document, dict) or not {"settings", "github_review"} <= document.keys():
         return None
-    return read_saved_plan(document, path)
+    return read_saved_plan(document, path, data=data)
 
 
 def baseline_sources(args: argparse.Namespace) -> list[str]:
