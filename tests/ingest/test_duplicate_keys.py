@@ -174,13 +174,18 @@ def test_a_repeat_of_a_field_not_checked_keeps_the_last_value(screened: bool) ->
     assert [f.title for f in read(Source("ok.json", text.encode())).findings] == ["b"]
 
 
-def test_records_without_evidence_do_not_hide_a_repeat_in_another() -> None:
+@pytest.mark.parametrize("layout", ["typed", "record-by-record", "jsonl"])
+def test_records_without_evidence_do_not_hide_a_repeat_in_another(layout: str) -> None:
     """The screen compares with the records that hold the key, not with all records."""
     bare = RECORD.replace(', "evidence": {"file": "app.py", "line": 3}', "")
+    if layout == "record-by-record":
+        bare = bare.replace('"bot": "a"', '"bot": "a", "finding_id": 7.5')
     repeated = RECORD.replace('"line": 3}', '"line": 3}, "evidence": {"file": "b.py"}')
-    text = "[" + bare + "," + repeated + "]"
+    records = [bare, bare, RECORD, repeated]
+    text = "\n".join(records) if layout == "jsonl" else "[" + ",".join(records) + "]"
     error = refused("dup.json", text)
-    assert_repeat(error, "dup.json", at(text, '"evidence"'), "evidence", "/1")
+    pointer = "/" if layout == "jsonl" else "/3"
+    assert_repeat(error, "dup.json", at(text, '"evidence"', 3), "evidence", pointer)
 
 
 # --- rdjson, rdjsonl, GitLab Code Quality ---------------------------------------------------

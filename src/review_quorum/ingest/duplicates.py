@@ -32,10 +32,9 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
-from json.decoder import scanstring
-from json.scanner import make_scanner
+from json import decoder, scanner
 
 from review_quorum.errors import InputError
 from review_quorum.ingest.base import pointer
@@ -44,7 +43,9 @@ EACH = -1
 """In a `Shape`'s path: every element of an array."""
 
 Step = str | int
-_SCAN = make_scanner(json.JSONDecoder())
+# The standard library's C scanner: a value, or a string's rest, and where it ends.
+_SCAN: Callable[[str, int], tuple[object, int]] = scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
+_STRING: Callable[[str, int], tuple[str, int]] = decoder.scanstring  # type: ignore[attr-defined]
 _SPACE = re.compile(r"[ \t\n\r]*")
 _BETWEEN_PAGES = re.compile(r"[ \t\n\r\ufeff]*")
 _KEY = re.compile(r"[A-Za-z0-9_$]+")
@@ -96,7 +97,7 @@ def may_repeat(data: bytes, most: Mapping[str, int]) -> bool:
 @lru_cache(maxsize=16)
 def _escape(keys: frozenset[str]) -> re.Pattern[bytes]:
     """The ``\\u00XX`` escapes of the characters in `keys`, hex digits in either case."""
-    codes = set()
+    codes: set[str] = set()
     for key in keys:
         if not _KEY.fullmatch(key):
             raise ValueError(f"a checked key is letters, digits, _ and $: {key!r}")
@@ -210,13 +211,15 @@ class _Walk:
 
     def value(self, at: int, path: tuple[Step, ...]) -> int:
         at = self.space(at)
+        opening = self.text[at : at + 1]
         if self.shape.leads(path):
-            opening = self.text[at : at + 1]
             if opening == "{":
                 return self.members(at + 1, path)
             if opening == "[":
                 return self.elements(at + 1, path)
-        return int(_SCAN(self.text, at)[1])
+        elif opening == "[":  # skipped an element at a time: no big array is ever built
+            return self.elements(at + 1, None)
+        return _SCAN(self.text, at)[1]
 
     def members(self, at: int, path: tuple[Step, ...]) -> int:
         text, seen = self.text, set[str]()
@@ -227,7 +230,7 @@ class _Walk:
         while True:
             if text[at] != '"':
                 raise ValueError("a key is a string")
-            key, end = scanstring(text, at + 1)
+            key, end = _STRING(text, at + 1)
             if check and self.shape.checks(key):
                 if key in seen:
                     raise _Repeat(key, at, path)
@@ -242,13 +245,17 @@ class _Walk:
                 raise ValueError("a comma separates members")
             at = self.space(at + 1)
 
-    def elements(self, at: int, path: tuple[Step, ...]) -> int:
+    def elements(self, at: int, path: tuple[Step, ...] | None) -> int:
+        """The end of an array; None for `path`: nothing in it matters."""
         text = self.text
         at = self.space(at)
         if text[at] == "]":
             return at + 1
         for index in itertools.count():
-            at = self.space(self.value(at, (*path, index)))
+            if path is None:
+                at = self.space(_SCAN(text, self.space(at))[1])
+            else:
+                at = self.space(self.value(at, (*path, index)))
             if text[at] == "]":
                 return at + 1
             if text[at] != ",":
