@@ -295,6 +295,11 @@ def test_a_plan_that_repeats_a_key_is_refused_at_its_line_and_column(
         read_saved_plan(orjson.loads(text), "plan.json", data=text.encode())
     assert raised.value.position == f"line {line} column 3"
     assert 'key "findings" appears more than once in the object at /;' in raised.value.message
+    repeat = f'quorum: error: {path}:line {line} column 3: key "findings" appears more than once'
     assert main(["post", str(path), "--repo", "acme/stockroom", "--pr", "1", "--dry-run"]) == 2
-    error = capsys.readouterr().err
-    assert error.startswith(f'quorum: error: {path}:line {line} column 3: key "findings"')
+    assert capsys.readouterr().err.startswith(repeat)
+    assert main(["verify", str(path), "-o", str(tmp_path / "v.json")]) == 2
+    assert capsys.readouterr().err.startswith(repeat)
+    sarif = str(sorted(EXAMPLE.glob("analysers/*.sarif"))[0])
+    assert main(["review", sarif, "--baseline", str(path), "-o", str(tmp_path / "r.md")]) == 2
+    assert capsys.readouterr().err.startswith(repeat)

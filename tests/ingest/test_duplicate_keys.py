@@ -56,8 +56,16 @@ def assert_repeat(error: InputError, name: str, where: str, key: str, pointer: s
         ('{{"version": "2.1.0", "runs": [{run}, {run_without}]}}', "/runs/1", "results", 3),
         ('{{"version": "2.1.0", "runs": [{tool_only}, {run_without}]}}', "/runs/1", "results", 2),
         ('{{"version": "2.1.0", "runs": [{run_escaped}]}}', "/runs/0", "results", 0),
+        ('{{"runs": [{tool_only}], "runs": [{run}]}}', "/", "runs", 2),
     ],
-    ids=["runs-then-empty", "runs-then-fewer", "results-then-empty", "a-run-without", "escaped"],
+    ids=[
+        "runs-then-empty",
+        "runs-then-fewer",
+        "results-then-empty",
+        "a-run-without",
+        "escaped",
+        "tools-then-runs",
+    ],
 )
 def test_a_repeated_key_that_would_replace_findings_is_an_error(
     run: str, template: str, pointer: str, key: str, repeat: int
@@ -163,6 +171,17 @@ def test_native_key_names_in_titles_and_values_are_read(jsonl: bool) -> None:
     assert len(batch.findings) == 3 and not batch.skipped
 
 
+@pytest.mark.parametrize("jsonl", [False, True], ids=["record-by-record", "jsonl"])
+def test_a_record_the_typed_path_refuses_counts_once(jsonl: bool) -> None:
+    """A record that decodes typed but is no finding (an unknown severity) is read again as
+    JSON: its keys are counted once, so a repeat in the next record is still seen."""
+    unknown = RECORD.replace('"high"', '"urgent"')
+    records = [unknown, NATIVE_REPEATS["severity"]]
+    text = "\n".join(records) if jsonl else "[" + ",".join(records) + "]"
+    error = refused("dup.json", text)
+    assert error.position == at(text, '"severity"', 3)
+
+
 @pytest.mark.parametrize("screened", [False, True], ids=["screen-passes", "exact-check-runs"])
 def test_a_repeat_of_a_field_not_checked_keeps_the_last_value(screened: bool) -> None:
     """The documented choice: a repeated title is read (the last one), as JSON readers do,
@@ -212,8 +231,9 @@ DIAGNOSTIC = (
             "location",
             "/diagnostics/0",
         ),
+        ('{"diagnostics": [{"message": "m"}],\n "diagnostics": []}', "diagnostics", "/"),
     ],
-    ids=["diagnostics", "severity", "location"],
+    ids=["diagnostics", "severity", "location", "bare-diagnostics"],
 )
 def test_rdjson_repeats_are_errors(text: str, key: str, pointer: str) -> None:
     error = refused("dup.rdjson", text)
@@ -221,8 +241,10 @@ def test_rdjson_repeats_are_errors(text: str, key: str, pointer: str) -> None:
 
 
 def test_rdjsonl_repeats_are_errors_on_their_line() -> None:
+    """A line without severity does not hide a repeat on another."""
     repeated = DIAGNOSTIC.replace('"ERROR"', '"ERROR", "severity": "INFO"')
-    error = refused("dup.rdjsonl", DIAGNOSTIC + "\n" + repeated + "\n")
+    bare = DIAGNOSTIC.replace('"severity": "ERROR", ', "")
+    error = refused("dup.rdjsonl", bare + "\n" + repeated + "\n")
     column = repeated.index('"severity": "INFO"') + 1
     assert error.position == f"line 2 column {column}"
     assert 'key "severity" appears more than once' in error.message
@@ -235,10 +257,12 @@ ISSUE = (
 
 
 def test_gitlab_code_quality_repeats_are_errors() -> None:
+    """An issue without severity, or one that is no object, does not hide a repeat."""
     repeated = ISSUE.replace('"major"', '"major", "severity": "info"')
-    text = "[" + ISSUE + ",\n" + repeated + "]"
+    bare = ISSUE.replace('"severity": "major", ', "")
+    text = "[" + ISSUE + ', "no severity, no location",' + bare + ",\n" + repeated + "]"
     error = refused("dup.json", text)
-    assert_repeat(error, "dup.json", at(text, '"severity"', 3), "severity", "/1")
+    assert_repeat(error, "dup.json", at(text, '"severity"', 3), "severity", "/3")
 
 
 def test_code_quality_and_rdjson_read_key_names_in_their_text() -> None:
@@ -286,6 +310,10 @@ def test_a_comment_that_repeats_who_what_or_where_is_an_error(
     text = "[" + comment_text() + ",\n" + comment_text(**{old: new}) + "]"
     error = refused("comments.json", text)
     assert_repeat(error, "comments.json", at(text, f'"{key}"', 3), key, pointer)
+    untyped = comment_text(**{', "type": "Bot"': ""})  # a user without a type hides nothing
+    text = "[" + untyped + ",\n" + comment_text(**{old: new}) + "]"
+    occurrence = 2 if key == "type" else 3
+    assert refused("comments.json", text).position == at(text, f'"{key}"', occurrence)
 
 
 def test_comment_pages_are_checked_whichever_way_gh_wrote_them() -> None:
@@ -296,6 +324,9 @@ def test_comment_pages_are_checked_whichever_way_gh_wrote_them() -> None:
     paginated = "[" + comment_text() + "]\n[" + repeated + "]"
     error = refused("pages.json", paginated)
     assert_repeat(error, "pages.json", at(paginated, '"body"', 3), "body", "/1/0")
+    paginated = "[" + repeated + "]\n[" + comment_text() + "]"
+    error = refused("pages.json", paginated)
+    assert_repeat(error, "pages.json", at(paginated, '"body"', 2), "body", "/0/0")
 
 
 def test_a_comment_quoting_key_names_is_read() -> None:
@@ -350,3 +381,22 @@ def test_a_check_of_every_object_reads_key_names_in_text_and_places_a_deep_repea
     assert raised.value.position == "line 3 column 3"
     assert "in the object at /c/1;" in raised.value.message
     duplicates.check_everywhere("plan.json", b'{"a": 1, "a": ')  # broken: the reader says so
+    with pytest.raises(InputError, match="line 1 column 10"):
+        duplicates.check_everywhere("plan.json", b'{"a": 1, "a": 2}')
+
+
+@pytest.mark.parametrize(
+    ("shape", "data", "repeated"),
+    [
+        (duplicates.Shape(("a", "b"), keys="x"), b'{"a": {"x": 1, "x": 2}}', False),
+        (duplicates.Shape(("a", "b"), keys="x"), b'{"a": {"b": {"x": 1, "x": 2}}}', True),
+        (duplicates.Shape((duplicates.EACH,), keys="x"), b'{"a": {"x": 1, "x": 2}}', False),
+        (duplicates.Shape((duplicates.EACH,), keys="x"), b'[{"x": 1, "x": 2}]', True),
+    ],
+)
+def test_only_the_objects_of_a_shape_are_checked(
+    shape: duplicates.Shape, data: bytes, repeated: bool
+) -> None:
+    """An object on the way to those that matter is walked, not checked; `EACH` is an
+    array's elements, never an object's members."""
+    assert (duplicates.repeated_key("x", data, shape) is not None) is repeated
