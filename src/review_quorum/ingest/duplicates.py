@@ -91,18 +91,43 @@ def may_repeat(data: bytes, most: Mapping[str, int]) -> bool:
     for key, count in most.items():
         if data.count(b'"' + key.encode() + b'"') > count:
             return True
-    return b"\\" in data and _escape(frozenset(most)).search(data) is not None
+    return b"\\" in data and _escaped(data, frozenset(most))
+
+
+def _escaped(data: bytes, keys: frozenset[str]) -> bool:
+    """Whether `data` holds a ``\\u00XX`` escape of a character of `keys`. Each escape
+    is looked at in turn (most files have none, or a few accented letters); a file with
+    more than one in 256 bytes is searched by one regular expression instead."""
+    codes = _codes(keys)
+    at, left = data.find(b"\\u00"), len(data) >> 8
+    while at >= 0:
+        if data[at + 4 : at + 6].lower() in codes:
+            return True
+        left -= 1
+        if left < 0:
+            return _escape(keys).search(data, at) is not None
+        at = data.find(b"\\u00", at + 4)
+    return False
+
+
+@lru_cache(maxsize=16)
+def _codes(keys: frozenset[str]) -> frozenset[bytes]:
+    """The two hex digits (lower case) of each character in `keys`."""
+    codes: set[bytes] = set()
+    for key in keys:
+        if not _KEY.fullmatch(key):
+            raise ValueError(f"a checked key is letters, digits, _ and $: {key!r}")
+        codes.update(f"{ord(character):02x}".encode() for character in key)
+    return frozenset(codes)
 
 
 @lru_cache(maxsize=16)
 def _escape(keys: frozenset[str]) -> re.Pattern[bytes]:
     """The ``\\u00XX`` escapes of the characters in `keys`, hex digits in either case."""
-    codes: set[str] = set()
-    for key in keys:
-        if not _KEY.fullmatch(key):
-            raise ValueError(f"a checked key is letters, digits, _ and $: {key!r}")
-        codes.update(f"{ord(character):02x}" for character in key)
-    cased = ("".join(f"[{c}{c.upper()}]" if c.isalpha() else c for c in code) for code in codes)
+    cased = (
+        "".join(f"[{c}{c.upper()}]" if c.isalpha() else c for c in code.decode())
+        for code in _codes(keys)
+    )
     return re.compile(rb"\\u00(?:" + "|".join(sorted(cased)).encode() + rb")")
 
 
