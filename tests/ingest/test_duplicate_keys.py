@@ -352,10 +352,10 @@ def test_a_comment_quoting_key_names_is_read() -> None:
         (b'{"runs": [], "ru\\u006Es": []}', {"runs": 1}, True),  # upper-case hex digits
         (b'{"runs": [], "x": "\\u0073"}', {"runs": 1}, True),  # any such escape: checked
         # escapes looked at one by one (a long file, few escapes) or searched (many)
-        (b'{"runs": [], "x": "\\u00e9' + b" " * 600 + b'\\u0072"}', {"runs": 1}, True),
-        (b'{"runs": [], "x": "\\u00e9' + b" " * 600 + b'\\u00e8"}', {"runs": 1}, False),
-        (b'{"runs": [], "x": "' + b" " * 600 + b'", "ru\\u006Es": []}', {"runs": 1}, True),
-        (b'{"runs": [], "x": "' + b" " * 600 + b'\\u00e9\\u0072"}', {"runs": 1}, True),
+        (b'{"runs": [], "x": "\\u00e9' + b" " * 9000 + b'\\u0072"}', {"runs": 1}, True),
+        (b'{"runs": [], "x": "\\u00e9' + b" " * 9000 + b'\\u00e8"}', {"runs": 1}, False),
+        (b'{"runs": [], "x": "' + b" " * 9000 + b'", "ru\\u006Es": []}', {"runs": 1}, True),
+        (b'{"runs": [], "x": "' + b" " * 9000 + b'\\u00e9\\u0072"}', {"runs": 1}, True),
         (b'{"runs": [], "x": "' + b"\\u00e9" * 200 + b'", "\\u0072uns": 1}', {"runs": 1}, True),
         (b'{"runs": [], "x": "' + b"\\u00e9" * 200 + b'"}', {"runs": 1}, False),
     ],

@@ -96,10 +96,10 @@ def may_repeat(data: bytes, most: Mapping[str, int]) -> bool:
 
 def _escaped(data: bytes, keys: frozenset[str]) -> bool:
     """Whether `data` holds a ``\\u00XX`` escape of a character of `keys`. Each escape
-    is looked at in turn (most files have none, or a few accented letters); a file with
-    more than one in 256 bytes is searched by one regular expression instead."""
+    is looked at in turn (most files have none, or a few accented letters); past one in
+    4,096 bytes the rest is searched by one regular expression, which costs less there."""
     codes = _codes(keys)
-    at, left = data.find(b"\\u00"), len(data) >> 8
+    at, left = data.find(b"\\u00"), len(data) >> 12
     while at >= 0:
         if data[at + 4 : at + 6].lower() in codes:
             return True
