@@ -126,24 +126,20 @@ ODD_RECORD = RECORD.replace('"bot": "a"', '"bot": "a", "finding_id": 7.5')  # no
 HIGH = '"severity": "high"'
 NATIVE_REPEATS = {
     "severity": RECORD.replace(HIGH, HIGH + ', "severity": "low"'),
-    "evidence": RECORD.replace(HIGH, HIGH + ', "evidence": null'),
     "escaped": RECORD.replace(HIGH, HIGH + ', "s\\u0065verity": "low"'),
-    "escaped-upper": RECORD.replace(HIGH, HIGH + ', "evide\\u006Ece": null'),
+    "escaped-first": RECORD.replace(HIGH, '"s\\u0065verity": "low", ' + HIGH),
 }
 
 
 @pytest.mark.parametrize("first", [RECORD, ODD_RECORD], ids=["typed", "record-by-record"])
 @pytest.mark.parametrize("repeat", list(NATIVE_REPEATS))
-def test_a_native_record_that_repeats_its_severity_or_evidence_is_an_error(
-    first: str, repeat: str
-) -> None:
+def test_a_native_record_that_repeats_its_severity_is_an_error(first: str, repeat: str) -> None:
     text = "[\n" + first + ",\n" + NATIVE_REPEATS[repeat] + "\n]"
     error = refused("dup.json", text)
-    key = "evidence" if repeat in ("evidence", "escaped-upper") else "severity"
-    # the escaped severity comes second; the escaped evidence first, the literal one repeats it
-    needle = '"s\\u0065verity"' if repeat == "escaped" else f'"{key}"'
-    occurrence = {"escaped": 1, "escaped-upper": 2}.get(repeat, 3)
-    assert_repeat(error, "dup.json", at(text, needle, occurrence), key, "/1")
+    # the escaped severity comes second; escaped first, the literal one repeats it
+    needle = '"s\\u0065verity"' if repeat == "escaped" else '"severity"'
+    occurrence = {"escaped": 1, "escaped-first": 2}.get(repeat, 3)
+    assert_repeat(error, "dup.json", at(text, needle, occurrence), "severity", "/1")
     assert error.position.startswith("line 3 ")
 
 
@@ -193,18 +189,25 @@ def test_a_repeat_of_a_field_not_checked_keeps_the_last_value(screened: bool) ->
     assert [f.title for f in read(Source("ok.json", text.encode())).findings] == ["b"]
 
 
-@pytest.mark.parametrize("layout", ["typed", "record-by-record", "jsonl"])
-def test_records_without_evidence_do_not_hide_a_repeat_in_another(layout: str) -> None:
-    """The screen compares with the records that hold the key, not with all records."""
-    bare = RECORD.replace(', "evidence": {"file": "app.py", "line": 3}', "")
-    if layout == "record-by-record":
-        bare = bare.replace('"bot": "a"', '"bot": "a", "finding_id": 7.5')
-    repeated = RECORD.replace('"line": 3}', '"line": 3}, "evidence": {"file": "b.py"}')
-    records = [bare, bare, RECORD, repeated]
+@pytest.mark.parametrize("layout", ["array", "jsonl"])
+def test_records_without_severity_do_not_hide_a_repeat_in_another(layout: str) -> None:
+    """The screen compares with the records that hold the key, not with all records (a
+    record without severity is a counted skip; a line that is no object holds nothing)."""
+    bare = RECORD.replace(HIGH + ", ", "")
+    other = '"severity"' if layout == "array" else "[1]"
+    records = [RECORD, bare, other, NATIVE_REPEATS["severity"]]
     text = "\n".join(records) if layout == "jsonl" else "[" + ",".join(records) + "]"
     error = refused("dup.json", text)
     pointer = "/" if layout == "jsonl" else "/3"
-    assert_repeat(error, "dup.json", at(text, '"evidence"', 3), "evidence", pointer)
+    occurrence = 3 if layout == "jsonl" else 4  # the string "severity" counts in the array
+    assert_repeat(error, "dup.json", at(text, '"severity"', occurrence), "severity", pointer)
+
+
+def test_a_repeated_evidence_keeps_the_last_as_json_readers_do() -> None:
+    """The documented choice: a native record's other fields are not checked."""
+    repeated = RECORD.replace(HIGH, HIGH + ', "evidence": {"file": "b.py", "line": 9}')
+    finding = read(Source("ok.json", f"[{repeated}]".encode())).findings[0]
+    assert (finding.file, finding.line) == ("app.py", 3)
 
 
 # --- rdjson, rdjsonl, GitLab Code Quality ---------------------------------------------------

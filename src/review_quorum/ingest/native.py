@@ -22,7 +22,6 @@ line and column, never an exception.
 
 from __future__ import annotations
 
-from operator import attrgetter
 from sys import intern
 from typing import Any
 
@@ -42,10 +41,10 @@ _DEPTH_EXCEEDED = "depth limit exceeded"  # orjson's message
 _TOO_DEEP = f"invalid JSON: {_DEPTH_EXCEEDED}"
 _EVIDENCE_TEXT = ("file", "snippet", "symbol")
 _SEVERITIES = {severity.label: severity for severity in Severity}
-# The keys of a record whose repeat is an error: how severe the finding is (what the gate
-# reads) and where it is (whether it is in the diff at all). Each key checked costs one
-# count of the file's bytes, about 2% of the read (docs/inputs.md says why not every key).
-CHECKED = ("severity", "evidence")
+# The key of a record whose repeat is an error: how severe the finding is (what the gate
+# reads). Each key checked costs one count of the file's bytes, about 2% of the read: one
+# key fits the 5% the check may cost (docs/inputs.md and benchmarks.md say why no more).
+CHECKED = ("severity",)
 _RECORDS = Shape((EACH,), keys=CHECKED)
 
 
@@ -74,7 +73,6 @@ class _TypedRecord(msgspec.Struct, gc=False):
 
 _DECODE_TYPED = msgspec.json.Decoder(_TypedRecord).decode
 _DECODE_TYPED_ARRAY = msgspec.json.Decoder(list[_TypedRecord]).decode
-_EVIDENCE = attrgetter("evidence")
 
 
 class NativeReader:
@@ -119,8 +117,7 @@ def _read_typed_array(source: Source) -> Batch | None:
         records: list[_TypedRecord | None] = list(_DECODE_TYPED_ARRAY(source.data))
     except (msgspec.DecodeError, RecursionError):
         return None
-    located = len(records) - list(map(_EVIDENCE, records)).count(None)  # null: not counted
-    check(source.name, source.data, _RECORDS, {"severity": len(records), "evidence": located})
+    check(source.name, source.data, _RECORDS, {"severity": len(records)})
     batch = Batch()
     findings = batch.findings
     bot_override = source.options.bot
@@ -184,8 +181,7 @@ def _read_lines(source: Source) -> Batch:
 def _hold(held: dict[str, int], record: object) -> None:
     """Count the checked keys `record` (a typed record or parsed JSON) holds."""
     if isinstance(record, _TypedRecord):
-        held["severity"] += 1
-        held["evidence"] += record.evidence is not None
+        held["severity"] += 1  # a typed record has every key of CHECKED
     elif isinstance(record, dict):
         for key in held:
             held[key] += key in record
