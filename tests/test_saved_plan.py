@@ -295,3 +295,27 @@ def test_quorum_post_refuses_a_broken_plan_with_exit_2(
         f"quorum: error: {path}:/findings/2/level: expected one of confirmed, "
         "needs-verification, unverified\n"
     )
+
+
+def test_a_plan_that_repeats_a_key_is_refused_at_its_line_and_column(
+    example_plan: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 33 item 2: a JSON reader keeps the last of a repeated key, so an edited plan
+    whose second ``findings`` is empty would post nothing; quorum never writes a repeat."""
+    text = orjson.dumps(example_plan, option=orjson.OPT_INDENT_2).decode()
+    text = text[: text.rindex("}")].rstrip() + ',\n  "findings": []\n}\n'
+    line = text.count("\n", 0, text.rindex('"findings"')) + 1
+    path = tmp_path / "plan.json"
+    path.write_text(text)
+    with pytest.raises(InputError) as raised:
+        read_saved_plan(orjson.loads(text), "plan.json", data=text.encode())
+    assert raised.value.position == f"line {line} column 3"
+    assert 'key "findings" appears more than once in the object at /;' in raised.value.message
+    repeat = f'quorum: error: {path}:line {line} column 3: key "findings" appears more than once'
+    assert main(["post", str(path), "--repo", "acme/stockroom", "--pr", "1", "--dry-run"]) == 2
+    assert capsys.readouterr().err.startswith(repeat)
+    assert main(["verify", str(path), "-o", str(tmp_path / "v.json")]) == 2
+    assert capsys.readouterr().err.startswith(repeat)
+    sarif = str(sorted(EXAMPLE.glob("analysers/*.sarif"))[0])
+    assert main(["review", sarif, "--baseline", str(path), "-o", str(tmp_path / "r.md")]) == 2
+    assert capsys.readouterr().err.startswith(repeat)

@@ -24,6 +24,7 @@ from typing import Any, NoReturn, TypeVar
 from review_quorum.baseline import BASELINE_STATES, GATE_ON, Baseline, BaselineState, GateOn
 from review_quorum.comment_links import link_targets
 from review_quorum.errors import FindingError, InputError, Skipped
+from review_quorum.ingest.duplicates import check_everywhere
 from review_quorum.model import (
     NO_PRIORITY,
     CommentSource,
@@ -133,12 +134,18 @@ class _At:
             self.fail(f"expected one of {allowed}")
 
 
-def read_saved_plan(document: object, source: str, *, pull_page: str = "") -> ReviewPlan:
+def read_saved_plan(
+    document: object, source: str, *, pull_page: str = "", data: bytes | None = None
+) -> ReviewPlan:
     """The plan a saved `quorum review --format json` document holds, rebuilt and checked.
 
     With `pull_page` (the pull request's web address), a bot comment a member names must be
-    a comment on that page: a plan cannot make the summary link anywhere else.
+    a comment on that page: a plan cannot make the summary link anywhere else. With the
+    file's bytes (`data`), a key repeated in any of its objects is an error at its line and
+    column: quorum never writes one, and a JSON reader would keep only the last.
     """
+    if data is not None:
+        check_everywhere(source, data)
     root = _At(source, "", document)
     settings = _settings(root.key("settings"))
     rows = root.key("findings").items()

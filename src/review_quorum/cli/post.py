@@ -162,7 +162,8 @@ def run(args: argparse.Namespace) -> int:
     from review_quorum.saved_plan import read_saved_plan
 
     source = "<stdin>" if args.plan == "-" else args.plan
-    document = Source(source, read_bytes(args.plan)).json()
+    plan_file = Source(source, read_bytes(args.plan))
+    document = plan_file.json()
     settings = config.load(None)
     reporter = args.reporter or settings.get("reporter")
     if reporter == "gitlab-mr":
@@ -183,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         page = pull_page(resolve_target(args.repo, args.pr, os.environ), os.environ)
-    plans = [read_saved_plan(document, source, pull_page=page)]
+    plans = [read_saved_plan(document, source, pull_page=page, data=plan_file.data)]
     faithful: list[bool] = []
     recorder = Recorder.from_args(args)
 

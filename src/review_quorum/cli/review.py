@@ -354,7 +354,7 @@ def _saved_plan(data: bytes, path: str) -> ReviewPlan | None:
         return None
     from review_quorum.saved_plan import read_saved_plan  # and the verifier stage it restores
 
-    return read_saved_plan(document, path)
+    return read_saved_plan(document, path, data=data)
 
 
 def baseline_sources(args: argparse.Namespace) -> list[str]:

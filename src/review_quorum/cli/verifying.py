@@ -239,7 +239,8 @@ def run(args: argparse.Namespace) -> int:
 
     settings = config.load(Path(args.config) if args.config else None)
     source = "<stdin>" if args.plan == "-" else args.plan
-    plan = read_saved_plan(Source(source, read_bytes(args.plan)).json(), source)
+    plan_file = Source(source, read_bytes(args.plan))
+    plan = read_saved_plan(plan_file.json(), source, data=plan_file.data)
     if args.verify_cache is None and args.plan != "-":
         args.verify_cache = str(Path(args.plan).parent / CACHE_NAME)
     chosen = options(args, settings)

@@ -45,7 +45,7 @@ from review_quorum.errors import InputError, Skipped, shown
 from review_quorum.ingest import sarif_typed
 from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.ingest.categories import Categorizer
-from review_quorum.ingest.duplicates import duplicate_error
+from review_quorum.ingest.duplicates import check
 from review_quorum.ingest.sarif_results import RunReader
 
 # A top-level object whose members before "runs" are scalars, then "runs": [ (how every
@@ -99,11 +99,9 @@ def read_parsed(source: Source) -> Batch:
         return Batch(skipped=[Skipped(source.name, "/runs", NOT_RUN)])
     if not isinstance(runs, list):
         raise InputError(source.name, "/runs", "expected an array of runs")
-    data = source.data
-    if data.count(b'"runs"') > 1 or data.count(b'"results"') > len(runs):
-        error = duplicate_error(source.name, data, sarif_typed.is_log_or_run, 2)
-        if error is not None:  # a repeated "runs" or "results" would replace findings
-            raise error
+    with_results = sum(1 for run in runs if isinstance(run, dict) and "results" in run)
+    most = {"runs": 1, "results": with_results}
+    check(source.name, source.data, sarif_typed.LOG_AND_RUNS, most)
     batch = Batch()
     categorizer = Categorizer(source.options.categories)
     for index, run in enumerate(runs):

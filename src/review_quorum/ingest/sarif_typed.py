@@ -31,7 +31,7 @@ from review_quorum.errors import FindingError
 from review_quorum.ingest.base import Batch, Source
 from review_quorum.ingest.categories import Categorizer
 from review_quorum.ingest.category_tables import HOUSEKEEPING
-from review_quorum.ingest.duplicates import duplicate_error
+from review_quorum.ingest.duplicates import EACH, Shape, repeated_key
 from review_quorum.ingest.sarif_results import GLOBAL, RunReader, first_fingerprint
 from review_quorum.ingest.sarif_rules import (
     SkipRecord,
@@ -220,15 +220,15 @@ def _decode(name: str, data: bytes) -> Log:
         log = _DECODER.decode(data)
         runs, results = _DECODED
     if runs != len(log.runs) or results != sum(len(run.results or ()) for run in log.runs):
-        error = duplicate_error(name, data, is_log_or_run, 2)
+        error = repeated_key(name, data, LOG_AND_RUNS)
         if error is not None:
             raise error
     return log
 
 
-def is_log_or_run(path: tuple[str | int, ...]) -> bool:
-    """Whether `path` leads to the log object or one of its runs."""
-    return not path or (len(path) == 2 and path[0] == "runs")
+LOG_AND_RUNS = Shape((), ("runs", EACH), keys=("runs", "results"))
+"""The objects whose repeated keys would replace findings: the log (``runs``) and each
+run (``results``)."""
 
 
 class _TypedRun:
