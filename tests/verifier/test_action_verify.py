@@ -12,9 +12,11 @@ import pytest
 
 from github.action_harness import (
     EXAMPLE_INPUTS,
+    NUMBER,
     action_job,
     installed_path,
     pull_request_event,
+    workflow_run_event,
 )
 from review_quorum.github.target import ACTIONS_BOT
 from verifier.openai_standin import StandIn
@@ -40,19 +42,21 @@ def test_the_action_verifies_a_pull_request_from_the_repository(
     event = pull_request_event()
     with action_job(tmp_path, example_comments=True) as job:
         shutil.copytree(job.workspace / "head" / "app", job.workspace / "app")
-        posting = {**inputs(standin.url), "post": "true"}
+        # the bots' findings come from their comments on GitHub only, as a user's would
+        posting = {**inputs(standin.url), "post": "true", "findings": "analysers/*.sarif"}
         result = job.run(posting, path=installed_path(job.python_dir), event=event)
         assert result.step("Review").outcome == "success"
-        # The saved plan is posted. A posting run rebuilds it from the pull request and uses
-        # no verdicts it was not given itself (SPEC 8, trust round 2), so its summary claims
-        # no verification it did not apply. (Passing the review's verdicts to the post step
-        # is the follow-up that brings them back.)
+        # The posting step verifies the plan as it rebuilds it from GitHub's comments (the
+        # plan's own verdicts are not used) and says so in the sticky summary. The bots'
+        # clusters are answered from the review step's cache; a saved plan keeps no
+        # message bodies, so the analyser's cluster (bandit's) is asked once more.
         assert result.step("Post to the pull request").outcome == "success"
         [sticky] = job.fake.issue_comments_by(ACTIONS_BOT)
-        assert "Verifier: 3 verified" not in sticky["body"]
         plan = json.loads(Path(result.outputs["plan"]).read_text(encoding="utf-8"))
     assert plan["verification"]["verified"] == 3
-    assert len(standin.requests) == 3  # the SARIF-less run asked once per cluster
+    assert "Verifier: 1 verified, 2 from the cache (3 LIKELY)" in sticky["body"]
+    assert "Not used: the plan's 3 verifier verdict(s)." in sticky["body"]
+    assert len(standin.requests) == 4  # 3 by the review step, 1 by the posting step
     pull = event["pull_request"]
     for request in standin.requests:
         body = json.dumps(request["body"])
@@ -75,3 +79,46 @@ def test_the_action_does_not_verify_a_forks_pull_request(tmp_path: Path, standin
     assert standin.requests == []
     assert "verification" not in plan
     assert any("fork" in note for note in result.annotations("notice"))
+
+
+def test_the_trusted_run_posting_a_forks_plan_verifies_it_itself(
+    tmp_path: Path, standin: StandIn
+) -> None:
+    """The fork flow of docs/github.md: the workflow_run job verifies the plan as it
+    rebuilds it, with answers of its own only: never a cache the artifact carries."""
+    with action_job(tmp_path, example_comments=True) as job:
+        path = installed_path(job.python_dir)
+        untrusted = {**inputs(""), "findings": "analysers/*.sarif", "verify-url": ""}
+        reviewed = job.run(untrusted, path=path)
+        artifact = tmp_path / "artifact"
+        artifact.mkdir()
+        shutil.copy(reviewed.outputs["plan"], artifact / "review-quorum-plan.json")
+        trusted = {
+            "install": "false",
+            "plan": str(artifact / "review-quorum-plan.json"),
+            "pull-request": str(NUMBER),
+            "diff": "pr.diff",
+            "verify-url": standin.url,
+            "verify-model": "m",
+            "verify-checkout": "head",
+        }
+        first = job.run(trusted, path=path, event_name="workflow_run", event=workflow_run_event())
+        assert first.step("Post to the pull request").outcome == "success"
+        asked = len(standin.requests)
+        assert asked > 0
+        [sticky] = job.fake.issue_comments_by(ACTIONS_BOT)
+        assert f"Verifier: {asked} verified, 0 from the cache" in sticky["body"]
+        # The fork uploads answers of its own (every finding DISMISSED) where a cache is
+        # looked for by default: beside the plan, and in the working directory.
+        [own] = (tmp_path / "runner-temp-2").glob("review-quorum-verify.*/cache.json")
+        forged = json.loads(own.read_text(encoding="utf-8"))
+        for entry in forged["entries"].values():
+            entry.update(verdict="DISMISSED", cited_lines=[], reason="FORGED")
+        for place in (artifact, job.workspace, job.workspace / "head"):
+            (place / ".quorum-verifier-cache.json").write_text(json.dumps(forged), "utf-8")
+            (place / "review-quorum-verifier-cache.json").write_text(json.dumps(forged), "utf-8")
+        again = job.run(trusted, path=path, event_name="workflow_run", event=workflow_run_event())
+        assert again.step("Post to the pull request").outcome == "success"
+        [sticky] = job.fake.issue_comments_by(ACTIONS_BOT)
+    assert len(standin.requests) == 2 * asked  # asked again: nothing from the fork's answers
+    assert f"Verifier: {asked} verified, 0 from the cache" in sticky["body"]

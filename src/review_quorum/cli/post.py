@@ -31,10 +31,13 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from msgspec.structs import replace
+
 from review_quorum import config
+from review_quorum.cli import verifying
 from review_quorum.cli.azure_devops_input import add_organization_argument
 from review_quorum.cli.common import ExitCode, login, read_bytes, request_number, warn
 from review_quorum.cli.gitlab_input import add_merge_request_arguments
@@ -46,6 +49,8 @@ from review_quorum.plan import INLINE_MODES, ReviewPlan
 if TYPE_CHECKING:
     from review_quorum.checked_plan import CheckedPlan, Fresh
     from review_quorum.github import PullRequest
+    from review_quorum.scoring.confidence.attach import AttachedVerdict, AttachedVerdictInput
+    from review_quorum.verifier.stage import VerifyOptions
 
 LEVELS = [level.value for level in ConsensusLevel]
 
@@ -74,8 +79,15 @@ def add_parser(subparsers: Any) -> None:
         help="this run's gate (default: the configuration's gate-level, else confirmed); "
         "a plan may lower it, never lift it",
     )
+    parser.add_argument(
+        "--diff",
+        metavar="FILE",
+        help="the pull request's unified diff, for the verifier (with --verify-url or "
+        "--verifier-cmd)",
+    )
     add_post_arguments(parser)
     add_record_arguments(parser)
+    verifying.add_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -183,13 +195,26 @@ def run(args: argparse.Namespace) -> int:
     gate = args.gate_level or settings.get("gate-level", "confirmed")  # a plan only lowers it
     gate_level = None if gate == "none" else ConsensusLevel.parse(gate)
     verdicts = load_verdicts(args.verdicts)
+    chosen = verifying.options(args, settings)
 
     def rebuild(fresh: Fresh) -> CheckedPlan:
-        """The saved plan rebuilt from the comments GitHub shows now (`checked_plan`)."""
+        """The saved plan rebuilt from the comments GitHub shows now (`checked_plan`), and
+        verified when a verifier is given (this run's own verdicts, on the plan as rebuilt)."""
         names = reading.bot_logins.values()
-        checked = check_plan(
-            plans[0], fresh, bot_names=names, gate_level=gate_level, verdicts=verdicts
-        )
+
+        def checked_with(bound: Sequence[tuple[str, AttachedVerdictInput]] = ()) -> CheckedPlan:
+            return check_plan(
+                plans[0],
+                fresh,
+                bot_names=names,
+                gate_level=gate_level,
+                verdicts=verdicts,
+                bound=bound,
+            )
+
+        checked = checked_with()
+        if chosen.wanted:
+            checked = verified(args, chosen, checked, checked_with)
         warn_checked(checked, "and no comment is hidden this run")
         plans.append(checked.plan)
         faithful.append(checked.faithful)
@@ -206,6 +231,35 @@ def run(args: argparse.Namespace) -> int:
             # review and a post of its plan are one run), else the plan as posted.
             recorder.record(plans[0] if faithful[-1:] == [True] else plans[-1])
     return status
+
+
+def verified(
+    args: argparse.Namespace,
+    chosen: VerifyOptions,
+    checked: CheckedPlan,
+    checked_with: Callable[[Sequence[tuple[str, AttachedVerdictInput]]], CheckedPlan],
+) -> CheckedPlan:
+    """`checked` verified by this run: the clusters it rebuilt from GitHub's comments (never
+    the plan's word for them) are asked about, and each verdict goes to the cluster it was
+    asked about, as `quorum review --verify-url` applies them."""
+    from review_quorum.checked_plan import cluster_key
+    from review_quorum.scoring.confidence.attach import AttachedVerdictInput
+    from review_quorum.verifier.stage import apply, verify
+
+    plan = checked.plan
+    verification = verify(plan, verifying.diff_text(args), chosen, os.environ)
+    for problem in verification.problems:
+        warn(problem)
+
+    def replan(placed: Mapping[int, AttachedVerdict]) -> ReviewPlan:
+        bound = []
+        for index, verdict in placed.items():
+            finding = plan.findings[index].finding
+            at = AttachedVerdictInput(finding.file, finding.line or 0, verdict)
+            bound.append((cluster_key(finding.members), at))
+        return checked_with(bound).plan
+
+    return replace(checked, plan=apply(plan, replan, verification, chosen))
 
 
 def warn_checked(checked: CheckedPlan, hidden: str = "") -> None:
