@@ -71,14 +71,19 @@ def test_the_action_does_not_verify_a_forks_pull_request(tmp_path: Path, standin
         "full_name": "octo-dev/stockroom",
         "fork": True,
     }
-    with action_job(tmp_path) as job:
+    with action_job(tmp_path, example_comments=True) as job:
         shutil.copytree(job.workspace / "head" / "app", job.workspace / "app")
-        result = job.run(inputs(standin.url), path=installed_path(job.python_dir), event=event)
+        posting = {**inputs(standin.url), "post": "true"}
+        result = job.run(posting, path=installed_path(job.python_dir), event=event)
         assert result.step("Review").outcome == "success"
+        assert result.step("Post to the pull request").outcome == "success"
         plan = json.loads(Path(result.outputs["plan"]).read_text(encoding="utf-8"))
-    assert standin.requests == []
+        [sticky] = job.fake.issue_comments_by(ACTIONS_BOT)
+    assert standin.requests == []  # neither the review nor the posting step
     assert "verification" not in plan
-    assert any("fork" in note for note in result.annotations("notice"))
+    assert "Verifier:" not in sticky["body"]
+    notices = [note for note in result.annotations("notice") if "fork" in note]
+    assert len(notices) == 2
 
 
 def test_the_trusted_run_posting_a_forks_plan_verifies_it_itself(
