@@ -216,6 +216,9 @@ def run(args: argparse.Namespace) -> int:
         if chosen.wanted:
             checked = verified(args, chosen, checked, checked_with)
         warn_checked(checked, "and no comment is hidden this run")
+        unused = checked.plan.skipped[len(plans[0].skipped) + len(checked.mismatched) :]
+        for record in unused:  # this run's verdicts that no finding took
+            warn(f"{record.source}:{record.position}: {record.reason}: not used")
         plans.append(checked.plan)
         faithful.append(checked.faithful)
         return checked
