@@ -127,3 +127,17 @@ def test_the_trusted_run_posting_a_forks_plan_verifies_it_itself(
         [sticky] = job.fake.issue_comments_by(ACTIONS_BOT)
     assert len(standin.requests) == 2 * asked  # asked again: nothing from the fork's answers
     assert f"Verifier: {asked} verified, 0 from the cache" in sticky["body"]
+
+
+def test_the_actions_timeout_and_concurrency_reach_the_verifier(
+    tmp_path: Path, standin: StandIn
+) -> None:
+    standin.always = "slow"  # each answer takes 1.5 s
+    with action_job(tmp_path) as job:
+        shutil.copytree(job.workspace / "head" / "app", job.workspace / "app")
+        limits = {"verify-timeout": "0.5", "verify-concurrency": "3", "verify-budget-s": "10"}
+        result = job.run({**inputs(standin.url), **limits}, path=installed_path(job.python_dir))
+        assert result.step("Review").outcome == "success"
+        plan = json.loads(Path(result.outputs["plan"]).read_text(encoding="utf-8"))
+    assert plan["verification"]["not_verified"] == {"timeout": 3}  # 0.5 s, not 60
+    assert standin.most_in_flight == 3  # three at once, not two
