@@ -214,7 +214,7 @@ def run(args: argparse.Namespace) -> int:
 
         checked = checked_with()
         if chosen.wanted:
-            checked = verified(args, chosen, checked, checked_with)
+            checked = verified(args, chosen, checked, checked_with, recorder)
         warn_checked(checked, "and no comment is hidden this run")
         unused = checked.plan.skipped[len(plans[0].skipped) + len(checked.mismatched) :]
         for record in unused:  # this run's verdicts that no finding took
@@ -241,16 +241,19 @@ def verified(
     chosen: VerifyOptions,
     checked: CheckedPlan,
     checked_with: Callable[[Sequence[tuple[str, AttachedVerdictInput]]], CheckedPlan],
+    recorder: Recorder | None = None,
 ) -> CheckedPlan:
     """`checked` verified by this run: the clusters it rebuilt from GitHub's comments (never
     the plan's word for them) are asked about, and each verdict goes to the cluster it was
-    asked about, as `quorum review --verify-url` applies them."""
+    asked about, as `quorum review --verify-url` applies them (with `--db`, the answers are
+    kept in the history)."""
     from review_quorum.checked_plan import cluster_key
     from review_quorum.scoring.confidence.attach import AttachedVerdictInput
     from review_quorum.verifier.stage import apply, verify
 
     plan = checked.plan
-    verification = verify(plan, verifying.diff_text(args), chosen, os.environ)
+    with verifying.history_store(args, recorder) as store:
+        verification = verify(plan, verifying.diff_text(args), chosen, os.environ, store=store)
     for problem in verification.problems:
         warn(problem)
 

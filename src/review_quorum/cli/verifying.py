@@ -169,7 +169,7 @@ def apply_to_review(
     if chosen.url and chosen.command:
         warn("--verify-url and --verifier-cmd both given: using --verifier-cmd")
         chosen = VerifyOptions(**{**_fields(chosen), "url": None})
-    with timed or nullcontext(), _history_store(args, recorder) as store:
+    with timed or nullcontext(), history_store(args, recorder) as store:
         verification = verify(plan, diff_text(args), chosen, os.environ, store=store)
         for problem in verification.problems:
             warn(problem)
@@ -177,7 +177,7 @@ def apply_to_review(
 
 
 @contextmanager
-def _history_store(args: argparse.Namespace, recorder: Recorder | None) -> Iterator[Store | None]:
+def history_store(args: argparse.Namespace, recorder: Recorder | None) -> Iterator[Store | None]:
     """With `--db` and no `--verify-cache`, the answers kept in the history database."""
     if recorder is None or getattr(args, "verify_cache", None) is not None:
         yield None
