@@ -41,9 +41,10 @@ def test_the_action_verifies_a_pull_request_from_the_repository(
 ) -> None:
     event = pull_request_event()
     with action_job(tmp_path, example_comments=True) as job:
-        shutil.copytree(job.workspace / "head" / "app", job.workspace / "app")
-        # the bots' findings come from their comments on GitHub only, as a user's would
+        # the bots' findings come from their comments on GitHub only, as a user's would;
+        # the code is read from the head checkout in head/
         posting = {**inputs(standin.url), "post": "true", "findings": "analysers/*.sarif"}
+        posting["verify-checkout"] = "head"
         result = job.run(posting, path=installed_path(job.python_dir), event=event)
         assert result.step("Review").outcome == "success"
         # The posting step verifies the plan as it rebuilds it from GitHub's comments (the
@@ -141,3 +142,38 @@ def test_the_actions_timeout_and_concurrency_reach_the_verifier(
         plan = json.loads(Path(result.outputs["plan"]).read_text(encoding="utf-8"))
     assert plan["verification"]["not_verified"] == {"timeout": 3}  # 0.5 s, not 60
     assert standin.most_in_flight == 3  # three at once, not two
+
+
+def test_the_posting_step_takes_the_verifier_inputs(tmp_path: Path, standin: StandIn) -> None:
+    """verify-max, verify-concurrency, verify-budget-s and verify-key-env reach the posting
+    step's verifier too (a fork's plan, posted and verified by the workflow_run job)."""
+    with action_job(tmp_path, example_comments=True) as job:
+        path = installed_path(job.python_dir)
+        untrusted = {**inputs(""), "findings": "analysers/*.sarif", "verify-url": ""}
+        plan = job.run(untrusted, path=path).outputs["plan"]
+        standin.always = "slow"  # each answer takes 1.5 s
+        trusted = {
+            "install": "false",
+            "plan": plan,
+            "pull-request": str(NUMBER),
+            "diff": "pr.diff",
+            "verify-url": standin.url,
+            "verify-model": "m",
+            "verify-checkout": "head",
+            "verify-max": "2",
+            "verify-concurrency": "1",
+            "verify-budget-s": "0.4",
+            "verify-key-env": "VERIFIER_KEY",
+        }
+        key = {"VERIFIER_KEY": "sk-standin-0123"}
+        event = workflow_run_event()
+        posted = job.run(trusted, path=path, event_name="workflow_run", event=event, env=key)
+        assert posted.step("Post to the pull request").outcome == "success"
+        [sticky] = job.fake.issue_comments_by(ACTIONS_BOT)
+    body = sticky["body"]
+    # verify-max 2 of the 3 eligible; one at a time, so the 0.4 s budget is spent by the
+    # first (cut at the budget), and the second is never sent
+    assert "Not verified: budget (1 more eligible than --verify-max)." in body
+    assert "Not verified, placed by consensus: 2 (time budget: 1, timeout: 1)." in body
+    assert (len(standin.requests), standin.most_in_flight) == (1, 1)
+    assert standin.requests[0]["headers"]["authorization"] == "Bearer sk-standin-0123"

@@ -271,13 +271,12 @@ def apply(
 def with_figures(before: ReviewPlan, after: ReviewPlan, data: Figures) -> ReviewPlan:
     """`after` (`before` with the verifier's verdicts, clusters in the same order) with
     the gate of `before` unless the figures say the gate is on verified findings, and
-    the figures (their placements changed counted between the two) and summary lines."""
+    the figures and their summary lines."""
     if data.gate != "verified" and after is not before:
         blocking = {id(item) for item in before.gate.blocking}
         pairs = zip(before.findings, after.findings, strict=True)
         kept = tuple(new for old, new in pairs if id(old) in blocking)
         after = replace(after, gate=Gate(before.gate.level, kept))
-    data = replace(data, placements_changed=moved(before, after))
     return replace(
         after,
         notes=(*after.notes, *notes(data, after)),
