@@ -7,6 +7,7 @@ import copy
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -130,18 +131,34 @@ def test_the_trusted_run_posting_a_forks_plan_verifies_it_itself(
     assert f"Verifier: {asked} verified, 0 from the cache" in sticky["body"]
 
 
-def test_the_actions_timeout_and_concurrency_reach_the_verifier(
-    tmp_path: Path, standin: StandIn
-) -> None:
-    standin.always = "slow"  # each answer takes 1.5 s
-    with action_job(tmp_path) as job:
-        shutil.copytree(job.workspace / "head" / "app", job.workspace / "app")
-        limits = {"verify-timeout": "0.5", "verify-concurrency": "3", "verify-budget-s": "10"}
-        result = job.run({**inputs(standin.url), **limits}, path=installed_path(job.python_dir))
+def test_the_review_step_takes_the_verifier_inputs(tmp_path: Path, standin: StandIn) -> None:
+    """verify-concurrency, verify-timeout, verify-max, verify-budget-s and verify-key-env
+    reach the review step's verifier (each answer of the stand-in takes 1.5 s here)."""
+    standin.always = "slow"
+    key = {"VERIFIER_KEY": "sk-standin-0123"}
+
+    def verification(limits: dict[str, str]) -> dict[str, Any]:
+        standin.requests.clear()
+        standin.most_in_flight = 0
+        given = {**inputs(standin.url), "verify-checkout": "head", **limits}
+        result = job.run(given, path=installed_path(job.python_dir), env=key)
         assert result.step("Review").outcome == "success"
         plan = json.loads(Path(result.outputs["plan"]).read_text(encoding="utf-8"))
-    assert plan["verification"]["not_verified"] == {"timeout": 3}  # 0.5 s, not 60
-    assert standin.most_in_flight == 3  # three at once, not two
+        found: dict[str, Any] = plan["verification"]
+        return found
+
+    with action_job(tmp_path) as job:
+        at_once = verification({"verify-timeout": "5", "verify-concurrency": "3"})
+        assert (at_once["verified"], standin.most_in_flight) == (3, 3)  # three, not two
+        timed_out = verification({"verify-timeout": "0.5", "verify-budget-s": "10"})
+        assert timed_out["not_verified"] == {"timeout": 3}  # 0.5 s, not 60
+        # two of the three, one at a time: the 0.4 s budget is spent by the first
+        limits = {"verify-max": "2", "verify-concurrency": "1", "verify-budget-s": "0.4"}
+        spent = verification({**limits, "verify-key-env": "VERIFIER_KEY"})
+    assert spent["not_verified"] == {"time budget": 1, "timeout": 1}
+    assert spent["skipped"]["budget"] == 1
+    assert len(standin.requests) == 1
+    assert standin.requests[0]["headers"]["authorization"] == "Bearer sk-standin-0123"
 
 
 def test_the_posting_step_takes_the_verifier_inputs(tmp_path: Path, standin: StandIn) -> None:
@@ -170,10 +187,18 @@ def test_the_posting_step_takes_the_verifier_inputs(tmp_path: Path, standin: Sta
         posted = job.run(trusted, path=path, event_name="workflow_run", event=event, env=key)
         assert posted.step("Post to the pull request").outcome == "success"
         [sticky] = job.fake.issue_comments_by(ACTIONS_BOT)
-    body = sticky["body"]
+        body = sticky["body"]
+        first = (len(standin.requests), standin.most_in_flight)
+        # and verify-timeout: both asked, each given up after 0.3 s (not 60)
+        trusted.update({"verify-timeout": "0.3", "verify-budget-s": "10"})
+        again = job.run(trusted, path=path, event_name="workflow_run", event=event, env=key)
+        assert again.step("Post to the pull request").outcome == "success"
+        [timed_out] = job.fake.issue_comments_by(ACTIONS_BOT)
+    assert "Not verified, placed by consensus: 2 (timeout: 2)." in timed_out["body"]
     # verify-max 2 of the 3 eligible; one at a time, so the 0.4 s budget is spent by the
     # first (cut at the budget), and the second is never sent
     assert "Not verified: budget (1 more eligible than --verify-max)." in body
     assert "Not verified, placed by consensus: 2 (time budget: 1, timeout: 1)." in body
-    assert (len(standin.requests), standin.most_in_flight) == (1, 1)
+    assert first == (1, 1)
+    assert len(standin.requests) == 3  # 1, then 2 more
     assert standin.requests[0]["headers"]["authorization"] == "Bearer sk-standin-0123"

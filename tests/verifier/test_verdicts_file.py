@@ -71,3 +71,25 @@ def test_post_attaches_by_file_and_line_and_names_a_verdict_that_matches_nothing
     assert "**1** input record skipped" in summary
     unused = f"{theirs}:/verdicts/1: verdict for src/gone.py:3 matches no finding: not used"
     assert unused in err
+
+
+def test_post_names_only_its_own_verdicts_as_not_used(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The example's plan posted with no comment read: its findings from bots are left out
+    (skipped records too), but only the verdict that matched nothing is named not used."""
+    for name in ("GITHUB_TOKEN", "GITHUB_API_URL", "GITHUB_REPOSITORY", "GITHUB_EVENT_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    plan = tmp_path / "plan.json"
+    assert main([*example_args(tmp_path), "-o", str(plan)]) == 1
+    theirs = write(tmp_path, verdict("CONFIRMED", "app/nowhere.py", 3))
+    target = ["--repo", "acme/stockroom", "--pr", "1", "--dry-run"]
+    assert main(["post", str(plan), *target, "--verdicts", theirs]) == 0
+    err = capsys.readouterr().err
+    assert "do not match the pull request's comments" in err  # left out, and said
+    named = [line for line in err.splitlines() if line.endswith("finding: not used")]
+    assert not any(line.endswith("left out: not used") for line in err.splitlines())
+    assert named == [
+        f"quorum: warning: {theirs}:/verdicts/0: verdict for app/nowhere.py:3 matches no "
+        "finding: not used"
+    ]
