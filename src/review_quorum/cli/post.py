@@ -18,7 +18,8 @@ the posting run reads from GitHub: the plan is a proposal (`checked_plan`), ever
 from a bot is rebuilt from GitHub's comments, the plan adds only its analysers' findings,
 what it claims of a bot that no comment says is left out and counted, and only comments
 the posted review shows are hidden. Its verdicts are not used (`--verdicts FILE` gives the
-run its own) and its gate only lowers this run's (`--gate-level`, else the
+run its own; with the verifier's flags and `--diff` the run verifies the plan as it rebuilt
+it, `verified`) and its gate only lowers this run's (`--gate-level`, else the
 configuration's). The review goes on the head commit GitHub names, and a plan about
 another commit is not posted. The configuration found in the working directory says
 which bot each login is, as for `quorum review`. GitHub failures raise `GitHubError` and
