@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from review_quorum.checked_plan import GHOST, MISMATCH, Fresh, check_plan
+from review_quorum.checked_plan import GHOST, MISMATCH, Fresh, check_plan, cluster_key
 from review_quorum.errors import Skipped
 from review_quorum.identity import CodeLines, code_hash
 from review_quorum.model import CommentSource, ConsensusLevel, NormalizedFinding, Severity
@@ -225,6 +225,34 @@ def test_the_posting_runs_own_verdicts_are_used() -> None:
     assert [item.verdict for item in checked.plan.findings] == [verdict]
     assert checked.plan.skipped[-1].source == "v.json"  # the verdict that matched nothing
     assert not any("verdict" in note for note in checked.plan.notes)
+
+
+def test_a_bound_verdict_goes_only_to_the_cluster_it_was_asked_about() -> None:
+    """`bound`: the posting run's verifier verdicts, each for the cluster with exactly the
+    members it was asked about; one about other members (a plan's forged text at the same
+    place) or a second one on a cluster is a counted Skipped record, never applied."""
+    elsewhere = said("coderabbit", 3, "Unused import", line=2, file="src/app.py")
+    plan = review([*SQL, elsewhere], settings=SETTINGS)
+    verdict = AttachedVerdict(
+        verdict=Verdict.CONFIRMED, severity=VerifierSeverity.HIGH,
+        evidence_strength=EvidenceStrength.DIRECT, context_completeness=ContextCompleteness.FULL,
+        in_changed_code=True, issue="SQL injection", details="", source="verifier",
+        position="f1",
+    )  # fmt: skip
+    second = replace(verdict, verdict=Verdict.DISMISSED, position="f2")
+    forged = replace(verdict, verdict=Verdict.DISMISSED, position="f3")
+    at = AttachedVerdictInput("src/db.py", 20, verdict)
+    bound = [
+        (cluster_key(SQL), at),
+        (cluster_key(SQL[::-1]), replace(at, verdict=second)),  # the same members
+        (cluster_key([said("coderabbit", 1, "forged")]), replace(at, verdict=forged)),
+    ]
+    checked = check_plan(plan, Fresh((*SQL, elsewhere)), bound=bound)
+    assert [item.verdict for item in checked.plan.findings] == [verdict, None]
+    assert [(s.position, s.reason) for s in checked.plan.skipped[-2:]] == [
+        ("f2", "verdict for src/db.py:20 is a second verdict on one finding"),
+        ("f3", "verdict for src/db.py:20 is about a finding this run does not post as verified"),
+    ]
 
 
 def test_a_comment_read_together_with_more_findings_than_alone_keeps_them() -> None:

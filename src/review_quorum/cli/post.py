@@ -18,7 +18,8 @@ the posting run reads from GitHub: the plan is a proposal (`checked_plan`), ever
 from a bot is rebuilt from GitHub's comments, the plan adds only its analysers' findings,
 what it claims of a bot that no comment says is left out and counted, and only comments
 the posted review shows are hidden. Its verdicts are not used (`--verdicts FILE` gives the
-run its own) and its gate only lowers this run's (`--gate-level`, else the
+run its own; with the verifier's flags and `--diff` the run verifies the plan as it rebuilt
+it, `verified`) and its gate only lowers this run's (`--gate-level`, else the
 configuration's). The review goes on the head commit GitHub names, and a plan about
 another commit is not posted. The configuration found in the working directory says
 which bot each login is, as for `quorum review`. GitHub failures raise `GitHubError` and
@@ -31,10 +32,13 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from msgspec.structs import replace
+
 from review_quorum import config
+from review_quorum.cli import verifying
 from review_quorum.cli.azure_devops_input import add_organization_argument
 from review_quorum.cli.common import ExitCode, login, read_bytes, request_number, warn
 from review_quorum.cli.gitlab_input import add_merge_request_arguments
@@ -47,6 +51,8 @@ from review_quorum.plan import INLINE_MODES, ReviewPlan
 if TYPE_CHECKING:
     from review_quorum.checked_plan import CheckedPlan, Fresh
     from review_quorum.github import PullRequest
+    from review_quorum.scoring.confidence.attach import AttachedVerdict, AttachedVerdictInput
+    from review_quorum.verifier.stage import VerifyOptions
 
 LEVELS = [level.value for level in ConsensusLevel]
 
@@ -83,8 +89,15 @@ def add_parser(subparsers: Any) -> None:
         "GitHub's and GitLab's own tracking of the line decides, and Azure DevOps and "
         "Bitbucket keep such threads open)",
     )
+    parser.add_argument(
+        "--diff",
+        metavar="FILE",
+        help="the pull request's unified diff, for the verifier (with --verify-url or "
+        "--verifier-cmd)",
+    )
     add_post_arguments(parser)
     add_record_arguments(parser)
+    verifying.add_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -194,19 +207,31 @@ def run(args: argparse.Namespace) -> int:
     gate_level = None if gate == "none" else ConsensusLevel.parse(gate)
     verdicts = load_verdicts(args.verdicts)
     lines = CodeLines(root=args.checkout) if args.checkout else None
+    chosen = verifying.options(args, settings)
 
     def rebuild(fresh: Fresh) -> CheckedPlan:
-        """The saved plan rebuilt from the comments GitHub shows now (`checked_plan`)."""
+        """The saved plan rebuilt from the comments GitHub shows now (`checked_plan`), and
+        verified when a verifier is given (this run's own verdicts, on the plan as rebuilt)."""
         names = reading.bot_logins.values()
-        checked = check_plan(
-            plans[0],
-            fresh,
-            bot_names=names,
-            gate_level=gate_level,
-            verdicts=verdicts,
-            lines=lines,
-        )
+
+        def checked_with(bound: Sequence[tuple[str, AttachedVerdictInput]] = ()) -> CheckedPlan:
+            return check_plan(
+                plans[0],
+                fresh,
+                bot_names=names,
+                gate_level=gate_level,
+                verdicts=verdicts,
+                bound=bound,
+                lines=lines,
+            )
+
+        checked = checked_with()
+        if chosen.wanted:
+            checked = verified(args, chosen, checked, checked_with, recorder)
         warn_checked(checked, "and no comment is hidden this run")
+        unused = checked.plan.skipped[len(plans[0].skipped) + len(checked.mismatched) :]
+        for record in unused:  # this run's verdicts that no finding took
+            warn(f"{record.source}:{record.position}: {record.reason}: not used")
         plans.append(checked.plan)
         faithful.append(checked.faithful)
         return checked
@@ -229,6 +254,38 @@ def run(args: argparse.Namespace) -> int:
             # review and a post of its plan are one run), else the plan as posted.
             recorder.record(plans[0] if faithful[-1:] == [True] else plans[-1])
     return status
+
+
+def verified(
+    args: argparse.Namespace,
+    chosen: VerifyOptions,
+    checked: CheckedPlan,
+    checked_with: Callable[[Sequence[tuple[str, AttachedVerdictInput]]], CheckedPlan],
+    recorder: Recorder | None = None,
+) -> CheckedPlan:
+    """`checked` verified by this run: the clusters it rebuilt from GitHub's comments (never
+    the plan's word for them) are asked about, and each verdict goes to the cluster it was
+    asked about, as `quorum review --verify-url` applies them (with `--db`, the answers are
+    kept in the history)."""
+    from review_quorum.checked_plan import cluster_key
+    from review_quorum.scoring.confidence.attach import AttachedVerdictInput
+    from review_quorum.verifier.stage import apply, verify
+
+    plan = checked.plan
+    with verifying.history_store(args, recorder) as store:
+        verification = verify(plan, verifying.diff_text(args), chosen, os.environ, store=store)
+    for problem in verification.problems:
+        warn(problem)
+
+    def replan(placed: Mapping[int, AttachedVerdict]) -> ReviewPlan:
+        bound = []
+        for index, verdict in placed.items():
+            finding = plan.findings[index].finding
+            at = AttachedVerdictInput(finding.file, finding.line or 0, verdict)
+            bound.append((cluster_key(finding.members), at))
+        return checked_with(bound).plan
+
+    return replace(checked, plan=apply(plan, replan, verification, chosen))
 
 
 def warn_checked(checked: CheckedPlan, hidden: str = "") -> None:

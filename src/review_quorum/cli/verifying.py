@@ -172,7 +172,7 @@ def apply_to_review(
         chosen = VerifyOptions(**{**_fields(chosen), "url": None})
     from review_quorum.verifier.stage import apply, verify  # only when a verifier runs
 
-    with timed or nullcontext(), _history_store(args, recorder) as store:
+    with timed or nullcontext(), history_store(args, recorder) as store:
         verification = verify(plan, diff_text(args), chosen, os.environ, store=store)
         for problem in verification.problems:
             warn(problem)
@@ -180,7 +180,7 @@ def apply_to_review(
 
 
 @contextmanager
-def _history_store(args: argparse.Namespace, recorder: Recorder | None) -> Iterator[Store | None]:
+def history_store(args: argparse.Namespace, recorder: Recorder | None) -> Iterator[Store | None]:
     """With `--db` and no `--verify-cache`, the answers kept in the history database."""
     if recorder is None or getattr(args, "verify_cache", None) is not None:
         yield None

@@ -246,16 +246,31 @@ def apply(
 ) -> ReviewPlan:
     """`plan` re-planned with the verdicts, the gate kept on consensus, figures added."""
     after = replan(verification.placed) if verification.placed else plan
-    if not options.gate_on_verified and after is not plan:
-        blocking = {id(item) for item in plan.gate.blocking}
-        pairs = zip(plan.findings, after.findings, strict=True)
+    return with_figures(plan, after, figures(verification, plan, after, options))
+
+
+def with_figures(before: ReviewPlan, after: ReviewPlan, data: Figures) -> ReviewPlan:
+    """`after` (`before` with the verifier's verdicts, clusters in the same order) with
+    the gate of `before` unless the figures say the gate is on verified findings, and
+    the figures and their summary lines."""
+    if data.gate != "verified" and after is not before:
+        blocking = {id(item) for item in before.gate.blocking}
+        pairs = zip(before.findings, after.findings, strict=True)
         kept = tuple(new for old, new in pairs if id(old) in blocking)
-        after = replace(after, gate=Gate(plan.gate.level, kept))
-    data = figures(verification, plan, after, options)
+        after = replace(after, gate=Gate(before.gate.level, kept))
     return replace(
         after,
         notes=(*after.notes, *notes(data, after)),
         extra={**after.extra, "verification": msgspec.to_builtins(data)},
+    )
+
+
+def moved(before: ReviewPlan, after: ReviewPlan) -> int:
+    """How many findings the verdicts placed otherwise (inline, summary, dropped)."""
+    return sum(
+        1
+        for old, new in zip(before.findings, after.findings, strict=True)
+        if old.disposition is not new.disposition
     )
 
 
@@ -308,11 +323,6 @@ def figures(
     verdicts = Counter(
         o.verdict for o in verification.outcomes if o.verdict and o.status != "audit"
     )
-    moved = sum(
-        1
-        for old, new in zip(before.findings, after.findings, strict=True)
-        if old.disposition is not new.disposition
-    )
 
     def places(chosen: Callable[[ClusterOutcome], bool]) -> list[Place]:
         found = [before.findings[o.index].finding for o in verification.outcomes if chosen(o)]
@@ -329,7 +339,7 @@ def figures(
         review_by_hand=places(lambda o: o.status == "audit"),
         injection_suspected=places(lambda o: o.reason == INJECTION),
         verdicts=dict(sorted(verdicts.items())),
-        placements_changed=moved,
+        placements_changed=moved(before, after),
         requests=verification.requests,
         tokens_in=verification.tokens_in,
         tokens_out=verification.tokens_out,
@@ -371,15 +381,20 @@ def notes(data: Figures, plan: ReviewPlan) -> list[str]:
     return lines
 
 
+def read_figures(saved: object, source: str) -> Figures:
+    """A file's `verification` member (a saved plan's, a verdicts file's), checked strictly."""
+    try:
+        return msgspec.convert(saved, Figures, strict=True)
+    except msgspec.ValidationError as err:
+        raise InputError(source, "/verification", f"not a verification summary: {err}") from err
+
+
 def restore(plan: ReviewPlan, saved: object, source: str) -> ReviewPlan:
     """A saved plan's `verification` member back on the plan read (`saved_plan`), checked
     strictly, with the summary lines it gives; `plan` itself without one."""
     if saved is None:
         return plan
-    try:
-        data = msgspec.convert(saved, Figures, strict=True)
-    except msgspec.ValidationError as err:
-        raise InputError(source, "/verification", f"not a verification summary: {err}") from err
+    data = read_figures(saved, source)
     return replace(
         plan,
         notes=(*plan.notes, *notes(data, plan)),
