@@ -229,6 +229,12 @@ class ReviewPlan(msgspec.Struct, frozen=True):
     baseline: Baseline | None = None  # what the findings were compared with, if anything
     coverage: tuple[BotCoverage, ...] = ()  # the expected bots and what each did
 
+    @property
+    def reviewed(self) -> tuple[str, ...]:
+        """The expected bots the pull request shows reviewing the head commit (the
+        history's coverage), findings or not: their earlier findings' absence is re-checked."""
+        return tuple(c.bot for c in self.coverage if c.state is State.REVIEWED)
+
     def with_disposition(self, disposition: Disposition) -> tuple[PlannedFinding, ...]:
         if disposition is Disposition.INLINE:
             return self.inline

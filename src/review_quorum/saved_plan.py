@@ -24,7 +24,9 @@ from typing import Any, NoReturn, TypeVar
 from review_quorum.baseline import BASELINE_STATES, GATE_ON, Baseline, BaselineState, GateOn
 from review_quorum.comment_links import link_targets
 from review_quorum.errors import FindingError, InputError, Skipped
+from review_quorum.ingest.duplicates import check_everywhere
 from review_quorum.model import (
+    NO_PRIORITY,
     CommentSource,
     ConsensusFinding,
     ConsensusLevel,
@@ -132,12 +134,18 @@ class _At:
             self.fail(f"expected one of {allowed}")
 
 
-def read_saved_plan(document: object, source: str, *, pull_page: str = "") -> ReviewPlan:
+def read_saved_plan(
+    document: object, source: str, *, pull_page: str = "", data: bytes | None = None
+) -> ReviewPlan:
     """The plan a saved `quorum review --format json` document holds, rebuilt and checked.
 
     With `pull_page` (the pull request's web address), a bot comment a member names must be
-    a comment on that page: a plan cannot make the summary link anywhere else.
+    a comment on that page: a plan cannot make the summary link anywhere else. With the
+    file's bytes (`data`), a key repeated in any of its objects is an error at its line and
+    column: quorum never writes one, and a JSON reader would keep only the last.
     """
+    if data is not None:
+        check_everywhere(source, data)
     root = _At(source, "", document)
     settings = _settings(root.key("settings"))
     rows = root.key("findings").items()
@@ -311,6 +319,7 @@ def _member(at: _At, pull_page: str) -> NormalizedFinding:
             source=_comment_source(at.key("source"), pull_page),
             use_only=_use_only(at.optional("use_only")),
             cwes=_cwes(at.optional("cwes")),
+            priority=_priority(at.optional("priority")),
         )
     except FindingError as err:
         at.fail(str(err))
@@ -319,6 +328,11 @@ def _member(at: _At, pull_page: str) -> NormalizedFinding:
 def _use_only(at: _At | None) -> bool:
     """A member whose rule states only the use of a function (written only when true)."""
     return at is not None and at.flag()
+
+
+def _priority(at: _At | None) -> float:
+    """The priority a member's tool states (written only when it states one)."""
+    return NO_PRIORITY if at is None else at.number()
 
 
 def _cwes(at: _At | None) -> tuple[int, ...]:

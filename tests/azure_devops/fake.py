@@ -54,6 +54,7 @@ class FakeAzureDevOps(RestStandIn):
         self.faults: list[Fault] = []
         self.log: list[tuple[str, str, int]] = []
         self.time = FakeTime()
+        self.status, self.creator = "active", "Dana"  # the pull request's
         self._ids = 100
         self._tick = 0
 
@@ -143,9 +144,13 @@ class FakeAzureDevOps(RestStandIn):
 
     def reply(self, thread: dict[str, Any], name: str, content: str) -> dict[str, Any]:
         comment = self._comment(self.identity(name), content)
+        comment["id"] = max(c["id"] for c in thread["comments"]) + 1  # unique in its thread
         comment["parentCommentId"] = thread["comments"][0]["id"]
         thread["comments"].append(comment)
         return comment
+
+    def like(self, comment: dict[str, Any], name: str) -> None:
+        comment["usersLiked"].append(dict(self.identity(name)))
 
     # --- what tests look at -------------------------------------------------------------
 
@@ -229,7 +234,10 @@ class FakeAzureDevOps(RestStandIn):
             200,
             {
                 "pullRequestId": self.pull_id,
-                "status": "active",
+                "status": self.status,
+                "createdBy": dict(self.identity(self.creator)),
+                "creationDate": "2026-01-01T00:00:00Z",
+                **({"closedDate": "2026-01-02T00:00:00Z"} if self.status != "active" else {}),
                 "title": "Stock counts",
                 "sourceRefName": "refs/heads/counts",
                 "targetRefName": "refs/heads/main",

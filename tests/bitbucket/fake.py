@@ -55,6 +55,7 @@ class FakeBitbucket(RestStandIn):
         self.log: list[tuple[str, str, int]] = []
         self.page_cap: int | None = None
         self.time = FakeTime()
+        self.state, self.author = "OPEN", "Dana"  # the pull request's
         self._ids = 500
         self._tick = 0
 
@@ -121,6 +122,14 @@ class FakeBitbucket(RestStandIn):
         comment = self._comment(self.account(name, app=app), raw, inline, parent)
         self.comments.append(comment)
         return comment
+
+    def resolve(self, comment: dict[str, Any], name: str) -> None:
+        """`name` resolves `comment`'s thread in the web interface."""
+        comment["resolution"] = {
+            "type": "comment_resolution",
+            "user": self.account(name),
+            "created_on": self._now(),
+        }
 
     # --- what tests look at -------------------------------------------------------------
 
@@ -204,7 +213,10 @@ class FakeBitbucket(RestStandIn):
                 "type": "pullrequest",
                 "id": self.pull_id,
                 "title": "Stock counts",
-                "state": "OPEN",
+                "state": self.state,
+                "author": self.account(self.author),
+                "created_on": "2026-01-01T00:00:00Z",
+                "updated_on": "2026-01-02T00:00:00Z",
                 "source": {"commit": {"hash": self.head[:12]}, "branch": {"name": "counts"}},
                 "destination": {"commit": {"hash": "b" * 12}, "branch": {"name": "main"}},
                 "links": {"html": {"href": web}},

@@ -33,22 +33,22 @@ COUNTS: dict[str, Any] = {
             GitLabPostResult,
             "o/r!7: would post 1 new diff discussion(s), 2 already there, 3 listed in the "
             "summary (not on the diff), 4 re-anchored after a push, 5 refreshed, 6 resolved "
-            "as fixed, 7 fixed but left alone (someone replied), 8 not re-checked (their bots "
-            "did not report); summary note updated; commit status failed",
+            "as fixed, 7 fixed but left alone (someone replied), 8 kept open (not re-checked, "
+            "or not shown changed); summary note updated; commit status failed",
         ),
         (
             AzurePostResult,
             "o/r!7: would post 1 new thread(s), 2 already there, 3 listed in the summary (not "
             "on the diff), 4 re-anchored after a push, 5 refreshed, 6 set to fixed, 7 fixed but "
-            "left alone (replied to or triaged), 8 not re-checked (their bots did not report); "
-            "summary thread updated; pull request status failed",
+            "left alone (replied to or triaged), 8 kept open (not re-checked, or not shown "
+            "changed); summary thread updated; pull request status failed",
         ),
         (
             BitbucketPostResult,
             "o/r!7: would post 1 new inline comment(s), 2 already there, 3 listed in the "
             "summary (not on the diff), 4 re-anchored after a push, 5 refreshed, 6 resolved "
-            "as fixed, 7 fixed but left alone (someone replied), 8 not re-checked (their bots "
-            "did not report); summary comment updated; build status failed",
+            "as fixed, 7 fixed but left alone (someone replied), 8 kept open (not re-checked, "
+            "or not shown changed); summary comment updated; build status failed",
         ),
     ],
 )
@@ -62,4 +62,4 @@ def test_counts_of_nothing_are_left_out_and_a_real_run_posted() -> None:
     quiet = {**COUNTS, "kept_replied": 0, "unchecked": 0}
     text = GitLabPostResult(**quiet, dry_run=False).describe()
     assert text.startswith("o/r!7: posted 1 new diff discussion(s)")
-    assert "left alone" not in text and "not re-checked" not in text
+    assert "left alone" not in text and "kept open" not in text

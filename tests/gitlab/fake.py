@@ -54,6 +54,8 @@ class FakeGitLab(RestStandIn):
         self.log: list[tuple[str, str, int]] = []
         self.page_cap: int | None = None
         self.time = FakeTime()
+        self.state, self.author = "opened", "dana"  # the merge request's
+        self.awards: dict[int, list[dict[str, Any]]] = {}  # note id -> award emoji
         self._ids = 9000
         self._tick = 0
 
@@ -133,6 +135,29 @@ class FakeGitLab(RestStandIn):
         }
         return position
 
+    def award(self, note: dict[str, Any], username: str, name: str) -> dict[str, Any]:
+        """`username` awards `name` (thumbsup, thumbsdown...) to `note`."""
+        self._ids += 1
+        award = {
+            "id": self._ids,
+            "name": name,
+            "user": self._author(username),
+            "created_at": self._now(),
+            "updated_at": self._now(),
+            "awardable_id": note["id"],
+            "awardable_type": "Note",
+        }
+        self.awards.setdefault(note["id"], []).append(award)
+        return award
+
+    def resolve(self, discussion: dict[str, Any], username: str) -> None:
+        """`username` resolves `discussion` in the web interface."""
+        for note in discussion["notes"]:
+            if note["resolvable"]:
+                note.update(resolved=True, resolved_by=self._author(username))
+                note["resolved_at"] = self._now()
+        discussion["resolved"] = True
+
     # --- what tests look at -------------------------------------------------------------
 
     @property
@@ -191,6 +216,7 @@ class FakeGitLab(RestStandIn):
         handlers: dict[str, Callable[..., httpx.Response]] = {
             "users/get-current": self._current_user,
             "merge_requests/get": self._get_merge_request,
+            "award_emoji/list-for-note": self._list_awards,
             "merge_requests/list-versions": self._list_versions,
             "merge_requests/get-version": self._get_version,
             "discussions/list": self._list_discussions,
@@ -222,7 +248,10 @@ class FakeGitLab(RestStandIn):
             "iid": self.iid,
             "project_id": PROJECT_ID,
             "title": "Stock counts",
-            "state": "opened",
+            "state": self.state,
+            "author": self._author(self.author),
+            "created_at": "2026-01-01T00:00:00Z",
+            "updated_at": self.versions[-1]["created_at"],
             "sha": head["head_commit_sha"],
             "source_branch": "counts",
             "target_branch": "main",
@@ -233,6 +262,8 @@ class FakeGitLab(RestStandIn):
                 "head_sha": head["head_commit_sha"],
             },
         }
+        if self.state == "merged":
+            merge_request["merged_at"] = "2026-01-02T00:00:00Z"
         return json_response(200, merge_request)
 
     def _list_versions(self, query: dict[str, str], path: str, **_: Any) -> httpx.Response:
@@ -257,6 +288,11 @@ class FakeGitLab(RestStandIn):
         ]
         return json_response(200, {**version, "commits": [], "diffs": diffs})
 
+    def _list_awards(
+        self, params: dict[str, str], query: dict[str, str], path: str, **_: Any
+    ) -> httpx.Response:
+        return self._page(self.awards.get(int(params["note_id"]), []), query, path)
+
     def _list_discussions(self, query: dict[str, str], path: str, **_: Any) -> httpx.Response:
         return self._page(self.discussions, query, path)
 
@@ -277,7 +313,9 @@ class FakeGitLab(RestStandIn):
         self.discussions.append(discussion)
         return json_response(201, discussion)
 
-    def _resolve(self, params: dict[str, str], body: dict[str, Any], **_: Any) -> httpx.Response:
+    def _resolve(
+        self, user: dict[str, Any], params: dict[str, str], body: dict[str, Any], **_: Any
+    ) -> httpx.Response:
         discussion = self._find_discussion(params["discussion_id"])
         if discussion is None:
             return _error(404, "404 Not found")
@@ -286,6 +324,8 @@ class FakeGitLab(RestStandIn):
         for note in discussion["notes"]:
             if note["resolvable"]:
                 note["resolved"] = body["resolved"]
+                if body["resolved"]:
+                    note["resolved_by"] = self._author(user["username"])
         discussion["resolved"] = body["resolved"]
         return json_response(200, discussion)
 

@@ -36,6 +36,7 @@ from review_quorum.azure_devops.target import AzurePullRequest
 from review_quorum.delivery.bodies import fixed_body, moved_section
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
 from review_quorum.delivery.fitting import fit_body
+from review_quorum.delivery.fixing import line_at
 from review_quorum.delivery.outcome import ThreadPostResult, Words
 from review_quorum.delivery.reconcile import (
     ThreadWork,
@@ -210,6 +211,7 @@ class _Run:
             updated=len(work.update),
             resolved=resolved,
             kept_replied=work.kept,
+            unchecked=work.unchecked,
             sticky=sticky,
             status=status,
             dry_run=self.dry_run,
@@ -225,6 +227,8 @@ class _Run:
             postable=lambda c: self._context(c) is not None,
             left_alone=lambda t: t.replied or t.status in TRIAGED,
             resolve_fixed=resolve_fixed,
+            now=lambda t: line_at((t.context or {}).get("rightFileStart")),
+            head=self.snapshot.head_sha if self.snapshot is not None else None,
         )
 
     def _context(self, comment: DraftComment) -> dict[str, Any] | None:

@@ -32,6 +32,7 @@ from review_quorum.bitbucket.target import BitbucketPullRequest, pull_request_pa
 from review_quorum.delivery.bodies import fixed_body, moved_section
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
 from review_quorum.delivery.fitting import fit_body
+from review_quorum.delivery.fixing import line_at
 from review_quorum.delivery.outcome import ThreadPostResult, Words
 from review_quorum.delivery.reconcile import (
     ThreadWork,
@@ -192,6 +193,7 @@ class _Run:
             updated=len(work.update),
             resolved=resolved,
             kept_replied=work.kept,
+            unchecked=work.unchecked,
             sticky=sticky,
             status=status,
             dry_run=self.dry_run,
@@ -207,6 +209,8 @@ class _Run:
             postable=lambda c: c.side == "RIGHT",
             left_alone=lambda t: t.replied,
             resolve_fixed=resolve_fixed,
+            now=lambda t: line_at(t.inline, "to"),
+            head=self.head,
         )
 
     def _sticky(self, ours: BitbucketOurs, moved: Sequence[DraftComment]) -> tuple[str, int | None]:

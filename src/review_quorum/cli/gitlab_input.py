@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -23,6 +24,10 @@ from review_quorum.cli.github_input import PullInput, wait
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions
 from review_quorum.ingest.gitlab_notes import MergeRequestConversation, conversation, read_notes
+
+if TYPE_CHECKING:
+    from review_quorum.gitlab.snapshot import MergeRequestSnapshot
+    from review_quorum.history.triage import Screened
 
 
 def add_gitlab_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,9 +58,14 @@ def add_merge_request_arguments(group: argparse._ArgumentGroup) -> None:
 
 
 def read_gitlab(
-    pull: PullSource, options: ReadOptions, env: Mapping[str, str] | None = None
+    pull: PullSource,
+    options: ReadOptions,
+    env: Mapping[str, str] | None = None,
+    *,
+    triagers: Sequence[str] | None = None,
 ) -> PullInput:
-    """Read (after waiting, if asked) the merge request's notes into a batch of findings."""
+    """Read (after waiting, if asked) the merge request's notes into a batch of findings;
+    with `triagers` (a run recorded in the history), the triagers' decisions too."""
     from review_quorum.github.waiting import parse_bot_list
     from review_quorum.gitlab.client import GitLabClient
     from review_quorum.gitlab.snapshot import read_merge_request
@@ -75,8 +85,11 @@ def read_gitlab(
             if user is not None:
                 options = msgspec.structs.replace(options, own_login=user.username)
 
+        snapshots: list[MergeRequestSnapshot] = []
+
         def read() -> MergeRequestConversation:
             snapshot = read_merge_request(client, target)
+            snapshots.append(snapshot)
             return conversation(
                 snapshot.discussions,
                 head_sha=snapshot.head_sha,
@@ -89,5 +102,19 @@ def read_gitlab(
                 talk, awaited = wait(read, bots, pull.wait_timeout, options.bot_logins)
             else:
                 talk, awaited = read(), None
+        screened = None
+        if triagers is not None:
+            from review_quorum.cli.history_platforms import triage
+
+            own = options.own_login or ""
+            screened = triage("gitlab", client, snapshots[-1], own, triagers, options.bot_logins)
     batch = read_notes(talk, name=str(target), options=options)
-    return PullInput(batch, talk.head_sha, awaited)
+    return with_triage(PullInput(batch, talk.head_sha, awaited, talk=talk), screened)
+
+
+def with_triage(pulled: PullInput, screened: Screened | None) -> PullInput:
+    """`pulled` with the decisions kept, and a counted record of each one refused."""
+    if screened is None:
+        return pulled
+    pulled.batch.skipped.extend(screened.refused)
+    return msgspec.structs.replace(pulled, decisions=screened.kept)

@@ -1,4 +1,4 @@
-"""The history's part in `quorum review --github`, read before planning: coverage and triage.
+"""The history's part in `quorum review --db` (any platform), read before planning.
 
 `coverage_for` says, for every expected bot (``expected-bots`` in the configuration, else
 the bots the history has seen on the repository), whether it reviewed the head commit.
@@ -28,18 +28,19 @@ def coverage_for(
     settings: Mapping[str, Any],
     findings: Sequence[NormalizedFinding],
 ) -> list[BotCoverage]:
-    """Each expected bot's coverage of the head commit (none without a GitHub reading).
+    """Each expected bot's coverage of the head commit (none without a reading of the pull
+    request from its platform).
 
     `findings` are all the run's findings: a bot with findings from the input files
     reviewed what this run reviews.
     """
-    if pulled is None or pulled.snapshot is None:
+    talk = None if pulled is None else pulled.snapshot or pulled.talk
+    if pulled is None or talk is None:
         return []
     from review_quorum.history import open_history
     from review_quorum.history.coverage import coverage, expected_bots
 
     configured = settings.get("expected-bots")
-    snapshot = pulled.snapshot
     if configured or recorder is None:
         expected = expected_bots(configured, None, "", "")
     else:
@@ -50,7 +51,7 @@ def coverage_for(
             database.close()
     read = Counter(f.bot for f in pulled.batch.findings)
     given = frozenset(bot for bot, n in Counter(f.bot for f in findings).items() if n > read[bot])
-    return coverage(snapshot, expected, settings.get("bot-logins") or {}, given)
+    return coverage(talk, expected, settings.get("bot-logins") or {}, given)
 
 
 def triage_for(recorder: Recorder | None, pulled: PullInput | None) -> Triage:

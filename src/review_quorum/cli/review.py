@@ -63,9 +63,7 @@ from review_quorum.plan import (
     review,
     voters,
 )
-from review_quorum.render import json_report, terminal
 from review_quorum.render.formats import RENDERERS
-from review_quorum.saved_plan import read_saved_plan
 from review_quorum.scope import DiffScope, FilterMode
 from review_quorum.scoring import DEFAULT_MODEL
 from review_quorum.scoring.confidence import describe_threshold
@@ -147,8 +145,8 @@ def add_parser(subparsers: Any) -> None:
         type=full_sha,
         metavar="SHA",
         help="the baseline is the run the history recorded for commit SHA (the merge-base "
-        "of the pull request: git merge-base BASE HEAD), read from --db or the default "
-        "history database",
+        "of the pull request: git merge-base BASE HEAD) in the repository --repo names "
+        "(default: $GITHUB_REPOSITORY), read from --db or the default history database",
     )
     parser.add_argument(
         "--gate-on",
@@ -326,7 +324,7 @@ def load_baseline(
     a saved plan: its findings' members); a file with nothing in it is an error naming it."""
     findings: list[NormalizedFinding] = []
     if inputs.baseline_db:
-        findings.extend(_recorded(inputs.db, inputs.baseline_db, file_settings))
+        findings.extend(_recorded(inputs.db, inputs.baseline_db, inputs.pull.repo, file_settings))
     if not inputs.baseline:
         return findings if inputs.baseline_db else None
     for path in inputs.baseline:
@@ -346,16 +344,31 @@ def load_baseline(
 
 
 def _recorded(
-    db: str | None, commit: str, file_settings: Mapping[str, Any]
+    db: str | None, commit: str, repo: str | None, file_settings: Mapping[str, Any]
 ) -> list[NormalizedFinding]:
-    """The findings of the run the history recorded for `--baseline-db SHA`."""
+    """The findings of the run the history recorded for `--baseline-db SHA` in the
+    repository under review (`--repo`, else $GITHUB_REPOSITORY): a run of another
+    repository recorded in the same database is never taken."""
+    from review_quorum.github.target import PullRequest
     from review_quorum.history.base_run import findings_of, run_at
 
+    named = repo or os.environ.get("GITHUB_REPOSITORY", "").strip()
+    if not named:
+        raise ConfigError(
+            "--baseline-db: name the repository under review with --repo OWNER/NAME (or run "
+            "in GitHub Actions): a history may hold runs of several repositories"
+        )
+    repository = PullRequest.create(named, 1)
     database = open_reading(db, file_settings)
     try:
-        run_id = run_at(database, commit)
+        run_id = run_at(database, commit, repository.owner, repository.repo)
         if run_id is None:
-            raise InputError("--baseline-db", "", f"the history has no run of commit {commit}")
+            raise InputError(
+                "--baseline-db",
+                "",
+                f"the history has no run of commit {commit} in "
+                f"{repository.owner}/{repository.repo}",
+            )
         return findings_of(database, run_id)
     finally:
         database.close()
@@ -372,7 +385,9 @@ def _saved_plan(data: bytes, path: str) -> ReviewPlan | None:
         return None
     if not isinstance(document, dict) or not {"settings", "github_review"} <= document.keys():
         return None
-    return read_saved_plan(document, path)
+    from review_quorum.saved_plan import read_saved_plan  # and the verifier stage it restores
+
+    return read_saved_plan(document, path, data=data)
 
 
 def check_baseline(
@@ -412,8 +427,9 @@ def code_lines(inputs: ReviewInputs, diff: DiffScope | None, root: str | None = 
 
 def plan_review(
     args: argparse.Namespace, stages: Stages
-) -> tuple[ReviewPlan, dict[str, Any], Recorder | None]:
-    """The plan, the configuration read, and the history recorder `--db` asks for."""
+) -> tuple[ReviewPlan, dict[str, Any], Recorder | None, CodeLines]:
+    """The plan, the configuration read, the history recorder `--db` asks for, and the
+    head's code the identities were made from (which posting compares gone findings with)."""
     file_settings = config.load(Path(args.config) if args.config else None)
     files = InputFiles.from_args(args, root=file_settings.get("root"))
     inputs = ReviewInputs.from_args(args)
@@ -441,14 +457,15 @@ def plan_review(
             if pull.wants("--github"):
                 pulled = read_github(pull, options, triage=recorder is not None)
                 batch.extend(pulled.batch)
+            triagers = (file_settings.get("triagers") or []) if recorder is not None else None
             if pull.wants("--gitlab"):
-                pulled = read_gitlab(pull, options)
+                pulled = read_gitlab(pull, options, triagers=triagers)
                 batch.extend(pulled.batch)
             if pull.wants("--azure-devops"):
-                pulled = read_azure_devops(pull, options)
+                pulled = read_azure_devops(pull, options, triagers=triagers)
                 batch.extend(pulled.batch)
             if pull.wants("--bitbucket"):
-                pulled = read_bitbucket(pull, options)
+                pulled = read_bitbucket(pull, options, triagers=triagers)
                 batch.extend(pulled.batch)
         diff = load_diff(inputs)
         verdicts = load_verdicts(inputs.verdicts)
@@ -494,7 +511,7 @@ def plan_review(
         plan = msgspec.structs.replace(
             plan, awaited=pulled.awaited, commit_id=pulled.head_sha or None
         )
-    return plan, file_settings, recorder
+    return plan, file_settings, recorder, lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -502,7 +519,7 @@ def run(args: argparse.Namespace) -> int:
     stages.ticker.start()
     recorder: Recorder | None = None
     try:
-        plan, file_settings, recorder = plan_review(args, stages)
+        plan, file_settings, recorder, lines = plan_review(args, stages)
         output_format = effective(args, file_settings, "format")
         with stages.stage("render", f"writing the {output_format} report"):
             _write(plan, output_format, args.output)
@@ -532,6 +549,7 @@ def run(args: argparse.Namespace) -> int:
                 default="github-review",
                 written=True,
                 reading=reading,
+                lines=lines,
             )
         if posted != ExitCode.OK:
             stages.report()
@@ -542,9 +560,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _write(plan: ReviewPlan, output_format: str, output: str | None) -> None:
     if output_format == "json":  # written as it is made: a report can be gigabytes
+        from review_quorum.render import json_report
+
         write_chunks(json_report.chunks(plan), output)
         return
     if output_format == "terminal":
+        from review_quorum.render import terminal
+
         color = (output in (None, "-")) and sys.stdout.isatty()
         text = terminal.render(plan, color=color, width=terminal_width())
     else:

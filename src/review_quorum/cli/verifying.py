@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
@@ -29,14 +28,14 @@ from review_quorum.cli.common import (
     write_output,
 )
 from review_quorum.errors import InputError
-from review_quorum.evaluate import Replan, Verifier
 from review_quorum.ingest.base import Source
 from review_quorum.plan import ReviewPlan
-from review_quorum.verifier.cache import Store
-from review_quorum.verifier.stage import CACHE_NAME, VerifyOptions, apply, verify
+from review_quorum.verifier.options import CACHE_NAME, VerifyOptions
 
 if TYPE_CHECKING:
     from review_quorum.cli.record import Recorder
+    from review_quorum.evaluate import Replan, Verifier
+    from review_quorum.verifier.cache import Store
 
 KEYS = (
     "verify-url",
@@ -144,6 +143,8 @@ def diff_text(diff: str | None, git: str | None = None) -> str | None:
     if diff:
         return Source(diff, read_bytes(diff)).data.decode("utf-8", "replace")
     if git:
+        import subprocess
+
         command = ["git", "diff", "--no-color", "--no-ext-diff", git]
         done = subprocess.run(command, capture_output=True, check=False)
         return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else None
@@ -172,8 +173,10 @@ def apply_to_review(
     if chosen.url and chosen.command:
         warn("--verify-url and --verifier-cmd both given: using --verifier-cmd")
         chosen = VerifyOptions(**{**_fields(chosen), "url": None})
+    from review_quorum.verifier.stage import apply, verify  # only when a verifier runs
+
     keep = None if cache_given else recorder
-    with timed or nullcontext(), _history_store(keep) as store:
+    with timed or nullcontext(), history_store(keep) as store:
         verification = verify(plan, diff(), chosen, os.environ, store=store)
         for problem in verification.problems:
             warn(problem)
@@ -181,8 +184,9 @@ def apply_to_review(
 
 
 @contextmanager
-def _history_store(recorder: Recorder | None) -> Iterator[Store | None]:
-    """With `--db`, the answers kept in the history database."""
+def history_store(recorder: Recorder | None) -> Iterator[Store | None]:
+    """With `--db` (`recorder`), the answers kept in the history database; a caller
+    given `--verify-cache` passes None."""
     if recorder is None:
         yield None
         return
@@ -202,6 +206,8 @@ def evaluator(args: argparse.Namespace) -> Verifier | None:
     chosen = options(args, {})
     if not chosen.wanted:
         return None
+
+    from review_quorum.verifier.stage import apply, verify
 
     def verified(plan: ReviewPlan, replan: Replan) -> ReviewPlan:
         verification = verify(plan, None, chosen, os.environ)
@@ -234,10 +240,12 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from review_quorum.saved_plan import read_saved_plan
+    from review_quorum.verifier.stage import verify
 
     settings = config.load(Path(args.config) if args.config else None)
     source = "<stdin>" if args.plan == "-" else args.plan
-    plan = read_saved_plan(Source(source, read_bytes(args.plan)).json(), source)
+    plan_file = Source(source, read_bytes(args.plan))
+    plan = read_saved_plan(plan_file.json(), source, data=plan_file.data)
     chosen = options(args, settings)
     if args.verify_cache is None and args.plan != "-":
         beside = str(Path(args.plan).parent / CACHE_NAME)  # the plan's folder, not -o's

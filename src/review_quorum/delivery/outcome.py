@@ -40,7 +40,7 @@ class ThreadPostResult(msgspec.Struct, frozen=True):
     status: str
     dry_run: bool
     warnings: tuple[str, ...] = ()
-    unchecked: int = 0  # gone findings kept open: a bot that reported them did not report
+    unchecked: int = 0  # gone findings kept open (`delivery.fixing`): not shown fixed
 
     def describe(self) -> str:
         """One line for a person reading the job's log."""
@@ -57,7 +57,7 @@ class ThreadPostResult(msgspec.Struct, frozen=True):
         if self.kept_replied:
             parts.append(f"{self.kept_replied} fixed but left alone ({words.kept})")
         if self.unchecked:
-            parts.append(f"{self.unchecked} not re-checked (their bots did not report)")
+            parts.append(f"{self.unchecked} kept open (not re-checked, or not shown changed)")
         return (
             f"{self.target}: {verb} {', '.join(parts)}; {words.sticky} {self.sticky}; "
             f"{words.status} {self.status}"

@@ -30,7 +30,8 @@ from review_quorum.delivery.bodies import (
     moved_section,
     unchecked_body,
 )
-from review_quorum.delivery.draft import DraftComment, ReviewDraft, not_rechecked
+from review_quorum.delivery.draft import DraftComment, ReviewDraft
+from review_quorum.delivery.fixing import judge_gone, line_at
 from review_quorum.delivery.outcome import ThreadPostResult, Words
 from review_quorum.delivery.reconcile import normal
 from review_quorum.errors import GitLabError
@@ -179,11 +180,15 @@ class _Run:
                 if thread.replied:
                     work.kept_replied += 1
                     continue
-                missing = not_rechecked(self.draft, thread.body)
                 where = thread.position or {}
-                kept = self.draft.ran is not None and where.get("head_sha") == self.refs.head_sha
-                if missing or kept:  # its bots did not report, or its lines did not change
-                    body = unchecked_body(thread.body, self._head(), missing)
+                carried = where.get("head_sha") == self.refs.head_sha  # to the newest version
+                path, line = str(where.get("new_path") or ""), line_at(where, "new_line")
+                verdict = judge_gone(
+                    self.draft, thread.body, path, line if carried else None, outdated=not carried
+                )
+                if not verdict.fixed:  # its bots did not report, or its lines did not change
+                    missing, compared = verdict.missing, verdict.compared
+                    body = unchecked_body(thread.body, self._head(), missing, compared=compared)
                     if _stale(thread, body):
                         work.update.append((thread, body))
                     work.unchecked += 1

@@ -17,15 +17,45 @@ The coverage is read before planning and handed to it: the plan decides who vote
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from datetime import datetime
+from typing import Any, Protocol
+
+import msgspec
 
 from review_quorum.delivery.timestamps import parse_timestamp
-from review_quorum.github.snapshot import PullSnapshot
 from review_quorum.github.waiting import SKIP_NOTICES, SKIP_WORDS, UNDER_WAY_NOTICE, bot_name
 from review_quorum.history.database import Database
 from review_quorum.ingest.bots.status import notice
 from review_quorum.plan import BotCoverage as BotCoverage
 from review_quorum.plan import State as State
+
+
+class Talk(Protocol):
+    """What coverage reads of a pull request: GitHub's `PullSnapshot`, GitLab's
+    conversation, or an `Activity` made from another platform's comments."""
+
+    @property
+    def head_sha(self) -> str: ...
+    @property
+    def head_committed_at(self) -> datetime | None: ...
+    @property
+    def reviews(self) -> Sequence[Mapping[str, Any]]: ...
+    @property
+    def review_comments(self) -> Sequence[Mapping[str, Any]]: ...
+    @property
+    def issue_comments(self) -> Sequence[Mapping[str, Any]]: ...
+
+
+class Activity(msgspec.Struct, frozen=True):
+    """A platform's comments for coverage where no comment names the commit it was made
+    on (Azure DevOps, Bitbucket): each is on the head when made after the head's push
+    (`head_committed_at`; every one when that is unknown)."""
+
+    head_sha: str
+    head_committed_at: datetime | None = None
+    reviews: tuple[Mapping[str, Any], ...] = ()
+    review_comments: tuple[Mapping[str, Any], ...] = ()
+    issue_comments: tuple[Mapping[str, Any], ...] = ()
 
 
 def expected_bots(
@@ -49,7 +79,7 @@ def expected_bots(
 
 
 def coverage(
-    snapshot: PullSnapshot,
+    snapshot: Talk,
     expected: Iterable[str],
     logins: Mapping[str, str] | None = None,
     given: frozenset[str] = frozenset(),
@@ -85,9 +115,7 @@ def _declines(body: str) -> bool:
     return notice(body) in SKIP_NOTICES or any(words in text for words in SKIP_WORDS)
 
 
-def _activity(
-    snapshot: PullSnapshot, logins: Mapping[str, str]
-) -> Iterable[tuple[str, str, str, bool]]:
+def _activity(snapshot: Talk, logins: Mapping[str, str]) -> Iterable[tuple[str, str, str, bool]]:
     head = snapshot.head_sha
     for item in snapshot.reviews:
         if item.get("state") != "PENDING":

@@ -22,12 +22,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+import msgspec
+
 from review_quorum.comment_kinds import CommentKind
-from review_quorum.errors import GitHubError
+from review_quorum.errors import GitHubError, Skipped
 from review_quorum.github.snapshot import PullSnapshot
 from review_quorum.history.database import Database
 from review_quorum.history.outcomes import is_bot
 from review_quorum.history.recording import ensure_pull_request
+from review_quorum.markup.escape import one_line
 from review_quorum.markup.markers import FINDING, SUMMARY, find_markers
 from review_quorum.plan import Decision as Decision
 from review_quorum.plan import Place, Triage
@@ -62,15 +65,22 @@ def our_comments(records: Iterable[Mapping[str, Any]]) -> dict[int, str]:
 
 
 def commands(
-    records: Iterable[tuple[str, Mapping[str, Any]]], ours: Mapping[int, str]
+    records: Iterable[tuple[str, Mapping[str, Any]]],
+    ours: Mapping[int, str],
+    *,
+    bots: bool = False,
 ) -> list[Decision]:
-    """Every ``/quorum`` command in (kind, comment) pairs, whoever wrote it."""
+    """Every ``/quorum`` command in (kind, comment) pairs, whoever wrote it (a bot's too
+    with `bots`, for a reader that counts what it refuses)."""
     found: list[Decision] = []
     for kind, record in records:
         body, user = record.get("body"), record.get("user")
-        if not isinstance(body, str) or not isinstance(user, Mapping) or is_bot(user):
+        if not isinstance(body, str) or not isinstance(user, Mapping):
             continue
-        replied = ours.get(int(record.get("in_reply_to_id") or 0), "")
+        if is_bot(user) and not bots:
+            continue
+        parent = record.get("in_reply_to_id")
+        replied = ours.get(parent, "") if isinstance(parent, int) else ""
         for action, fingerprint, reason in _COMMAND.findall(body):
             target = fingerprint or (replied if replied != WHOLE_REVIEW else "")
             if target:
@@ -121,6 +131,57 @@ def from_writers(decisions: Iterable[Decision], permission: Permission) -> list[
         if asked[decision.actor]:
             kept.append(decision)
     return kept
+
+
+class Screened(msgspec.Struct, frozen=True):
+    """The decisions a platform's triage reader kept, and a counted record of each refused."""
+
+    kept: tuple[Decision, ...] = ()
+    refused: tuple[Skipped, ...] = ()
+
+
+def by_triagers(
+    decisions: Iterable[Decision],
+    accounts: Mapping[str, Actor],
+    triagers: Iterable[str],
+    source: str,
+) -> Screened:
+    """The decisions made by a configured triager (GitLab, Azure DevOps, Bitbucket, whose
+    APIs quorum reads have no permission endpoint): `accounts` maps each decision's `via`
+    to the account behind it. A triager is named by a stable id (a GitLab username or user
+    id, an Azure DevOps unique name or id, a Bitbucket uuid or account id), never by a
+    display name anyone can choose; a bot never triages, even when listed. Each refused
+    decision is a `Skipped` record saying whose it was and why."""
+    allowed = {name.casefold() for name in triagers}
+    kept: list[Decision] = []
+    refused: list[Skipped] = []
+    for decision in decisions:
+        account = accounts.get(decision.via)
+        if account is None or account.bot:
+            why = "a bot's triage is not a person's decision"
+        elif not any(key.casefold() in allowed for key in account.ids if key):
+            why = "not from an account the configuration's triagers list"
+        else:
+            kept.append(decision)
+            continue
+        said = f"/quorum {decision.action}" if decision.via.split(":")[0] != "reaction" else ""
+        what = said or f"{decision.action} reaction"
+        refused.append(
+            Skipped(
+                source,
+                decision.via,
+                f"triage ignored ({what} by {one_line(decision.actor)}): {why}",
+                not_a_finding=True,
+            )
+        )
+    return Screened(tuple(kept), tuple(refused))
+
+
+class Actor(msgspec.Struct, frozen=True):
+    """Who made a decision: the stable ids that name the account, and whether it is a bot."""
+
+    ids: tuple[str, ...]
+    bot: bool = False
 
 
 def store(database: Database, owner: str, repo: str, number: int, found: list[Decision]) -> None:

@@ -46,6 +46,7 @@ def body_item(item: PlannedFinding, *, linked: bool = False) -> BodyItem:
         fingerprint=item.fingerprint,
         link=(web_url(link.html_url) or "") if link else "",
         link_bot=_bot_of(item, link) if link else "",
+        code=item.code,
     )
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from review_quorum.errors import Skipped
 from review_quorum.model import (
+    NO_PRIORITY,
     CommentSource,
     ConsensusFinding,
     Contribution,
@@ -50,6 +51,8 @@ def member_data(finding: NormalizedFinding) -> dict[str, Any]:
         data["cwes"] = list(finding.cwes)
     if finding.use_only:
         data["use_only"] = True
+    if finding.priority != NO_PRIORITY:
+        data["priority"] = finding.priority
     return data
 
 
@@ -113,6 +116,8 @@ def consensus_data(
             members_data[0]["cwes"] = list(member.cwes)
         if member.use_only:
             members_data[0]["use_only"] = True
+        if member.priority != NO_PRIORITY:
+            members_data[0]["priority"] = member.priority
         # ConsensusFinding.end_line of one member, without the property's call
         end_line = None if line is None or end is None or end <= line else end
     else:

@@ -32,10 +32,10 @@ C = TypeVar("C", bound="RetryingClient")
 
 def thread_draft(delivery: Delivery, platform: str, comments: str) -> ReviewDraft:
     """The draft of `delivery`'s plan for `platform`, whose `comments` (as a user names
-    them) cannot be minimized."""
+    them) cannot be minimized, with the head's code the delivery has (`Delivery.lines`)."""
     if delivery.options.hide_duplicates:
         raise ConfigError(f"--hide-duplicates: {comments} cannot be minimized (GitHub only)")
-    draft = ReviewDraft.from_plan(delivery.plan, source=delivery.source)
+    draft = ReviewDraft.from_plan(delivery.plan, source=delivery.source, lines=delivery.lines)
     if draft.inline_mode != "post":
         raise ConfigError(f"--inline-mode link links to GitHub comments: use post on {platform}")
     for skipped in draft.skipped:
