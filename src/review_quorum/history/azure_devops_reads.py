@@ -24,7 +24,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
-from msgspec.structs import replace
 
 from review_quorum.azure_devops.client import AzureDevOpsClient
 from review_quorum.azure_devops.snapshot import AzurePullSnapshot, read_pull_request
@@ -37,6 +36,7 @@ from review_quorum.history.pulls import (
     ThreadState,
     bot_comments,
     label,
+    reading_as,
 )
 from review_quorum.history.triage import (
     Actor,
@@ -44,7 +44,7 @@ from review_quorum.history.triage import (
     Screened,
     by_triagers,
     commands,
-    our_comments,
+    spoken,
 )
 from review_quorum.ingest.azure_devops_threads import (
     AzureThreadsConversation,
@@ -53,7 +53,7 @@ from review_quorum.ingest.azure_devops_threads import (
     login_of,
     signed_accounts,
 )
-from review_quorum.ingest.base import ReadOptions
+from review_quorum.ingest.base import ReadOptions, signed
 
 STATES = {"active": "open", "completed": "merged", "abandoned": "closed"}
 RESOLVED = frozenset({"fixed", "closed"})
@@ -91,8 +91,8 @@ def read_pull_history(
     """One pull request read from Azure DevOps, labelled (no further request is needed)."""
     options = options or ReadOptions()
     talk = talk_of(snapshot, own_id)
-    logins = {**signed_accounts(talk.comments), **options.bot_logins}
-    options = replace(options, bot_logins=logins)
+    options = signed(options, signed_accounts(talk.comments))
+    logins = options.bot_logins
     info = pull_info(snapshot.pull, snapshot.target.pull_id, own_id)
     comments = bot_comments(talk.comments, f"{snapshot.target} (Azure DevOps threads)", options)
     threads = {t["id"]: t for t in snapshot.threads if isinstance(t.get("id"), int)}
@@ -131,13 +131,7 @@ def read_decisions(
     reply in our thread needs no fingerprint) and likes on our comments (thumbs up)."""
     talk = talk_of(snapshot, own_id)
     bot_logins = {**signed_accounts(talk.comments), **(bot_logins or {})}
-    records = [c.record for c in talk.comments if isinstance(c.record, dict)]
-    ours = our_comments(r for r in records if own_id and _login(r) == own_id)
-    said = [
-        (c.kind.source_kind, c.record)
-        for c in talk.comments
-        if c.kind is not None and isinstance(c.record, Mapping)
-    ]
+    ours, said = spoken(talk.comments, own_id)
     found: list[Decision] = commands(said, ours, bots=True)
     authors = _authors(snapshot)
     accounts = {
@@ -192,12 +186,6 @@ def _account(person: object, bot_logins: Mapping[str, str]) -> Actor:
     return Actor(ids, bot=is_service_identity(person) or login_of(person) in bot_logins)
 
 
-def _login(record: Mapping[str, Any]) -> str:
-    user = record.get("user")
-    login = user.get("login") if isinstance(user, Mapping) else None
-    return login if isinstance(login, str) else ""
-
-
 def _text(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
@@ -229,6 +217,4 @@ class AzureDevOpsSource:
 
     def history(self, number: int, options: ReadOptions | None) -> PullHistory:
         snapshot = read_pull_request(self.client, self._target(number), changes=False)
-        if self.own_id and options is not None and options.own_login is None:
-            options = replace(options, own_login=self.own_id)
-        return read_pull_history(snapshot, options, self.own_id)
+        return read_pull_history(snapshot, reading_as(options, self.own_id), self.own_id)

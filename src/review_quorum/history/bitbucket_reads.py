@@ -22,8 +22,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from msgspec.structs import replace
-
 from review_quorum.bitbucket.client import BitbucketClient
 from review_quorum.bitbucket.snapshot import BitbucketPullSnapshot, read_pull_request
 from review_quorum.bitbucket.target import BitbucketPullRequest
@@ -35,10 +33,11 @@ from review_quorum.history.pulls import (
     ThreadState,
     bot_comments,
     label,
+    reading_as,
 )
-from review_quorum.history.triage import Actor, Screened, by_triagers, commands, our_comments
+from review_quorum.history.triage import Actor, Screened, by_triagers, commands, spoken
 from review_quorum.ingest.azure_devops_threads import signed_accounts
-from review_quorum.ingest.base import ReadOptions
+from review_quorum.ingest.base import ReadOptions, signed
 from review_quorum.ingest.bitbucket_comments import (
     APP_ACCOUNT,
     BitbucketConversation,
@@ -75,8 +74,7 @@ def read_pull_history(
     """One pull request read from Bitbucket, labelled (no further request is needed)."""
     options = options or ReadOptions()
     talk = talk_of(snapshot, own_uuid)
-    logins = {**signed_accounts(talk.comments), **options.bot_logins}
-    options = replace(options, bot_logins=logins)
+    options = signed(options, signed_accounts(talk.comments))
     info = pull_info(snapshot.pull, snapshot.target.pull_id, own_uuid)
     comments = bot_comments(talk.comments, f"{snapshot.target} (Bitbucket comments)", options)
     raw = {c.get("id"): c for c in snapshot.comments}
@@ -102,13 +100,7 @@ def read_decisions(
     inline comment needs no fingerprint)."""
     talk = talk_of(snapshot, own_uuid)
     bot_logins = {**signed_accounts(talk.comments), **(bot_logins or {})}
-    records = [c.record for c in talk.comments if isinstance(c.record, dict)]
-    ours = our_comments(r for r in records if own_uuid and _login(r) == own_uuid)
-    kinds = [
-        (c.kind.source_kind, c.record)
-        for c in talk.comments
-        if c.kind is not None and isinstance(c.record, Mapping)
-    ]
+    ours, kinds = spoken(talk.comments, own_uuid)
     said = list(zip([kind for kind, _ in kinds], rooted([r for _, r in kinds]), strict=True))
     users = {c.get("id"): c.get("user") for c in snapshot.comments}
     accounts = {
@@ -144,12 +136,6 @@ def _account(user: object, bot_logins: Mapping[str, str]) -> Actor:
     return Actor(ids, bot=bot)
 
 
-def _login(record: Mapping[str, Any]) -> str:
-    user = record.get("user")
-    login = user.get("login") if isinstance(user, Mapping) else None
-    return login if isinstance(login, str) else ""
-
-
 class BitbucketSource:
     """`history.sync.sync_pulls`' source for one Bitbucket repository (`owner`/`repo`: its
     name in the history)."""
@@ -177,6 +163,4 @@ class BitbucketSource:
 
     def history(self, number: int, options: ReadOptions | None) -> PullHistory:
         snapshot = read_pull_request(self.client, self._target(number))
-        if self.own_uuid and options is not None and options.own_login is None:
-            options = replace(options, own_login=self.own_uuid)
-        return read_pull_history(snapshot, options, self.own_uuid)
+        return read_pull_history(snapshot, reading_as(options, self.own_uuid), self.own_uuid)

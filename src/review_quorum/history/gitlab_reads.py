@@ -26,8 +26,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from msgspec.structs import replace
-
 from review_quorum.comment_kinds import CommentKind
 from review_quorum.errors import GitLabError
 from review_quorum.gitlab.client import GitLabClient
@@ -41,6 +39,7 @@ from review_quorum.history.pulls import (
     ThreadState,
     bot_comments,
     label,
+    reading_as,
 )
 from review_quorum.history.triage import (
     Actor,
@@ -48,9 +47,9 @@ from review_quorum.history.triage import (
     Screened,
     by_triagers,
     commands,
-    our_comments,
+    spoken,
 )
-from review_quorum.ingest.base import ReadOptions
+from review_quorum.ingest.base import ReadOptions, signed
 from review_quorum.ingest.gitlab_notes import (
     MergeRequestConversation,
     conversation,
@@ -102,8 +101,8 @@ def read_pull_history(
     """One merge request read from GitLab and labelled."""
     options = options or ReadOptions()
     talk = talk_of(snapshot)
-    logins = {**signed_accounts(talk.comments), **options.bot_logins}
-    options = replace(options, bot_logins=logins)
+    options = signed(options, signed_accounts(talk.comments))
+    logins = options.bot_logins
     info = pull_info(snapshot.merge_request, snapshot.target.iid)
     comments = bot_comments(talk.comments, f"{snapshot.target} (GitLab notes)", options)
     records = [c.record for c in talk.comments if isinstance(c.record, Mapping)]
@@ -196,13 +195,7 @@ def read_decisions(
     notes (a reply in our diff discussion needs no fingerprint) and thumbs on our notes."""
     talk = talk_of(snapshot)
     bot_logins = {**signed_accounts(talk.comments), **(bot_logins or {})}
-    records = [c.record for c in talk.comments if isinstance(c.record, dict)]
-    ours = our_comments(r for r in records if _login(r) == own_login and own_login)
-    said = [
-        (c.kind.source_kind, c.record)
-        for c in talk.comments
-        if c.kind is not None and isinstance(c.record, Mapping)
-    ]
+    ours, said = spoken(talk.comments, own_login)
     found: list[Decision] = commands(said, ours, bots=True)
     accounts = {
         f"{kind}:{record.get('id')}": _account(_author(snapshot, record.get("id")), bot_logins)
@@ -221,12 +214,6 @@ def read_decisions(
                 Decision(fingerprint, action, login, str(award.get("created_at") or ""), "", via)
             )
     return by_triagers(found, accounts, triagers, str(snapshot.target))
-
-
-def _login(record: Mapping[str, Any]) -> str:
-    user = record.get("user")
-    login = user.get("login") if isinstance(user, Mapping) else None
-    return login if isinstance(login, str) else ""
 
 
 def _author(snapshot: MergeRequestSnapshot, note_id: object) -> object:
@@ -273,6 +260,4 @@ class GitLabSource:
 
     def history(self, number: int, options: ReadOptions | None) -> PullHistory:
         snapshot = read_merge_request(self.client, MergeRequest.create(self.project, number))
-        if self.own_login and options is not None and options.own_login is None:
-            options = replace(options, own_login=self.own_login)
-        return read_pull_history(self.client, snapshot, options)
+        return read_pull_history(self.client, snapshot, reading_as(options, self.own_login))

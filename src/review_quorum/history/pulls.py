@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
+from msgspec.structs import replace
 
 from review_quorum.comment_kinds import CommentKind
 from review_quorum.history.changes import Change, Commit, Span, follow
@@ -118,6 +119,13 @@ class LabelledComment(msgspec.Struct, frozen=True):
 class PullHistory(msgspec.Struct, frozen=True):
     info: PullInfo
     comments: tuple[LabelledComment, ...]
+
+
+def reading_as(options: ReadOptions | None, own: str) -> ReadOptions | None:
+    """`options` reading as our own account `own`, unless the caller named one."""
+    if own and options is not None and options.own_login is None:
+        return replace(options, own_login=own)
+    return options
 
 
 def bot_comments(

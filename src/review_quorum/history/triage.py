@@ -30,6 +30,7 @@ from review_quorum.github.snapshot import PullSnapshot
 from review_quorum.history.database import Database
 from review_quorum.history.outcomes import is_bot
 from review_quorum.history.recording import ensure_pull_request
+from review_quorum.ingest.comments import PullComment
 from review_quorum.markup.escape import one_line
 from review_quorum.markup.markers import FINDING, SUMMARY, find_markers
 from review_quorum.plan import Decision as Decision
@@ -62,6 +63,28 @@ def our_comments(records: Iterable[Mapping[str, Any]]) -> dict[int, str]:
             elif kind == SUMMARY:
                 ours[int(record["id"])] = WHOLE_REVIEW
     return ours
+
+
+def spoken(
+    comments: Sequence[PullComment], own: str
+) -> tuple[dict[int, str], list[tuple[str, Mapping[str, Any]]]]:
+    """What a conversation holds for triage: our comments (`our_comments` of those the
+    account `own` wrote; none without `own`) and every comment as `commands` reads it
+    (its kind and record). GitLab, Azure DevOps and Bitbucket share this reading."""
+    records = [c.record for c in comments if isinstance(c.record, dict)]
+    ours = our_comments(r for r in records if own and _record_login(r) == own)
+    said: list[tuple[str, Mapping[str, Any]]] = [
+        (c.kind.source_kind, c.record)
+        for c in comments
+        if c.kind is not None and isinstance(c.record, Mapping)
+    ]
+    return ours, said
+
+
+def _record_login(record: Mapping[str, Any]) -> str:
+    user = record.get("user")
+    login = user.get("login") if isinstance(user, Mapping) else None
+    return login if isinstance(login, str) else ""
 
 
 def commands(
