@@ -38,9 +38,7 @@ def test_what_was_said_leaves_out_records_of_no_kind() -> None:
         _note(2, "gitlab", "changed the description", None),
     ]
     _, said = spoken(comments, "quorum-bot")
-    assert [(kind, record["id"]) for kind, record in said] == [
-        (CommentKind.ISSUE.source_kind, 1)
-    ]
+    assert [(kind, record["id"]) for kind, record in said] == [(CommentKind.ISSUE.source_kind, 1)]
 
 
 def test_reading_as_our_account_keeps_an_account_the_user_named() -> None:
