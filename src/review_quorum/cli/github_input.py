@@ -36,8 +36,7 @@ if TYPE_CHECKING:
     from review_quorum.github import GitHubClient
     from review_quorum.github.snapshot import PullSnapshot
     from review_quorum.github.target import PullRequest
-    from review_quorum.github.waiting import Reading
-    from review_quorum.history.coverage import Talk
+    from review_quorum.github.waiting import Conversation, Reading
     from review_quorum.history.triage import Decision
 
 DEFAULT_WAIT_TIMEOUT = 600.0
@@ -77,7 +76,7 @@ class PullInput(msgspec.Struct, frozen=True):
     awaited: AwaitedBots | None
     snapshot: PullSnapshot | None = None
     decisions: tuple[Decision, ...] = ()  # writers' triage, read when the run is recorded
-    talk: Talk | None = None  # another platform's comments, for coverage
+    talk: Conversation | None = None  # another platform's comments, for coverage
 
 
 def add_github_arguments(parser: argparse.ArgumentParser) -> None:

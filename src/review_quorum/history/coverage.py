@@ -18,32 +18,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 import msgspec
 
 from review_quorum.delivery.timestamps import parse_timestamp
-from review_quorum.github.waiting import SKIP_NOTICES, SKIP_WORDS, UNDER_WAY_NOTICE, bot_name
+from review_quorum.github.waiting import (
+    SKIP_NOTICES,
+    SKIP_WORDS,
+    UNDER_WAY_NOTICE,
+    Conversation,
+    bot_name,
+)
 from review_quorum.history.database import Database
 from review_quorum.ingest.bots.status import notice
 from review_quorum.plan import BotCoverage as BotCoverage
 from review_quorum.plan import State as State
-
-
-class Talk(Protocol):
-    """What coverage reads of a pull request: GitHub's `PullSnapshot`, GitLab's
-    conversation, or an `Activity` made from another platform's comments."""
-
-    @property
-    def head_sha(self) -> str: ...
-    @property
-    def head_committed_at(self) -> datetime | None: ...
-    @property
-    def reviews(self) -> Sequence[Mapping[str, Any]]: ...
-    @property
-    def review_comments(self) -> Sequence[Mapping[str, Any]]: ...
-    @property
-    def issue_comments(self) -> Sequence[Mapping[str, Any]]: ...
 
 
 class Activity(msgspec.Struct, frozen=True):
@@ -79,7 +69,7 @@ def expected_bots(
 
 
 def coverage(
-    snapshot: Talk,
+    snapshot: Conversation,
     expected: Iterable[str],
     logins: Mapping[str, str] | None = None,
     given: frozenset[str] = frozenset(),
@@ -115,7 +105,9 @@ def _declines(body: str) -> bool:
     return notice(body) in SKIP_NOTICES or any(words in text for words in SKIP_WORDS)
 
 
-def _activity(snapshot: Talk, logins: Mapping[str, str]) -> Iterable[tuple[str, str, str, bool]]:
+def _activity(
+    snapshot: Conversation, logins: Mapping[str, str]
+) -> Iterable[tuple[str, str, str, bool]]:
     head = snapshot.head_sha
     for item in snapshot.reviews:
         if item.get("state") != "PENDING":
