@@ -22,6 +22,12 @@ posted under more than 256 (and with none sharing only such words). This workloa
 735 of its 740 meet the bound: 165 of the first digest's 526 groups changed (543 after),
 and the scores of groups that did not change moved by at most 0.013. The labelled
 corpora's tables (bench/judgement.py) did not move.
+Re-pinned (issue 30, the fitted prior on degenerate evidence): the estimator's population
+prior now includes one pseudo-source at the empty profile's baseline and is never stronger
+than its findings, and the shipped profile, refitted with it, moved by at most 0.0017 (graphite
+0.4100 -> 0.4083, devin 0.4392 -> 0.4379; the rest by under 0.0013). Every cluster of the
+three workloads is the same; every score moved by at most 0.0016 (the four exact clusters
+by -0.0003 to +0.0003).
 """
 
 from __future__ import annotations
@@ -84,13 +90,13 @@ def digest(count: int, seed: int, **options: object) -> str:
 # 0ed5ff88ed813bed, 18c7d1a70381603b and 4c2550e27849b6b3, so clusters and scores did not move.
 def test_a_mixed_workload_keeps_its_clusters_and_scores() -> None:
     assert (digest(3000, 11), digest(3000, 12, bots_ran=10, line_window=1)) == (
-        "7151ef498460cbd3",
-        "3c8825f99adf894e",
+        "188c92a3e6c10b21",
+        "221b0b0a7f814e76",
     )
 
 
 def test_a_canonical_order_keeps_its_clusters_and_scores() -> None:
-    assert digest(1500, 13, order="canonical") == "c01449baa447670b"
+    assert digest(1500, 13, order="canonical") == "e91e091a4ca2433c"
 
 
 def test_a_few_clusters_exactly() -> None:
@@ -99,8 +105,8 @@ def test_a_few_clusters_exactly() -> None:
         (finding.file, finding.line, finding.detected_by, round(finding.consensus_score, 4))
         for finding in consensus[:4]
     ] == [
-        ("src/m2.py", 25, ("coderabbit", "semgrep"), 0.9317),
-        ("src/m0.py", 57, ("copilot", "semgrep"), 0.9042),
-        ("src/m6.py", 93, ("bandit", "greptile"), 0.8865),
-        ("src/m1.py", 1, ("greptile", "ruff"), 0.8677),
+        ("src/m2.py", 25, ("coderabbit", "semgrep"), 0.932),
+        ("src/m0.py", 57, ("copilot", "semgrep"), 0.9044),
+        ("src/m6.py", 93, ("bandit", "greptile"), 0.8862),
+        ("src/m1.py", 1, ("greptile", "ruff"), 0.8674),
     ]

@@ -1,17 +1,22 @@
 """Reliability learned from evidence: labels (`quorum calibrate LABELS FINDINGS...`) and
 reviewers' outcomes (`quorum calibrate --db`) go through one estimator, `estimate`.
 
-Every decided finding counts for its bot and, when it has one, for its bot's rule: real
-(a true label, an addressed outcome) or not. The estimate is empirical Bayes. The bots'
-rates are taken to come from one Beta distribution, fitted by the method of moments (its
-mean is the pooled rate, its strength what the spread of the rates leaves after binomial
-noise), and each bot's rate is shrunk by that strength toward a centre: the figure the base
-profile (the shipped one, by default) gives the bot where it knows it, else the pooled rate
-of the other bots of its witness family (Bandit's and Ruff's, two versions of one bot)
-shrunk toward the mean, else the mean. So a bot seen six times stays near what was known of
-it, and a bot seen hundreds of times keeps its own rate. A rule is shrunk toward the base
-profile's figure for it, else toward its bot's estimate, by the strength that the spread of
-the rules' rates gives (rules of one analyser differ far more than analysers do).
+Every decided finding counts for its bot and, when it has one, for its bot's rule: real (a
+true label, an addressed outcome) or not. The estimate is empirical Bayes. The bots' rates
+are taken to come from one Beta distribution, fitted by the method of moments (its mean is
+the pooled rate, its strength what the spread of the rates leaves after binomial noise).
+That population is itself an estimate from a few sources, so it is fitted with one
+pseudo-source beside them, what an empty profile assumes of a bot nothing is known of
+(`PSEUDO_COUNT` findings right `PRIOR` of the time), and its strength is never more than the
+findings it rests on: bots that were all right once make a population near that baseline,
+not one certain of every bot. Each bot's rate is shrunk by that strength toward a centre:
+the figure the base profile (the shipped one, by default) gives the bot where it knows it,
+else the pooled rate of the other bots of its witness family (Bandit's and Ruff's, two
+versions of one bot) shrunk toward the mean, else the mean. So a bot seen six times stays
+near what was known of it, and a bot seen hundreds of times keeps its own rate. A rule is
+shrunk toward the base profile's figure for it, else toward its bot's estimate, by the
+strength that the spread of the rules' rates gives (rules of one analyser differ far more
+than analysers do).
 
 The learned sources extend the base profile (`extend`): what the evidence does not cover
 keeps the base profile's figure. `moved` says what changed and by how much.
@@ -26,8 +31,11 @@ from collections.abc import Mapping, Sequence
 from review_quorum.labels import Labels, Run
 from review_quorum.scoring.families import KNOWN_FAMILIES
 from review_quorum.scoring.profile import Profile, SourceReliability, WitnessFamily
+from review_quorum.scoring.witnesses import PRIOR, PSEUDO_COUNT
 
 MIN_STRENGTH, MAX_STRENGTH = 2.0, 200.0
+DECIMALS = 4  # a profile's reliabilities are written to four decimals
+_STEP = 10.0**-DECIMALS
 
 Key = tuple[str, str | None]
 
@@ -67,7 +75,9 @@ def estimate(
     sources = []
     for (bot, rule), (real, seen, centre, strength) in _shrinkage(counts, base, families).items():
         value = (real + strength * centre) / (seen + strength)
-        sources.append(SourceReliability(bot, rule, round(value, 4), real, seen - real, origin))
+        # rounded, a near-certain source stays strictly inside 0 and 1, as a profile must
+        value = min(max(round(value, DECIMALS), _STEP), 1 - _STEP)
+        sources.append(SourceReliability(bot, rule, value, real, seen - real, origin))
     return tuple(sources)
 
 
@@ -176,19 +186,23 @@ def moved(learned: Profile, base: Profile, limit: int = 10) -> list[str]:
 
 
 def beta_prior(counts: Sequence[tuple[int, int]]) -> tuple[float, float]:
-    """Mean and strength (alpha + beta) of a Beta fitted to (real, seen) counts by moments."""
-    total = sum(seen for _, seen in counts)
-    if not total:
-        return 0.5, MIN_STRENGTH
-    mean = sum(real for real, _ in counts) / total
-    rates = [(real / seen, seen) for real, seen in counts if seen]
-    spread = math.fsum(seen * (rate - mean) ** 2 for rate, seen in rates) / total
-    noise = mean * (1 - mean) * len(rates) / total  # binomial variance, weighted by size
+    """Mean and strength (alpha + beta) of the Beta the sources' rates are taken to come
+    from, fitted by moments to their (real, seen) counts and to one pseudo-source: what an
+    empty profile assumes of a bot nothing is known of, `PSEUDO_COUNT` findings right `PRIOR`
+    of the time. The population is itself estimated from a few sources, so its mean is
+    never 0 or 1 (every bot right once is not every bot always right), and its strength,
+    in findings, is never more than the findings it rests on (rates that all agree, or one
+    source, leave the spread at nothing: not certainty). No evidence gives the unknown
+    bot's prior."""
+    sources = [(float(real), float(seen)) for real, seen in counts if seen]
+    sources.append((PSEUDO_COUNT * PRIOR, PSEUDO_COUNT))
+    total = math.fsum(seen for _, seen in sources)
+    mean = math.fsum(real for real, _ in sources) / total
+    spread = math.fsum(seen * (real / seen - mean) ** 2 for real, seen in sources) / total
+    noise = mean * (1 - mean) * len(sources) / total  # binomial variance, weighted by size
     excess = spread - noise
-    if excess <= 0:
-        return mean, MAX_STRENGTH
-    strength = mean * (1 - mean) / excess - 1
-    return mean, min(max(strength, MIN_STRENGTH), MAX_STRENGTH)
+    strength = mean * (1 - mean) / excess - 1 if excess > 0 else MAX_STRENGTH
+    return mean, min(max(strength, MIN_STRENGTH), MAX_STRENGTH, total)
 
 
 def beta_interval(alpha: float, beta: float, mass: float = 0.95) -> tuple[float, float]:
