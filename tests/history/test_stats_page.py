@@ -18,7 +18,7 @@ import pytest
 
 from review_quorum.history.html import CSP, render_html
 from review_quorum.history.rates import rate
-from review_quorum.history.stats import Stats, Tally
+from review_quorum.history.stats import Agreement, Stats, Tally
 
 FLAGS = [
     "--headless",
@@ -152,8 +152,13 @@ def test_charts_with_nothing_to_draw_say_why(tmp_path: Path) -> None:
         dom,
     )
     assert empty == ["addressed", "trend"]
+    # no two bots shared a finding: the page says so, as the text does, not an empty table
+    assert '<table id="agreement">' not in dom
+    assert '<p class="empty" data-table="agreement">None: no two bots raised the same' in dom
     nothing = render_html(Stats())
-    assert nothing.count('<p class="empty"') == 4 and '<svg class="chart"' not in nothing
+    assert (
+        nothing.count('<p class="empty" data-chart=') == 4 and '<svg class="chart"' not in nothing
+    )
     assert nothing.count("No findings stored") == 2
 
 
@@ -170,3 +175,15 @@ def test_a_screenshot_of_the_page_with_its_tables(tmp_path: Path) -> None:
     header = shot.read_bytes()[:24]
     assert header[:8] == b"\x89PNG\r\n\x1a\n"
     assert struct.unpack(">II", header[16:24]) == (1100, 2600)
+
+
+def test_bots_that_shared_findings_are_listed_in_the_agreement_table() -> None:
+    stats = Stats(pull_requests=1)
+    stats.bots = {"copilot": Tally(2, 2, 1, 1, 0, 1), "gemini <script>": Tally(1, 1, 1, 0, 0, 1)}
+    stats.agreements = [Agreement("copilot", "gemini <script>", 1, 0.5)]
+    page = render_html(stats)
+    assert (
+        '<table id="agreement"><tr><th>bots</th><th>shared</th><th>jaccard</th></tr>'
+        "<tr><td>copilot + gemini &lt;script&gt;</td><td>1</td><td>50%</td></tr></table>"
+    ) in page
+    assert 'data-table="agreement"' not in page

@@ -189,6 +189,10 @@ def _rule_table(stats: Stats) -> str:
 
 
 def _agreement_table(stats: Stats) -> str:
+    if not stats.agreements:  # as the text says "Agreement: none", not an empty table
+        return (
+            '<p class="empty" data-table="agreement">None: no two bots raised the same finding.</p>'
+        )
     rows = [
         f"<tr><td>{escape(a.bot)} + {escape(a.other)}</td><td>{a.shared}</td>"
         f"<td>{percent(a.jaccard)}</td></tr>"
