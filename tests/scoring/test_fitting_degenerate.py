@@ -90,6 +90,15 @@ def test_spread_rates_still_give_the_moments_strength() -> None:
     assert 2.0 < strength < 20.0
 
 
+def test_bots_far_from_the_baseline_are_not_a_population_at_full_strength() -> None:
+    # two bots right 90% and 95% of 100 times agree with each other, but the population
+    # they are taken from also holds the baseline's pseudo-source (36%): that distance is
+    # spread too, so a new bot is shrunk toward their mean by a few findings, not by 200
+    mean, strength = beta_prior([(90, 100), (95, 100)])
+    assert mean == pytest.approx((185 + PSEUDO_COUNT * PRIOR) / (200 + PSEUDO_COUNT))
+    assert 5.0 < strength < 30.0
+
+
 def test_identical_rates_are_shrunk_by_no_more_than_their_findings() -> None:
     counts: Counts = {(bot, None): (3, 6) for bot in ("a", "b", "c", "d", "e")}
     _, strength = beta_prior(list(counts.values()))
