@@ -1,6 +1,7 @@
 """GitHub counts every refused ``/quorum`` command as a skipped record, as GitLab, Azure
 DevOps and Bitbucket do: a reader's (no write access) and a bot's are named in the JSON
-report's ``skipped``, with whose it was and why, and change nothing."""
+report's ``skipped``, with whose it was and why, and change nothing; so is a reader's
+thumbs-down."""
 
 from __future__ import annotations
 
@@ -38,12 +39,14 @@ def test_a_readers_and_a_bots_commands_are_counted_as_skipped(
     ours = our_comment(fake, ASSERT[4])
     fake.reply(ours, "forker", "/quorum false-positive")
     fake.reply(ours, "helper[bot]", "/quorum ack")
+    fake.react(ours, "forker", "-1")
     status, second = run(tmp_path, db, heads[0], 2)
     assert status == 1  # neither command is a decision: the finding still gates
     refused = sorted(s["reason"] for s in second["skipped"] if "triage ignored" in s["reason"])
     assert refused == [
         "triage ignored (/quorum ack by helper[bot]): a bot's triage is not a person's decision",
         "triage ignored (/quorum false-positive by forker): no write access to the repository",
+        "triage ignored (thumbs-down reaction by forker): no write access to the repository",
     ]
     sources = {s["source"] for s in second["skipped"] if "triage ignored" in s["reason"]}
     assert sources == {"octo-org/widgets#7"}
