@@ -10,18 +10,9 @@ import pytest
 
 from azure_devops.ado_support import PATH, over_http, seed_bot_threads
 from azure_devops.test_ado_posting import POST, ours
+from bitbucket.test_bitbucket_posting import write_head  # the same 40-line file at PATH
 from gitlab.gitlab_support import BOT_NOTES
 from review_quorum.cli import main
-
-
-def write_head(root: Path, rewritten: tuple[int, ...] = ()) -> list[str]:
-    """A checkout of the head's 40-line file, the `rewritten` lines changed by a push."""
-    lines = [f"stock_{n} = load_stock({n})" for n in range(1, 41)]
-    for line in rewritten:
-        lines[line - 1] = f"stock_{line} = load_stock_locked({line})"
-    (root / PATH).parent.mkdir(parents=True, exist_ok=True)
-    (root / PATH).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return ["--checkout", str(root)]
 
 
 def test_a_fixed_finding_s_thread_is_set_to_fixed_once(
