@@ -259,12 +259,13 @@ class _Azure(WritesThrough[AzureDevOpsClient]):
 
     def delete(self, thread: AzureThread) -> None:
         """Delete a thread by deleting its one comment (a thread cannot be deleted)."""
-        path = f"{self.pull.path}/threads/{thread.id}/comments/{thread.comment}"
-        self._delete(path)
+        self._delete(self._first_comment(thread))
 
     def edit(self, thread: AzureThread, body: str) -> None:
-        path = f"{self.pull.path}/threads/{thread.id}/comments/{thread.comment}"
-        self._write("PATCH", path, {"content": body})
+        self._write("PATCH", self._first_comment(thread), {"content": body})
+
+    def _first_comment(self, thread: AzureThread) -> str:
+        return f"{self.pull.path}/threads/{thread.id}/comments/{thread.comment}"
 
     def resolve(self, thread: AzureThread) -> None:
         if thread.status != "fixed":

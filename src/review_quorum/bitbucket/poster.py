@@ -216,8 +216,7 @@ class _Bitbucket(WritesThrough[BitbucketClient]):
         return True
 
     def delete(self, thread: BitbucketThread) -> None:
-        path = f"{self.pull.path}/comments/{thread.id}"
-        self._delete(path)
+        self._delete(f"{self.pull.path}/comments/{thread.id}")
 
     def edit(self, thread: BitbucketThread, body: str) -> None:
         self._edit(thread.id, body)

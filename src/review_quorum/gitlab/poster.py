@@ -200,12 +200,13 @@ class _GitLab(WritesThrough[GitLabClient]):
         return True
 
     def delete(self, thread: FindingThread) -> None:
-        path = f"{self.pull.path}/discussions/{thread.discussion}/notes/{thread.note}"
-        self._delete(path)
+        self._delete(self._first_note(thread))
 
     def edit(self, thread: FindingThread, body: str) -> None:
-        path = f"{self.pull.path}/discussions/{thread.discussion}/notes/{thread.note}"
-        self._write("PUT", path, {"body": body})
+        self._write("PUT", self._first_note(thread), {"body": body})
+
+    def _first_note(self, thread: FindingThread) -> str:
+        return f"{self.pull.path}/discussions/{thread.discussion}/notes/{thread.note}"
 
     def resolve(self, thread: FindingThread) -> None:
         if not thread.resolved:
