@@ -158,3 +158,21 @@ def test_when_no_awaited_bot_is_installed_nothing_is_waited_for(
     assert (status, time.slept) == (0, [])
     assert report["awaited"]["missing"] == ["cursor", "qodo"]
     assert report["awaited"]["waited_seconds"] == 0.0
+
+
+def test_no_finding_and_every_awaited_bot_missing_is_a_normal_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nobody reported and nothing was found: the review says so (no "--bots" error, which
+    the user never gave)."""
+    fake = new_fake()
+    fake.add_other_pull(5, commenters=["alice"], reviewers=["greptile-apps[bot]"])
+    connect(fake, monkeypatch)
+    argv = ["--wait-for", "greptile", "--wait-timeout", "0", *TARGET]
+    status, report = review_json(tmp_path, *argv)
+    err = capsys.readouterr().err
+    assert status == 0, err
+    assert "--bots" not in err
+    assert report["findings"] == []
+    assert report["awaited"]["missing"] == ["greptile"]
+    assert "greptile" in report["summary_markdown"]

@@ -24,8 +24,7 @@ retrying, so a retry never duplicates.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from functools import partial
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -33,20 +32,14 @@ import msgspec
 from review_quorum.azure_devops.client import TOKEN_HELP, AzureDevOpsClient
 from review_quorum.azure_devops.snapshot import AzurePullSnapshot, ChangedFile, read_pull_request
 from review_quorum.azure_devops.target import AzurePullRequest
-from review_quorum.delivery.bodies import fixed_body, moved_section
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
-from review_quorum.delivery.fitting import fit_body
 from review_quorum.delivery.fixing import line_at
 from review_quorum.delivery.outcome import ThreadPostResult, Words
-from review_quorum.delivery.reconcile import (
-    ThreadWork,
-    live_fingerprint,
-    reconcile_threads,
-)
+from review_quorum.delivery.reconcile import ThreadWork, live_fingerprint, reconcile_threads
+from review_quorum.delivery.threads import Ours, WritesThrough, post_threads
 from review_quorum.errors import AzureDevOpsError
 from review_quorum.markup import dialects
 from review_quorum.markup.markers import SUMMARY, find_markers, opens_with_marker
-from review_quorum.retrying import create_once, unless_done
 
 STATUS_NAME = "review-quorum"
 STATUS_GENRE = "review-quorum"
@@ -81,14 +74,9 @@ class AzureThread(msgspec.Struct, frozen=True):
     replied: bool
 
 
-class AzureOurs(msgspec.Struct, frozen=True):
-    """Our summary thread (thread id, comment id) and our live finding threads."""
-
-    sticky: tuple[int, int] | None = None
-    live: dict[str, list[AzureThread]] = msgspec.field(default_factory=dict)
-
-
-def find_ours(own_id: str, threads: Sequence[Mapping[str, Any]]) -> AzureOurs:
+def find_ours(
+    own_id: str, threads: Sequence[Mapping[str, Any]]
+) -> Ours[AzureThread, tuple[int, int]]:
     """Our summary thread and live finding threads among `threads`: the first comment's
     author is our identity and its content opens with our marker."""
     sticky: tuple[int, int] | None = None
@@ -122,7 +110,7 @@ def find_ours(own_id: str, threads: Sequence[Mapping[str, Any]]) -> AzureOurs:
                 replied=any(_author(c) != own_id for c in comments[1:]),
             )
         )
-    return AzureOurs(sticky, live)
+    return Ours(sticky, live)
 
 
 def thread_context(comment: DraftComment, path: str) -> dict[str, Any]:
@@ -159,14 +147,22 @@ def post_pull_request(
 ) -> AzurePostResult:
     """Post `draft` to `target`, completing (never repeating) any earlier run."""
     draft = draft.with_bodies(dialects.azure_devops)
-    run = _Run(client, target, draft, dry_run=dry_run or client.dry_run)
-    return run.post(resolve_fixed=resolve_fixed, status_name=status_name)
+    platform = _Azure(client, target, draft, dry_run=dry_run or client.dry_run)
+    return post_threads(
+        platform, draft, AzurePostResult, resolve_fixed=resolve_fixed, status_name=status_name
+    )
 
 
-_Work = ThreadWork[AzureThread]
+class _Azure(WritesThrough[AzureDevOpsClient]):
+    """Azure DevOps as `delivery.threads` drives it (`ThreadPlatform`)."""
 
+    name = "Azure DevOps"
+    error = AzureDevOpsError
+    cannot_write = "this token may not comment on"
+    token_help = TOKEN_HELP
+    not_in_diff = NOT_IN_DIFF
+    fit_summary = True
 
-class _Run:
     def __init__(
         self,
         client: AzureDevOpsClient,
@@ -175,61 +171,42 @@ class _Run:
         *,
         dry_run: bool,
     ) -> None:
-        self.client, self.target, self.draft, self.dry_run = client, target, draft, dry_run
+        self.client, self.pull, self.draft, self.dry_run = client, target, draft, dry_run
+        self.target = str(target)
         identity = client.identity(target.organization)
         self.own = identity.id if identity is not None else ""
         self.snapshot: AzurePullSnapshot | None = None
         if not client.offline:
             self.snapshot = read_pull_request(client, target)
-        self.warnings: list[str] = []
 
     @property
     def iteration(self) -> int:
         return self.snapshot.iteration if self.snapshot is not None else 1
 
-    def post(self, *, resolve_fixed: bool, status_name: str) -> AzurePostResult:
-        threads = self.snapshot.threads if self.snapshot is not None else ()
-        ours = find_ours(self.own, threads)
-        work = self._plan(ours, resolve_fixed=resolve_fixed)
-        planned_moves = len(work.moved)
-        sticky, sticky_id = self._sticky(ours, work.moved)
-        created = self._create(work)
-        if len(work.moved) > planned_moves and sticky_id is not None:
-            self._write_sticky(sticky_id, work.moved)
-        replaced = self._delete(work.replace)
-        for thread, body in work.update:
-            self._edit(thread, body)
-        head = self.snapshot.head_sha if self.snapshot is not None else None
-        resolved = self._resolve([(t, fixed_body(t.body, fp, head)) for t, fp in work.fixed])
-        status = self._status(status_name, sticky_id)
-        return AzurePostResult(
-            target=str(self.target),
-            created=created,
-            skipped_existing=work.skipped,
-            moved_to_summary=len(work.moved),
-            reanchored=replaced,
-            updated=len(work.update),
-            resolved=resolved,
-            kept_replied=work.kept,
-            unchecked=work.unchecked,
-            sticky=sticky,
-            status=status,
-            dry_run=self.dry_run,
-            warnings=tuple(self.warnings),
-        )
+    @property
+    def head(self) -> str | None:
+        return self.snapshot.head_sha if self.snapshot is not None else None
 
-    def _plan(self, ours: AzureOurs, *, resolve_fixed: bool) -> _Work:
+    def ours(self) -> Ours[AzureThread, tuple[int, int]]:
+        return find_ours(self.own, self.snapshot.threads if self.snapshot is not None else ())
+
+    def plan(
+        self, live: Mapping[str, Sequence[AzureThread]], *, resolve_fixed: bool
+    ) -> ThreadWork[AzureThread]:
         return reconcile_threads(
             self.draft,
-            ours.live,
+            live,
             stands_at=lambda t, c: anchored_at(t.context, c),
             said=lambda t: ((t.context or {}).get("filePath", "").lstrip("/"), t.body),
             postable=lambda c: self._context(c) is not None,
             left_alone=lambda t: t.replied or t.status in TRIAGED,
             resolve_fixed=resolve_fixed,
             now=lambda t: line_at((t.context or {}).get("rightFileStart")),
-            head=self.snapshot.head_sha if self.snapshot is not None else None,
+            head=self.head,
         )
+
+    def body(self, thread: AzureThread) -> str:
+        return thread.body
 
     def _context(self, comment: DraftComment) -> dict[str, Any] | None:
         """The body of a new thread on `comment`'s lines, or None when its file is not one
@@ -254,90 +231,47 @@ class _Run:
             },
         }
 
-    def _sticky(
-        self, ours: AzureOurs, moved: Sequence[DraftComment]
-    ) -> tuple[str, tuple[int, int] | None]:
-        """Write the summary first: a token that cannot write is found out at once."""
-        try:
-            if ours.sticky is not None:
-                self._write_sticky(ours.sticky, moved)
-                return "updated", ours.sticky
-            created = self._create_summary(self._summary(moved))
-        except AzureDevOpsError as err:
-            if err.status not in (401, 403):
-                raise
-            raise AzureDevOpsError(
-                f"{err}: this token may not comment on {self.target}, so nothing was "
-                f"posted; {TOKEN_HELP}",
-                status=err.status,
-            ) from err
-        return "created", _ids(created)
-
-    def _create_summary(self, text: str) -> Any:
+    def create_summary(self, text: str) -> tuple[int, int] | None:
         def applied() -> object | None:
             sticky = find_ours(self.own, self._threads()).sticky
             return {"id": sticky[0], "comments": [{"id": sticky[1]}]} if sticky else None
 
         body = {"comments": [{"parentCommentId": 0, "content": text, "commentType": "text"}]}
-        return self._create_once(f"{self.target.path}/threads", body, applied)
+        return _ids(self._create_once(f"{self.pull.path}/threads", body, applied))
 
-    def _write_sticky(self, sticky: tuple[int, int], moved: Sequence[DraftComment]) -> None:
-        path = f"{self.target.path}/threads/{sticky[0]}/comments/{sticky[1]}"
-        self._write("PATCH", path, {"content": self._summary(moved)})
+    def update_summary(self, sticky: tuple[int, int], text: str) -> None:
+        path = f"{self.pull.path}/threads/{sticky[0]}/comments/{sticky[1]}"
+        self._write("PATCH", path, {"content": text})
 
-    def _summary(self, moved: Sequence[DraftComment]) -> str:
-        if not moved:
-            return self.draft.summary
-        section = moved_section(moved, NOT_IN_DIFF)
-        return fit_body("\n\n".join([self.draft.summary.rstrip(), section]))
+    def create_thread(self, comment: DraftComment) -> bool:
+        body = self._context(comment)
+        if body is None:  # it was postable when planned: the snapshot does not change
+            return False
 
-    def _create(self, work: _Work) -> int:
-        created = 0
-        for comment in work.create:
-            body = self._context(comment)
-            if body is None:  # it was postable when planned: the snapshot does not change
-                work.moved.append(comment)
-                continue
-            try:
-                self._create_thread(comment, body)
-                created += 1
-            except AzureDevOpsError as err:
-                if err.status != 400:
-                    raise
-                self.warnings.append(f"Azure DevOps refused the anchor {comment.anchor}: {err}")
-                work.moved.append(comment)
-        return created
-
-    def _create_thread(self, comment: DraftComment, body: Mapping[str, Any]) -> None:
         def applied() -> object | None:
             for thread in find_ours(self.own, self._threads()).live.get(comment.fingerprint, []):
                 if anchored_at(thread.context, comment):
                     return {"id": thread.id}
             return None
 
-        self._create_once(f"{self.target.path}/threads", body, applied)
+        self._create_once(f"{self.pull.path}/threads", body, applied)
+        return True
 
-    def _delete(self, threads: Sequence[AzureThread]) -> int:
+    def delete(self, thread: AzureThread) -> None:
         """Delete a thread by deleting its one comment (a thread cannot be deleted)."""
-        for thread in threads:
-            path = f"{self.target.path}/threads/{thread.id}/comments/{thread.comment}"
-            unless_done(partial(self._write, "DELETE", path), 404)
-        return len(threads)
+        self._delete(self._first_comment(thread))
 
-    def _edit(self, thread: AzureThread, body: str) -> None:
-        path = f"{self.target.path}/threads/{thread.id}/comments/{thread.comment}"
-        self._write("PATCH", path, {"content": body})
+    def edit(self, thread: AzureThread, body: str) -> None:
+        self._write("PATCH", self._first_comment(thread), {"content": body})
 
-    def _resolve(self, fixed: Sequence[tuple[AzureThread, str]]) -> int:
-        """Set the status first, then rewrite: an interrupted run still finishes the thread."""
-        for thread, body in fixed:
-            if thread.status != "fixed":
-                path = f"{self.target.path}/threads/{thread.id}"
-                self._write("PATCH", path, {"status": "fixed"})
-            self._edit(thread, body)
-        return len(fixed)
+    def _first_comment(self, thread: AzureThread) -> str:
+        return f"{self.pull.path}/threads/{thread.id}/comments/{thread.comment}"
 
-    def _status(self, name: str, sticky: tuple[int, int] | None) -> str:
+    def resolve(self, thread: AzureThread) -> None:
+        if thread.status != "fixed":
+            self._write("PATCH", f"{self.pull.path}/threads/{thread.id}", {"status": "fixed"})
+
+    def set_status(self, name: str, sticky: tuple[int, int] | None) -> str:
         gate = self.draft.gate
         if gate is None:
             return "not set (the plan has no gate)"
@@ -353,7 +287,7 @@ class _Run:
             body["targetUrl"] = f"{web_url}?discussionId={sticky[0]}"
         if self._status_is(body):
             return f"{state} (unchanged)"
-        self._write("POST", f"{self.target.path}/statuses", body)
+        self._write("POST", f"{self.pull.path}/statuses", body)
         return state
 
     def _status_is(self, body: Mapping[str, Any]) -> bool:
@@ -362,7 +296,7 @@ class _Run:
             return False
         ours = [
             status
-            for status in self.client.values(f"{self.target.path}/statuses")
+            for status in self.client.values(f"{self.pull.path}/statuses")
             if isinstance(status, dict) and status.get("context") == body["context"]
         ]
         if not ours:
@@ -373,16 +307,7 @@ class _Run:
 
     def _threads(self) -> Sequence[Mapping[str, Any]]:
         params = {"$iteration": str(self.iteration)}
-        return tuple(self.client.values(f"{self.target.path}/threads", params))
-
-    def _create_once(
-        self, path: str, body: Mapping[str, Any], applied: Callable[[], object | None]
-    ) -> Any:
-        """POST `body`; after a failure that may have been applied, ask `applied`."""
-        return create_once(self._write, self.client.wait_before_retry, path, body, applied)
-
-    def _write(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> Any:
-        return self.client.write(method, path, body, dry_run=self.dry_run)
+        return tuple(self.client.values(f"{self.pull.path}/threads", params))
 
 
 def _ids(created: object) -> tuple[int, int] | None:

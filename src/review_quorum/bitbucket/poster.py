@@ -20,7 +20,7 @@ re-reads before retrying, so a retry never duplicates.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -29,20 +29,15 @@ import msgspec
 from review_quorum.bitbucket.client import TOKEN_HELP, BitbucketClient
 from review_quorum.bitbucket.snapshot import BitbucketPullSnapshot, read_pull_request
 from review_quorum.bitbucket.target import BitbucketPullRequest, pull_request_page
-from review_quorum.delivery.bodies import fixed_body, moved_section
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
-from review_quorum.delivery.fitting import fit_body
 from review_quorum.delivery.fixing import line_at
 from review_quorum.delivery.outcome import ThreadPostResult, Words
-from review_quorum.delivery.reconcile import (
-    ThreadWork,
-    live_fingerprint,
-    reconcile_threads,
-)
+from review_quorum.delivery.reconcile import ThreadWork, live_fingerprint, reconcile_threads
+from review_quorum.delivery.threads import Ours, WritesThrough, post_threads
 from review_quorum.errors import BitbucketError
 from review_quorum.markup import dialects
 from review_quorum.markup.markers import SUMMARY, find_markers, opens_with_marker
-from review_quorum.retrying import create_once, unless_done
+from review_quorum.retrying import unless_done
 
 STATUS_KEY = "review-quorum"
 # Bitbucket's build status: a key of at most 40 characters, a name of at most 255.
@@ -74,12 +69,7 @@ class BitbucketThread(msgspec.Struct, frozen=True):
     replied: bool
 
 
-class BitbucketOurs(msgspec.Struct, frozen=True):
-    sticky: int | None = None
-    live: dict[str, list[BitbucketThread]] = msgspec.field(default_factory=dict)
-
-
-def find_ours(own_uuid: str, comments: Sequence[Mapping[str, Any]]) -> BitbucketOurs:
+def find_ours(own_uuid: str, comments: Sequence[Mapping[str, Any]]) -> Ours[BitbucketThread, int]:
     """Our summary comment and live finding comments: by our account, opening with a marker."""
     replied_to = {
         _parent(c) for c in comments if _author(c) != own_uuid and c.get("deleted") is not True
@@ -112,7 +102,7 @@ def find_ours(own_uuid: str, comments: Sequence[Mapping[str, Any]]) -> Bitbucket
                     replied=comment_id in replied_to,
                 )
             )
-    return BitbucketOurs(sticky, live)
+    return Ours(sticky, live)
 
 
 def anchored_at(inline: Mapping[str, Any] | None, comment: DraftComment) -> bool:
@@ -135,8 +125,10 @@ def post_pull_request(
 ) -> BitbucketPostResult:
     """Post `draft` to `target`, completing (never repeating) any earlier run."""
     draft = draft.with_bodies(dialects.bitbucket)
-    run = _Run(client, target, draft, dry_run=dry_run or client.dry_run, env=env or {})
-    return run.post(resolve_fixed=resolve_fixed, status_key=status_key)
+    platform = _Bitbucket(client, target, draft, dry_run=dry_run or client.dry_run, env=env or {})
+    return post_threads(
+        platform, draft, BitbucketPostResult, resolve_fixed=resolve_fixed, status_name=status_key
+    )
 
 
 def head_commit(snapshot: BitbucketPullSnapshot | None, env: Mapping[str, str]) -> str:
@@ -150,10 +142,16 @@ def head_commit(snapshot: BitbucketPullSnapshot | None, env: Mapping[str, str]) 
     return snapshot.head_sha
 
 
-_Work = ThreadWork[BitbucketThread]
+class _Bitbucket(WritesThrough[BitbucketClient]):
+    """Bitbucket Cloud as `delivery.threads` drives it (`ThreadPlatform`)."""
 
+    name = "Bitbucket"
+    error = BitbucketError
+    cannot_write = "these credentials may not comment on"
+    token_help = TOKEN_HELP
+    not_in_diff = NOT_IN_DIFF
+    fit_summary = True
 
-class _Run:
     def __init__(
         self,
         client: BitbucketClient,
@@ -163,47 +161,22 @@ class _Run:
         dry_run: bool,
         env: Mapping[str, str],
     ) -> None:
-        self.client, self.target, self.draft, self.dry_run = client, target, draft, dry_run
+        self.client, self.pull, self.draft, self.dry_run = client, target, draft, dry_run
+        self.target = str(target)
         account = client.current_account()
         self.own = account.uuid if account is not None else ""
         self.snapshot = None if client.offline else read_pull_request(client, target)
         self.head = head_commit(self.snapshot, env)
-        self.warnings: list[str] = []
 
-    def post(self, *, resolve_fixed: bool, status_key: str) -> BitbucketPostResult:
-        ours = find_ours(self.own, self.snapshot.comments if self.snapshot else ())
-        work = self._plan(ours, resolve_fixed=resolve_fixed)
-        planned_moves = len(work.moved)
-        sticky, sticky_id = self._sticky(ours, work.moved)
-        created = self._create(work)
-        if len(work.moved) > planned_moves and sticky_id is not None:
-            self._write_sticky(sticky_id, work.moved)
-        replaced = self._delete(work.replace)
-        for thread, body in work.update:
-            self._edit(thread.id, body)
-        fixed = [(t, fixed_body(t.body, fp, self.head)) for t, fp in work.fixed]
-        resolved = self._resolve(fixed)
-        status = self._status(status_key, sticky_id)
-        return BitbucketPostResult(
-            target=str(self.target),
-            created=created,
-            skipped_existing=work.skipped,
-            moved_to_summary=len(work.moved),
-            reanchored=replaced,
-            updated=len(work.update),
-            resolved=resolved,
-            kept_replied=work.kept,
-            unchecked=work.unchecked,
-            sticky=sticky,
-            status=status,
-            dry_run=self.dry_run,
-            warnings=tuple(self.warnings),
-        )
+    def ours(self) -> Ours[BitbucketThread, int]:
+        return find_ours(self.own, self.snapshot.comments if self.snapshot else ())
 
-    def _plan(self, ours: BitbucketOurs, *, resolve_fixed: bool) -> _Work:
+    def plan(
+        self, live: Mapping[str, Sequence[BitbucketThread]], *, resolve_fixed: bool
+    ) -> ThreadWork[BitbucketThread]:
         return reconcile_threads(
             self.draft,
-            ours.live,
+            live,
             stands_at=lambda t, c: anchored_at(t.inline, c),
             said=lambda t: ((t.inline or {}).get("path", ""), t.body),
             postable=lambda c: c.side == "RIGHT",
@@ -213,105 +186,71 @@ class _Run:
             head=self.head,
         )
 
-    def _sticky(self, ours: BitbucketOurs, moved: Sequence[DraftComment]) -> tuple[str, int | None]:
-        try:
-            if ours.sticky is not None:
-                self._write_sticky(ours.sticky, moved)
-                return "updated", ours.sticky
-            created = self._create_once(
-                {"content": {"raw": self._summary(moved)}},
-                lambda: _as_created(find_ours(self.own, self._comments()).sticky),
-            )
-        except BitbucketError as err:
-            if err.status not in (401, 403):
-                raise
-            raise BitbucketError(
-                f"{err}: these credentials may not comment on {self.target}, so nothing was "
-                f"posted; {TOKEN_HELP}",
-                status=err.status,
-            ) from err
+    def body(self, thread: BitbucketThread) -> str:
+        return thread.body
+
+    def create_summary(self, text: str) -> int | None:
+        created = self._create_once(
+            f"{self.pull.path}/comments",
+            {"content": {"raw": text}},
+            lambda: _as_created(find_ours(self.own, self._comments()).sticky),
+        )
         comment_id = created.get("id") if isinstance(created, dict) else None
-        return "created", comment_id if isinstance(comment_id, int) else None
+        return comment_id if isinstance(comment_id, int) else None
 
-    def _write_sticky(self, comment_id: int, moved: Sequence[DraftComment]) -> None:
-        self._edit(comment_id, self._summary(moved))
+    def update_summary(self, sticky: int, text: str) -> None:
+        self._edit(sticky, text)
 
-    def _summary(self, moved: Sequence[DraftComment]) -> str:
-        if not moved:
-            return self.draft.summary
-        section = moved_section(moved, NOT_IN_DIFF)
-        return fit_body("\n\n".join([self.draft.summary.rstrip(), section]))
+    def create_thread(self, comment: DraftComment) -> bool:
+        body = {
+            "content": {"raw": comment.body},
+            "inline": {"path": comment.path, "to": comment.line},
+        }
 
-    def _create(self, work: _Work) -> int:
-        created = 0
-        for comment in work.create:
-            body = {
-                "content": {"raw": comment.body},
-                "inline": {"path": comment.path, "to": comment.line},
-            }
+        def applied() -> object | None:
+            threads = find_ours(self.own, self._comments()).live.get(comment.fingerprint, [])
+            found = next((t for t in threads if anchored_at(t.inline, comment)), None)
+            return _as_created(found.id if found is not None else None)
 
-            def applied(comment: DraftComment = comment) -> object | None:
-                threads = find_ours(self.own, self._comments()).live.get(comment.fingerprint, [])
-                found = next((t for t in threads if anchored_at(t.inline, comment)), None)
-                return _as_created(found.id if found is not None else None)
+        self._create_once(f"{self.pull.path}/comments", body, applied)
+        return True
 
-            try:
-                self._create_once(body, applied)
-                created += 1
-            except BitbucketError as err:
-                if err.status != 400:
-                    raise
-                self.warnings.append(f"Bitbucket refused the anchor {comment.anchor}: {err}")
-                work.moved.append(comment)
-        return created
+    def delete(self, thread: BitbucketThread) -> None:
+        self._delete(f"{self.pull.path}/comments/{thread.id}")
 
-    def _delete(self, threads: Sequence[BitbucketThread]) -> int:
-        for thread in threads:
-            path = f"{self.target.path}/comments/{thread.id}"
-            unless_done(partial(self._write, "DELETE", path), 404)
-        return len(threads)
+    def edit(self, thread: BitbucketThread, body: str) -> None:
+        self._edit(thread.id, body)
 
     def _edit(self, comment_id: int, body: str) -> None:
-        self._write("PUT", f"{self.target.path}/comments/{comment_id}", {"content": {"raw": body}})
+        self._write("PUT", f"{self.pull.path}/comments/{comment_id}", {"content": {"raw": body}})
 
-    def _resolve(self, fixed: Sequence[tuple[BitbucketThread, str]]) -> int:
-        """Resolve first, then rewrite: an interrupted run still finishes the thread."""
-        for thread, body in fixed:
-            if not thread.resolved:
-                path = f"{self.target.path}/comments/{thread.id}/resolve"
-                unless_done(partial(self._write, "POST", path), 409)
-            self._edit(thread.id, body)
-        return len(fixed)
+    def resolve(self, thread: BitbucketThread) -> None:
+        if not thread.resolved:
+            path = f"{self.pull.path}/comments/{thread.id}/resolve"
+            unless_done(partial(self._write, "POST", path), 409)
 
-    def _status(self, key: str, sticky_id: int | None) -> str:
+    def set_status(self, name: str, sticky: int | None) -> str:
         gate = self.draft.gate
         if gate is None:
             return "not set (the plan has no gate)"
         state = "FAILED" if gate.failed else "SUCCESSFUL"
         url = self.snapshot.web_url if self.snapshot and self.snapshot.web_url else ""
-        url = url or pull_request_page(self.target)
-        if sticky_id is not None:
-            url = f"{url}#comment-{sticky_id}"
+        url = url or pull_request_page(self.pull)
+        if sticky is not None:
+            url = f"{url}#comment-{sticky}"
         body = {
-            "key": key[:MAX_KEY],
+            "key": name[:MAX_KEY],
             "state": state,
-            "name": key,
+            "name": name,
             "description": gate.describe(),
             "url": url,
         }
-        path = f"{self.target.repository_path}/commit/{self.head}/statuses/build"
+        path = f"{self.pull.repository_path}/commit/{self.head}/statuses/build"
         self._write("POST", path, body)
         return state
 
     def _comments(self) -> Sequence[Mapping[str, Any]]:
-        return tuple(self.client.paginate(f"{self.target.path}/comments"))
-
-    def _create_once(self, body: Mapping[str, Any], applied: Callable[[], object | None]) -> Any:
-        path = f"{self.target.path}/comments"
-        return create_once(self._write, self.client.wait_before_retry, path, body, applied)
-
-    def _write(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> Any:
-        return self.client.write(method, path, body, dry_run=self.dry_run)
+        return tuple(self.client.paginate(f"{self.pull.path}/comments"))
 
 
 def _as_created(comment_id: int | None) -> dict[str, Any] | None:

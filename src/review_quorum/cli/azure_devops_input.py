@@ -19,8 +19,7 @@ import msgspec
 
 from review_quorum.cli import github_input, progress
 from review_quorum.cli.common import PullSource
-from review_quorum.cli.github_input import PullInput
-from review_quorum.cli.gitlab_input import with_triage
+from review_quorum.cli.github_input import PullInput, with_triage
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.azure_devops_threads import conversation, read_threads
 from review_quorum.ingest.base import ReadOptions

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from review_quorum.github.snapshot import PullSnapshot
     from review_quorum.github.target import PullRequest
     from review_quorum.github.waiting import Conversation, Reading
-    from review_quorum.history.triage import Decision
+    from review_quorum.history.triage import Decision, Screened
 
 DEFAULT_WAIT_TIMEOUT = 600.0
 
@@ -142,9 +142,17 @@ def read_github(
                 snapshot, awaited = wait(read, bots, pull.wait_timeout, options.bot_logins, absent)
             else:
                 snapshot, awaited = read(), None
-        decisions = read_decisions(client, snapshot) if triage else []
+        screened = read_decisions(client, snapshot) if triage else None
     batch = read_comments(_comments(snapshot), name=str(snapshot.target), options=options)
-    return PullInput(batch, snapshot.head_sha, awaited, snapshot, tuple(decisions))
+    return with_triage(PullInput(batch, snapshot.head_sha, awaited, snapshot), screened)
+
+
+def with_triage(pulled: PullInput, screened: Screened | None) -> PullInput:
+    """`pulled` with the decisions kept, and a counted record of each one refused."""
+    if screened is None:
+        return pulled
+    pulled.batch.skipped.extend(screened.refused)
+    return msgspec.structs.replace(pulled, decisions=screened.kept)
 
 
 def _comments(snapshot: PullSnapshot) -> list[PullComment]:

@@ -20,14 +20,13 @@ import msgspec
 
 from review_quorum.cli import github_input, progress
 from review_quorum.cli.common import PullSource, request_number
-from review_quorum.cli.github_input import PullInput, wait
+from review_quorum.cli.github_input import PullInput, wait, with_triage
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions
 from review_quorum.ingest.gitlab_notes import MergeRequestConversation, conversation, read_notes
 
 if TYPE_CHECKING:
     from review_quorum.gitlab.snapshot import MergeRequestSnapshot
-    from review_quorum.history.triage import Screened
 
 
 def add_gitlab_arguments(parser: argparse.ArgumentParser) -> None:
@@ -110,11 +109,3 @@ def read_gitlab(
             screened = triage("gitlab", client, snapshots[-1], own, triagers, options.bot_logins)
     batch = read_notes(talk, name=str(target), options=options)
     return with_triage(PullInput(batch, talk.head_sha, awaited, talk=talk), screened)
-
-
-def with_triage(pulled: PullInput, screened: Screened | None) -> PullInput:
-    """`pulled` with the decisions kept, and a counted record of each one refused."""
-    if screened is None:
-        return pulled
-    pulled.batch.skipped.extend(screened.refused)
-    return msgspec.structs.replace(pulled, decisions=screened.kept)

@@ -252,7 +252,8 @@ def build_settings(
     bots = effective(args, file_settings, "bots")
     if bots is None:
         named = voters(seen, awaited, covered)  # the plan decides who votes
-        bots = None if named is None else ",".join(named)
+        # No voter at all (nothing found, every awaited bot missing): no count to give.
+        bots = ",".join(named) if named else None
     return Settings(
         bots_ran=resolve_bots(bots, seen),
         line_window=effective(args, file_settings, "line-window"),

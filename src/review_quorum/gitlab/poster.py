@@ -19,28 +19,21 @@ replied to are never edited or deleted.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from functools import partial
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-import msgspec
-
-from review_quorum.delivery.bodies import (
-    fixed_body,
-    moved_section,
-    unchecked_body,
-)
+from review_quorum.delivery.bodies import unchecked_body
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
 from review_quorum.delivery.fixing import judge_gone, line_at
 from review_quorum.delivery.outcome import ThreadPostResult, Words
-from review_quorum.delivery.reconcile import normal
+from review_quorum.delivery.reconcile import ThreadWork, normal
+from review_quorum.delivery.threads import Ours, WritesThrough, post_threads
 from review_quorum.errors import GitLabError
 from review_quorum.gitlab.client import TOKEN_HELP, GitLabClient
 from review_quorum.gitlab.positions import addressable, anchored_at, position_for
-from review_quorum.gitlab.reconcile import FindingThread, Ours, find_ours, find_thread
-from review_quorum.gitlab.snapshot import DiffRefs, MergeRequestSnapshot, read_merge_request
+from review_quorum.gitlab.reconcile import FindingThread, find_ours, find_thread
+from review_quorum.gitlab.snapshot import DiffRefs, read_merge_request
 from review_quorum.gitlab.target import MergeRequest
-from review_quorum.retrying import create_once, unless_done
 
 STATUS_NAME = "review-quorum"
 NOT_IN_DIFF = (
@@ -60,17 +53,6 @@ class GitLabPostResult(ThreadPostResult, frozen=True):
     )
 
 
-class _Work(msgspec.Struct):
-    create: list[tuple[DraftComment, dict[str, Any]]] = msgspec.field(default_factory=list)
-    moved: list[DraftComment] = msgspec.field(default_factory=list)
-    skipped: int = 0
-    update: list[tuple[FindingThread, str]] = msgspec.field(default_factory=list)
-    replace: list[FindingThread] = msgspec.field(default_factory=list)
-    fixed: list[tuple[FindingThread, str]] = msgspec.field(default_factory=list)
-    kept_replied: int = 0
-    unchecked: int = 0
-
-
 def post_merge_request(
     client: GitLabClient,
     target: MergeRequest,
@@ -82,11 +64,24 @@ def post_merge_request(
     status_name: str = STATUS_NAME,
 ) -> GitLabPostResult:
     """Post `draft` to `target`, completing (never repeating) any earlier run."""
-    run = _Run(client, target, draft, dry_run=dry_run or client.dry_run, env=env or {})
-    return run.post(resolve_fixed=resolve_fixed, status_name=status_name)
+    platform = _GitLab(client, target, draft, dry_run=dry_run or client.dry_run, env=env or {})
+    return post_threads(
+        platform, draft, GitLabPostResult, resolve_fixed=resolve_fixed, status_name=status_name
+    )
 
 
-class _Run:
+class _GitLab(WritesThrough[GitLabClient]):
+    """GitLab as `delivery.threads` drives it (`ThreadPlatform`): its own planning, for
+    GitLab carries a thread to a new version only when its line is unchanged, and says so
+    (`position.head_sha`)."""
+
+    name = "GitLab"
+    error = GitLabError
+    cannot_write = "this token may not write notes on"
+    token_help = TOKEN_HELP
+    not_in_diff = NOT_IN_DIFF
+    fit_summary = False
+
     def __init__(
         self,
         client: GitLabClient,
@@ -96,7 +91,8 @@ class _Run:
         dry_run: bool,
         env: Mapping[str, str],
     ) -> None:
-        self.client, self.target, self.draft, self.dry_run = client, target, draft, dry_run
+        self.client, self.pull, self.draft, self.dry_run = client, target, draft, dry_run
+        self.target = str(target)
         user = client.current_user()
         self.username = user.username if user is not None else ""
         self.snapshot = None if client.offline else read_merge_request(client, target, diff=True)
@@ -104,49 +100,25 @@ class _Run:
         self.files = None
         if self.snapshot is not None and self.snapshot.diffs is not None:
             self.files = addressable(self.snapshot.diffs)
-        self.warnings: list[str] = []
-        self._moved_at_start: list[DraftComment] = []
 
-    def post(self, *, resolve_fixed: bool, status_name: str) -> GitLabPostResult:
-        ours = self._ours(self.snapshot)
-        work = self._plan(ours, resolve_fixed=resolve_fixed)
-        sticky, sticky_id = self._sticky(ours, work.moved)
-        created = self._create(work)
-        if len(work.moved) > len(self._moved_at_start):
-            self._write_sticky(sticky_id, work.moved)
-        replaced = self._delete(work.replace)
-        for thread, body in work.update:
-            self._edit(thread, body)
-        resolved = self._resolve(work.fixed)
-        status = self._status(status_name, sticky_id)
-        return GitLabPostResult(
-            target=str(self.target),
-            created=created,
-            skipped_existing=work.skipped,
-            moved_to_summary=len(work.moved),
-            reanchored=replaced,
-            updated=len(work.update),
-            resolved=resolved,
-            kept_replied=work.kept_replied,
-            unchecked=work.unchecked,
-            sticky=sticky,
-            status=status,
-            dry_run=self.dry_run,
-            warnings=tuple(self.warnings),
-        )
+    @property
+    def head(self) -> str | None:
+        return self.refs.head_sha or None
 
-    def _ours(self, snapshot: MergeRequestSnapshot | None) -> Ours:
-        discussions = snapshot.discussions if snapshot is not None else ()
+    def ours(self) -> Ours[FindingThread, int]:
+        discussions = self.snapshot.discussions if self.snapshot is not None else ()
         return find_ours(self.username, discussions)
 
-    def _plan(self, ours: Ours, *, resolve_fixed: bool) -> _Work:
-        work = _Work()
+    def plan(
+        self, live: Mapping[str, Sequence[FindingThread]], *, resolve_fixed: bool
+    ) -> ThreadWork[FindingThread]:
+        work: ThreadWork[FindingThread] = ThreadWork()
         reported = self.draft.fingerprints()
         # Our threads whose identity this run does not report, by the line GitLab shows
         # them on now: an earlier version's identity, or one that follows line numbers.
         orphans = {
             (where.get("new_path"), where.get("new_line")): thread
-            for fingerprint, threads in ours.live.items()
+            for fingerprint, threads in live.items()
             if fingerprint not in reported
             for thread in threads
             for where in [thread.position or {}]
@@ -154,13 +126,13 @@ class _Run:
         }
         mapped: set[str] = set()
         for comment in self.draft.comments:
-            threads = ours.live.get(comment.fingerprint, [])
+            threads: Sequence[FindingThread] = live.get(comment.fingerprint, [])
             if not threads:
                 thread = orphans.pop((comment.path, comment.line), None)
                 if thread is not None:
                     threads = [thread]
                     mapped.add(thread.discussion)
-            position = position_for(comment, self.refs, self.files)
+            position = self._position(comment)
             placed = [t for t in threads if anchored_at(t.position, comment, self.refs.head_sha)]
             if placed:
                 work.skipped += 1
@@ -169,16 +141,16 @@ class _Run:
             elif position is None:
                 work.moved.append(comment)
             else:
-                work.create.append((comment, position))
+                work.create.append(comment)
                 work.replace += [thread for thread in threads if not thread.replied]
-        for fingerprint, threads in ours.live.items():
+        for fingerprint, threads in live.items():
             if fingerprint in reported or not resolve_fixed:
                 continue
             for thread in threads:
                 if thread.discussion in mapped:
                     continue
                 if thread.replied:
-                    work.kept_replied += 1
+                    work.kept += 1
                     continue
                 where = thread.position or {}
                 carried = where.get("head_sha") == self.refs.head_sha  # to the newest version
@@ -188,100 +160,70 @@ class _Run:
                 )
                 if not verdict.fixed:  # its bots did not report, or its lines did not change
                     missing, compared = verdict.missing, verdict.compared
-                    body = unchecked_body(thread.body, self._head(), missing, compared=compared)
+                    body = unchecked_body(thread.body, self.head, missing, compared=compared)
                     if _stale(thread, body):
                         work.update.append((thread, body))
                     work.unchecked += 1
                 else:
-                    work.fixed.append((thread, fixed_body(thread.body, fingerprint, self._head())))
-        self._moved_at_start = list(work.moved)
+                    work.fixed.append((thread, fingerprint))
         return work
 
-    def _sticky(self, ours: Ours, moved: Sequence[DraftComment]) -> tuple[str, int | None]:
-        """Write the summary note first: a token that cannot write is found out at once."""
-        try:
-            if ours.sticky is not None:
-                self._write_sticky(ours.sticky, moved)
-                return "updated", ours.sticky
-            created = self._create_note({"body": self._summary(moved)})
-        except GitLabError as err:
-            if err.status not in (401, 403):
-                raise
-            raise GitLabError(
-                f"{err}: this token may not write notes on {self.target}, so nothing was "
-                f"posted; {TOKEN_HELP}",
-                status=err.status,
-            ) from err
-        note_id = created.get("id") if isinstance(created, dict) else None
-        return "created", note_id if isinstance(note_id, int) else None
+    def _position(self, comment: DraftComment) -> dict[str, Any] | None:
+        return position_for(comment, self.refs, self.files)
 
-    def _create_note(self, body: Mapping[str, Any]) -> Any:
+    def body(self, thread: FindingThread) -> str:
+        return thread.body
+
+    def create_summary(self, text: str) -> int | None:
         def applied() -> object | None:
             sticky = find_ours(self.username, self._discussions()).sticky
             return {"id": sticky} if sticky is not None else None
 
-        return self._create_once(f"{self.target.path}/notes", body, applied)
+        created = self._create_once(f"{self.pull.path}/notes", {"body": text}, applied)
+        note_id = created.get("id") if isinstance(created, dict) else None
+        return note_id if isinstance(note_id, int) else None
 
-    def _write_sticky(self, note_id: int | None, moved: Sequence[DraftComment]) -> None:
-        if note_id is not None:
-            path = f"{self.target.path}/notes/{note_id}"
-            self._write("PUT", path, {"body": self._summary(moved)})
+    def update_summary(self, sticky: int, text: str) -> None:
+        self._write("PUT", f"{self.pull.path}/notes/{sticky}", {"body": text})
 
-    def _summary(self, moved: Sequence[DraftComment]) -> str:
-        if not moved:
-            return self.draft.summary
-        return "\n\n".join([self.draft.summary.rstrip(), moved_section(moved, NOT_IN_DIFF)])
+    def create_thread(self, comment: DraftComment) -> bool:
+        position = self._position(comment)
+        if position is None:  # it had a position when planned: the reading does not change
+            return False
 
-    def _create(self, work: _Work) -> int:
-        created = 0
-        for comment, position in work.create:
-            try:
-                self._create_thread(comment, position)
-                created += 1
-            except GitLabError as err:
-                if err.status != 400:
-                    raise
-                self.warnings.append(f"GitLab refused the anchor {comment.anchor}: {err}")
-                work.moved.append(comment)
-        return created
-
-    def _create_thread(self, comment: DraftComment, position: Mapping[str, Any]) -> None:
         def applied() -> object | None:
             discussions = self._discussions()
             return find_thread(self.username, discussions, comment.fingerprint, position)
 
         body = {"body": comment.body, "position": position}
-        self._create_once(f"{self.target.path}/discussions", body, applied)
+        self._create_once(f"{self.pull.path}/discussions", body, applied)
+        return True
 
-    def _delete(self, threads: Sequence[FindingThread]) -> int:
-        for thread in threads:
-            path = f"{self.target.path}/discussions/{thread.discussion}/notes/{thread.note}"
-            unless_done(partial(self._write, "DELETE", path), 404)
-        return len(threads)
+    def delete(self, thread: FindingThread) -> None:
+        self._delete(self._first_note(thread))
 
-    def _edit(self, thread: FindingThread, body: str) -> None:
-        path = f"{self.target.path}/discussions/{thread.discussion}/notes/{thread.note}"
-        self._write("PUT", path, {"body": body})
+    def edit(self, thread: FindingThread, body: str) -> None:
+        self._write("PUT", self._first_note(thread), {"body": body})
 
-    def _resolve(self, fixed: Sequence[tuple[FindingThread, str]]) -> int:
-        """Resolve first, then rewrite: an interrupted run still finishes the thread."""
-        for thread, body in fixed:
-            if not thread.resolved:
-                path = f"{self.target.path}/discussions/{thread.discussion}"
-                self._write("PUT", path, {"resolved": True})
-            self._edit(thread, body)
-        return len(fixed)
+    def _first_note(self, thread: FindingThread) -> str:
+        return f"{self.pull.path}/discussions/{thread.discussion}/notes/{thread.note}"
 
-    def _status(self, name: str, sticky_id: int | None) -> str:
+    def resolve(self, thread: FindingThread) -> None:
+        if not thread.resolved:
+            self._write(
+                "PUT", f"{self.pull.path}/discussions/{thread.discussion}", {"resolved": True}
+            )
+
+    def set_status(self, name: str, sticky: int | None) -> str:
         gate = self.draft.gate
         if gate is None:
             return "not set (the plan has no gate)"
         state = "failed" if gate.failed else "success"
         body: dict[str, Any] = {"state": state, "name": name, "description": gate.describe()}
         web_url = self.snapshot.web_url if self.snapshot else ""
-        if web_url and sticky_id is not None:
-            body["target_url"] = f"{web_url}#note_{sticky_id}"
-        path = f"{self.target.project_path}/statuses/{self.refs.head_sha}"
+        if web_url and sticky is not None:
+            body["target_url"] = f"{web_url}#note_{sticky}"
+        path = f"{self.pull.project_path}/statuses/{self.refs.head_sha}"
         attempt = 0
         while True:
             try:
@@ -293,20 +235,8 @@ class _Run:
                 self.client.wait_before_retry(attempt, err)
                 attempt += 1
 
-    def _head(self) -> str | None:
-        return self.refs.head_sha or None
-
     def _discussions(self) -> Sequence[Mapping[str, Any]]:
-        return tuple(self.client.paginate(f"{self.target.path}/discussions"))
-
-    def _create_once(
-        self, path: str, body: Mapping[str, Any], applied: Callable[[], object | None]
-    ) -> Any:
-        """POST `body`; after a failure that may have been applied, ask `applied`."""
-        return create_once(self._write, self.client.wait_before_retry, path, body, applied)
-
-    def _write(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> Any:
-        return self.client.write(method, path, body, dry_run=self.dry_run)
+        return tuple(self.client.paginate(f"{self.pull.path}/discussions"))
 
 
 def _stale(thread: FindingThread, body: str) -> bool:

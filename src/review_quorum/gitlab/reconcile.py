@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 
 from review_quorum.delivery.reconcile import is_ours, live_fingerprint
+from review_quorum.delivery.threads import Ours
 from review_quorum.markup.markers import SUMMARY, find_markers
 
 
@@ -29,14 +30,7 @@ class FindingThread(msgspec.Struct, frozen=True):
     replied: bool
 
 
-class Ours(msgspec.Struct, frozen=True):
-    """Our sticky summary note (its id) and our live finding threads by fingerprint."""
-
-    sticky: int | None = None
-    live: dict[str, list[FindingThread]] = msgspec.field(default_factory=dict)
-
-
-def find_ours(username: str, discussions: Sequence[Mapping[str, Any]]) -> Ours:
+def find_ours(username: str, discussions: Sequence[Mapping[str, Any]]) -> Ours[FindingThread, int]:
     """Our sticky note and live threads among `discussions`."""
     sticky: int | None = None
     live: dict[str, list[FindingThread]] = {}

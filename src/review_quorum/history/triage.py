@@ -18,7 +18,8 @@ bot text are escaped when we render it); what a writer triages is the writer's c
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -146,14 +147,32 @@ def reactions(
 
 def from_writers(decisions: Iterable[Decision], permission: Permission) -> list[Decision]:
     """The decisions whose author may write to the repository (asked once per person)."""
+    return list(by_writers(decisions, permission).kept)
+
+
+def by_writers(
+    decisions: Iterable[Decision],
+    permission: Permission,
+    bots: Collection[str] = (),
+    source: str = "",
+) -> Screened:
+    """The decisions made by someone who may write to the repository (GitHub: asked once
+    per person); one whose `via` is in `bots` (a bot's comment) never counts. Each refused
+    decision is a `Skipped` record saying whose it was and why, as `by_triagers` says it."""
     asked: dict[str, bool] = {}
-    kept = []
+    kept: list[Decision] = []
+    refused: list[Skipped] = []
     for decision in decisions:
+        if decision.via in bots:
+            refused.append(_refused(decision, "a bot's triage is not a person's decision", source))
+            continue
         if decision.actor not in asked:
             asked[decision.actor] = bool(decision.actor) and permission(decision.actor) in WRITERS
         if asked[decision.actor]:
             kept.append(decision)
-    return kept
+        else:
+            refused.append(_refused(decision, "no write access to the repository", source))
+    return Screened(tuple(kept), tuple(refused))
 
 
 class Screened(msgspec.Struct, frozen=True):
@@ -187,17 +206,19 @@ def by_triagers(
         else:
             kept.append(decision)
             continue
-        said = f"/quorum {decision.action}" if decision.via.split(":")[0] != "reaction" else ""
-        what = said or f"{decision.action} reaction"
-        refused.append(
-            Skipped(
-                source,
-                decision.via,
-                f"triage ignored ({what} by {one_line(decision.actor)}): {why}",
-                not_a_finding=True,
-            )
-        )
+        refused.append(_refused(decision, why, source))
     return Screened(tuple(kept), tuple(refused))
+
+
+def _refused(decision: Decision, why: str, source: str) -> Skipped:
+    said = f"/quorum {decision.action}" if decision.via.split(":")[0] != "reaction" else ""
+    what = said or f"{decision.action} reaction"
+    return Skipped(
+        source,
+        decision.via,
+        f"triage ignored ({what} by {one_line(decision.actor)}): {why}",
+        not_a_finding=True,
+    )
 
 
 class Actor(msgspec.Struct, frozen=True):
@@ -264,8 +285,9 @@ def triage_for(database: Database, owner: str, repo: str, number: int) -> Triage
     return Triage(tuple(decisions), places)
 
 
-def read_decisions(client: GitHubClient, snapshot: PullSnapshot) -> list[Decision]:
-    """The writers' triage on a pull request read from GitHub (reactions read only where any)."""
+def read_decisions(client: GitHubClient, snapshot: PullSnapshot) -> Screened:
+    """The writers' triage on a pull request read from GitHub (reactions read only where
+    any), and a counted record of each command refused (a bot's, or a reader's)."""
     target = snapshot.target
     everything = [*snapshot.review_comments, *snapshot.issue_comments]
     ours = our_comments(everything)
@@ -280,8 +302,10 @@ def read_decisions(client: GitHubClient, snapshot: PullSnapshot) -> list[Decisio
             where = "pulls" if kind == inline else "issues"
             path = f"{target.path}/{where}/comments/{record['id']}/reactions"
             listed[int(record["id"])] = [r for r in client.paginate(path) if isinstance(r, Mapping)]
-    found = [*commands(said, ours), *reactions(listed, ours)]
-    return from_writers(found, lambda login: _permission(client, target.path, login))
+    found = [*commands(said, ours, bots=True), *reactions(listed, ours)]
+    bots = {f"{kind}:{r.get('id')}" for kind, r in said if is_bot(r.get("user") or {})}
+    permission = partial(_permission, client, target.path)
+    return by_writers(found, permission, bots, str(target))
 
 
 def _permission(client: GitHubClient, repository_path: str, login: str) -> str:
