@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from msgspec.structs import replace
 
 from review_quorum.checked_plan import GHOST, MISMATCH, Fresh, check_plan, cluster_key
@@ -192,6 +193,34 @@ def test_settings_that_could_hide_are_the_defaults() -> None:
     lower = replace(wide, inline_level=ConsensusLevel.UNVERIFIED, comment_cap=30)
     lowered = check_plan(review([SQL[0]], settings=lower), Fresh((SQL[0],))).plan.settings
     assert (lowered.inline_level, lowered.comment_cap) == (ConsensusLevel.UNVERIFIED, 30)
+
+
+CONFIRMED, NEEDS_VERIFICATION, UNVERIFIED = (
+    ConsensusLevel.CONFIRMED,
+    ConsensusLevel.NEEDS_VERIFICATION,
+    ConsensusLevel.UNVERIFIED,
+)
+
+
+@pytest.mark.parametrize(
+    ("planned", "run", "kept"),
+    [
+        (UNVERIFIED, CONFIRMED, UNVERIFIED),
+        (CONFIRMED, UNVERIFIED, UNVERIFIED),
+        (CONFIRMED, NEEDS_VERIFICATION, NEEDS_VERIFICATION),
+        (None, NEEDS_VERIFICATION, NEEDS_VERIFICATION),
+        (UNVERIFIED, None, UNVERIFIED),
+    ],
+)
+def test_a_plans_gate_may_only_lower_the_posting_runs(
+    planned: ConsensusLevel | None, run: ConsensusLevel | None, kept: ConsensusLevel
+) -> None:
+    """The lower bar of the two gates (more findings reach it): a saved plan never raises
+    the gate above what the posting run's own configuration says."""
+    plan = review([SQL[0]], settings=Settings(gate_level=planned))
+    checked = check_plan(plan, Fresh((SQL[0],)), gate_level=run)
+    assert checked.plan.settings.gate_level == kept
+    assert checked.plan.gate.level == kept
 
 
 def test_verdicts_of_the_plan_are_not_used() -> None:

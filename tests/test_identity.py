@@ -158,3 +158,17 @@ def test_without_the_line_an_analysers_own_fingerprint_is_used_else_the_line_num
         .findings[0]
         .fingerprint
     )
+
+
+def test_identical_lines_keep_their_identities_whatever_order_the_findings_come_in() -> None:
+    code = ["run(cmd)", "x = 1", "", "", "", "", "run(cmd)"]
+    diff = new_file("a.py", code)
+    # The finding at line 7 confirmed by three bots, then the one at line 1: each keeps
+    # the identity its line gives it, however the review ranks them.
+    seven = ids_of([make("ruff", 1), make("ruff", 7), make("bandit", 7), make("semgrep", 7)], diff)
+    one = ids_of([make("ruff", 1), make("bandit", 1), make("semgrep", 1), make("ruff", 7)], diff)
+    assert seven == one
+    plan = review([make("ruff", 1), make("ruff", 7)], diff=DiffScope.parse(diff))
+    findings = [item.finding for item in plan.findings]
+    codes = [item.code for item in plan.findings]
+    assert identities(findings[::-1], codes[::-1]) == identities(findings, codes)[::-1]

@@ -148,3 +148,35 @@ def test_an_unreplied_copy_elsewhere_is_removed_when_the_finding_is_already_plac
     result = post(fake, draft(comment(12)))
     assert placed in fake.discussions and copy not in fake.discussions
     assert (result.created, result.reanchored) == (0, 1)
+
+
+def system_note(fake: FakeGitLab, thread: dict[str, Any]) -> None:
+    """GitLab's own note in `thread` ("changed this line in version 2"), under the account
+    that pushed: an activity log, not someone answering."""
+    first = first_note(thread)
+    pusher = {**first["author"], "username": "dana"}
+    body = "changed this line in version 2 of the diff"
+    note = {**first, "id": 9000, "body": body, "author": pusher, "system": True}
+    thread["notes"].append({**note, "resolvable": False})
+
+
+@pytest.mark.parametrize(("line", "expected"), [(12, "edited"), (None, "resolved")])
+def test_a_system_note_in_our_thread_is_not_a_reply(line: int | None, expected: str) -> None:
+    fake = new_fake()
+    thread = our_thread(fake, 12, "Old wording.", None)
+    system_note(fake, thread)
+    result = post(fake, draft(comment(line)) if line is not None else draft())
+    note = first_note(thread)
+    if expected == "edited":
+        assert note["body"] == comment(12).body and result.updated == 1
+    else:
+        assert note["resolved"] and "fixed" in kinds(note["body"])
+        assert (result.resolved, result.kept_replied) == (1, 0)
+
+
+@pytest.mark.parametrize("status", [500, 503])
+def test_a_create_answered_500_or_above_is_checked_before_it_is_sent_again(status: int) -> None:
+    fake = new_fake()
+    fake.fail("discussions/create", status, apply=True)  # applied, though the answer failed
+    result = post(fake, draft(comment(12)))
+    assert len(diff_threads(fake)) == 1 and result.created == 1

@@ -27,6 +27,7 @@ def decision(via: str, actor: str = "erin", action: str = "ack") -> Decision:
     [
         (Actor(("erin", "17")), ["erin"], True),
         (Actor(("erin", "17")), ["ERIN"], True),  # unique names compare without case
+        (Actor(("Erin@Contoso.com", "17")), ["erin@contoso.com"], True),  # on either side
         (Actor(("erin", "17")), ["17"], True),  # or by the account's id
         (Actor(("erin", "17")), ["mallory"], False),
         (Actor(("erin", "17")), [], False),  # nobody triages without the list

@@ -309,3 +309,18 @@ def test_the_cache_key_covers_the_hunks(workspace: Workspace) -> None:
     assert isinstance(first, ClusterRequest) and isinstance(narrower, ClusterRequest)
     assert first.base == narrower.base and first.head == narrower.head
     assert first.key != narrower.key
+
+
+def test_the_cache_key_names_the_model_and_the_endpoint(workspace: Workspace) -> None:
+    """An answer one model gave is never reused for another (nor another kind of endpoint)."""
+    plan = workspace.plan()
+    item = plan.findings[workspace.index_at(plan, LONE_HIGH)]
+    patches = parse_patches(workspace.diff)
+    keys = []
+    for model, kind in [("m", "compatible"), ("other-model", "compatible"), ("m", "openai")]:
+        built = build_request(
+            "f1", item.finding, workspace.checkout, patches, model=model, endpoint_kind=kind
+        )
+        assert isinstance(built, ClusterRequest)
+        keys.append(built.key)
+    assert len(set(keys)) == 3

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import pytest
+from msgspec.structs import replace
+
 from review_quorum.model import Severity
+from review_quorum.scoring.confidence import Disposition
 from review_quorum.scoring.confidence.attach import AttachedVerdict, AttachedVerdictInput
 from review_quorum.scoring.confidence.verdicts import (
     ContextCompleteness,
     EvidenceStrength,
     Verdict,
     VerifierSeverity,
+)
+from review_quorum.scoring.reliability import (
+    CONFIRMED_PROBABILITY,
+    NEEDS_VERIFICATION_PROBABILITY,
 )
 from review_quorum.verifier import select as selection
 from verifier.conftest import (
@@ -131,3 +139,35 @@ def test_the_middle_starts_at_the_needs_verification_cut(workspace: Workspace) -
     [item] = plan.findings
     assert item.finding.consensus_score == 0.5
     assert selection.reason_to_pass(item, 1) is None
+
+
+CUT, LOW_CUT = CONFIRMED_PROBABILITY, NEEDS_VERIFICATION_PROBABILITY
+
+
+@pytest.mark.parametrize(
+    ("families", "severity", "probability", "reason"),
+    [
+        (1, Severity.HIGH, 0.95, None),  # one family alone: a high finding is verified
+        (2, Severity.HIGH, 0.95, selection.CONFIRMED_BY_FAMILIES),
+        (2, Severity.MEDIUM, CUT, selection.CONFIRMED_BY_FAMILIES),
+        (2, Severity.MEDIUM, CUT - 0.01, None),  # two families, not yet confirmed
+        (1, Severity.MEDIUM, CUT, selection.NOT_UNCERTAIN),  # the confirmed cut is not
+        (1, Severity.MEDIUM, CUT - 0.01, None),  # uncertain; just below it is
+        (1, Severity.MEDIUM, LOW_CUT, None),  # the needs-verification cut is uncertain
+        (1, Severity.MEDIUM, LOW_CUT - 0.01, selection.NOT_UNCERTAIN),
+    ],
+)
+def test_the_uncertain_middle_and_a_lone_high_finding_are_verified_at_their_edges(
+    workspace: Workspace,
+    families: int,
+    severity: Severity,
+    probability: float,
+    reason: str | None,
+) -> None:
+    item = workspace.plan().findings[0]
+    cluster = replace(item.finding, severity=severity, consensus_score=probability)
+    item = replace(
+        item, finding=cluster, verdict=None, in_diff=True, disposition=Disposition.INLINE
+    )
+    assert cluster.line is not None and cluster.file
+    assert selection.reason_to_pass(item, families) == reason
