@@ -7,10 +7,13 @@ every other round), in one process, and prints the medians and their ratio. With
 the machine's load does not move) and each read is counted between two
 `callgrind_control --dump`s; with `--escapes` the file is written by `json.dumps`
 (spaces, non-ASCII escaped) and every title holds a ``\\u00e9`` escape, so the screen
-also looks at each escape for an escaped key.
+also looks at each escape for an escaped key. With `--passes` it also measures, on the
+same bytes, each single pass a screen could make (`PASSES`: what checking more keys of a
+record would cost), against the read without the screen.
 
     python bench/duplicate_keys.py --size 1000000           # wall seconds, 1e6 findings
     python bench/duplicate_keys.py --instructions           # instructions, 1e5 findings
+    python bench/duplicate_keys.py --instructions --passes  # and each candidate pass
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
@@ -32,8 +36,33 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from consensus import callgrind_counts, realistic
 
+# Every key of a native record and of its evidence: what a repeat could replace.
+FIELDS = (
+    *("bot", "finding_id", "severity", "category", "title", "evidence", "confidence"),
+    *("rule_id", "body", "category_certainty", "file", "line", "end_line", "snippet", "symbol"),
+)
 
-def child(path: str, rounds: int, counting: bool) -> dict[str, list[float]]:
+
+def _escaped_field(data: bytes) -> object:
+    from review_quorum.ingest import duplicates
+
+    return duplicates._escape(frozenset(FIELDS)).search(data)
+
+
+PASSES: dict[str, Callable[[bytes], object]] = {
+    'count of "severity" (the screen)': lambda data: data.count(b'"severity"'),
+    "a count per field, 15 fields": lambda data: [
+        data.count(f'"{key}"'.encode()) for key in FIELDS
+    ],
+    "count of '\":' (every key)": lambda data: data.count(b'":'),
+    "count of ':' (every key, any spacing)": lambda data: data.count(b":"),
+    "a backslash (memchr)": lambda data: b"\\" in data,
+    "count of '\\u00'": lambda data: data.count(b"\\u00"),
+    "search for an escaped field letter": _escaped_field,
+}
+
+
+def child(path: str, rounds: int, counting: bool, passes: bool) -> dict[str, list[float]]:
     from review_quorum._perf import paused_gc
     from review_quorum.ingest import duplicates, read
     from review_quorum.ingest.base import Source
@@ -59,6 +88,17 @@ def child(path: str, rounds: int, counting: bool) -> dict[str, list[float]]:
                         capture_output=True,
                     )
     duplicates.may_repeat = screen
+    for number, run in enumerate(PASSES.values() if passes else ()):
+        times[f"pass{number}"] = []
+        for round_ in range(rounds):
+            started = time.perf_counter()
+            run(data)
+            times[f"pass{number}"].append(time.perf_counter() - started)
+            if counting:
+                dump = f"--dump=pass{number}-{round_}"
+                subprocess.run(
+                    ["callgrind_control", dump, str(os.getpid())], check=True, capture_output=True
+                )
     return {**times, "findings": [float(findings)]}
 
 
@@ -68,11 +108,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=None, help="5 (3 counted)")
     parser.add_argument("--instructions", action="store_true")
     parser.add_argument("--escapes", action="store_true", help="titles with a \\u00e9 escape")
-    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--passes", action="store_true", help="each candidate pass too")
+    parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        path, rounds, counting = args.child
-        print(json.dumps(child(path, int(rounds), counting == "1")))
+        path, rounds, counting, passes = args.child
+        print(json.dumps(child(path, int(rounds), counting == "1", passes == "1")))
         return
     size = args.size or (100_000 if args.instructions else 1_000_000)
     args.rounds = args.rounds or (3 if args.instructions else 5)
@@ -85,18 +126,23 @@ def main() -> None:
         text = json.dumps(records) if args.escapes else None
         path.write_bytes(text.encode() if text is not None else orjson.dumps(records))
         command = [sys.executable, __file__, "--child", str(path), str(args.rounds)]
+        labels = ["with", "without", *(f"pass{n}" for n in range(len(PASSES) * args.passes))]
         if args.instructions:
             out = f"--callgrind-out-file={folder}/callgrind.out"
             valgrind = ["valgrind", "--tool=callgrind", out, "--collect-atstart=yes"]
-            done = subprocess.run([*valgrind, *command, "1"], capture_output=True, text=True)
+            done = subprocess.run(
+                [*valgrind, *command, "1", str(int(args.passes))], capture_output=True, text=True
+            )
             counts = callgrind_counts(Path(folder))
             rows = {
                 label: [counts[key] for key in sorted(counts) if key.startswith(label + "-")]
-                for label in ("with", "without")
+                for label in labels
             }
             unit, scale = "M instructions", 1e6
         else:
-            done = subprocess.run([*command, "0"], capture_output=True, text=True)
+            done = subprocess.run(
+                [*command, "0", str(int(args.passes))], capture_output=True, text=True
+            )
             rows = json.loads(done.stdout.strip().splitlines()[-1])
             unit, scale = "s", 1.0
         if done.returncode != 0:
@@ -107,6 +153,9 @@ def main() -> None:
     print(f"read without the screen {without / scale:,.3f}")
     print(f"read with the screen    {with_screen / scale:,.3f}")
     print(f"ratio {with_screen / without:.4f} ({(with_screen / without - 1) * 100:+.2f}%)")
+    for number, label in enumerate(PASSES if args.passes else ()):
+        cost = statistics.median(rows[f"pass{number}"])
+        print(f"{label}: {cost / scale:,.3f} ({cost / without * 100:.2f}% of the read)")
 
 
 if __name__ == "__main__":

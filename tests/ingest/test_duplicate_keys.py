@@ -5,6 +5,7 @@ repeat that replaces no finding, is read as before; an escaped spelling of a key
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -410,3 +411,67 @@ def test_only_the_objects_of_a_shape_are_checked(
     """An object on the way to those that matter is walked, not checked; `EACH` is an
     array's elements, never an object's members."""
     assert (duplicates.repeated_key("x", data, shape) is not None) is repeated
+
+
+def _spied_searches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Where the screen starts a search by regular expression, one entry per search."""
+    searches: list[int] = []
+    escape = duplicates._escape
+
+    class Spy:
+        def __init__(self, pattern: re.Pattern[bytes]) -> None:
+            self.pattern = pattern
+
+        def search(self, data: bytes, at: int) -> re.Match[bytes] | None:
+            searches.append(at)
+            return self.pattern.search(data, at)
+
+    monkeypatch.setattr(duplicates, "_escape", lambda keys: Spy(escape(keys)))
+    return searches
+
+
+def _text(escapes: list[bytes], gap: int) -> bytes:
+    filler = b" " * gap
+    return b'{"runs": [], "x": "' + filler.join(escapes) + b'"}'
+
+
+@pytest.mark.parametrize("last", [b"\\u00e8", b"\\u0072"])
+def test_sparse_escapes_are_looked_at_one_by_one_to_the_end(
+    monkeypatch: pytest.MonkeyPatch, last: bytes
+) -> None:
+    """One escape per 2 KB (a non-ASCII letter in every tenth title): each is looked at,
+    however many there are, and the file is never searched again."""
+    searches = _spied_searches(monkeypatch)
+    data = _text([b"\\u00e9"] * 300 + [last], gap=2048)
+    assert duplicates.may_repeat(data, {"runs": 1}) is (last == b"\\u0072")
+    assert searches == []
+
+
+@pytest.mark.parametrize("last", [b"\\u00e8", b"\\u0072"])
+def test_dense_escapes_are_searched_after_sixteen(
+    monkeypatch: pytest.MonkeyPatch, last: bytes
+) -> None:
+    searches = _spied_searches(monkeypatch)
+    data = _text([b"\\u00e9"] * 300 + [last], gap=900)
+    assert duplicates.may_repeat(data, {"runs": 1}) is (last == b"\\u0072")
+    assert searches == [data.index(b"\\u00e9") + 15 * (900 + 6)]
+
+
+def test_escapes_turning_dense_are_searched_from_there(monkeypatch: pytest.MonkeyPatch) -> None:
+    searches = _spied_searches(monkeypatch)
+    sparse = _text([b"\\u00e9"] * 40, gap=4096)[:-2]
+    data = sparse + b" " + b" ".join([b"\\u00e9"] * 100) + b' \\u0072"}'
+    assert duplicates.may_repeat(data, {"runs": 1}) is True
+    assert len(searches) == 1 and searches[0] > len(sparse)
+    assert duplicates.may_repeat(data.replace(b"\\u0072", b"\\u00e8"), {"runs": 1}) is False
+
+
+def test_dense_escapes_after_a_long_plain_start_are_searched_after_sixteen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """How dense escapes are is measured from the first one, not from the file's start."""
+    searches = _spied_searches(monkeypatch)
+    escapes = _text([b"\\u00e9"] * 40, 10).removeprefix(b'{"runs": [], ')
+    data = b'{"runs": [], "plain": "' + b"x" * 100_000 + b'", ' + escapes
+    assert duplicates.may_repeat(data, {"runs": 1}) is False
+    assert searches == [data.index(b"\\u00e9") + 15 * 16]

@@ -49,6 +49,7 @@ _STRING: Callable[[str, int], tuple[str, int]] = decoder.scanstring  # type: ign
 _SPACE = re.compile(r"[ \t\n\r]*")
 _BETWEEN_PAGES = re.compile(r"[ \t\n\r\ufeff]*")
 _KEY = re.compile(r"[A-Za-z0-9_$]+")
+_DENSE = 16  # escapes looked at one by one between two looks at how dense they are
 
 
 class Shape:
@@ -96,16 +97,21 @@ def may_repeat(data: bytes, most: Mapping[str, int]) -> bool:
 
 def _escaped(data: bytes, keys: frozenset[str]) -> bool:
     """Whether `data` holds a ``\\u00XX`` escape of a character of `keys`. Each escape
-    is looked at in turn (most files have none, or a few accented letters); past one in
-    4,096 bytes the rest is searched by one regular expression, which costs less there."""
+    is looked at in turn while they are sparse (most files have none, or a few accented
+    letters): one costs about what searching a kilobyte with the regular expression does.
+    Once `_DENSE` escapes in a row come more often than one per kilobyte, the rest is
+    searched by the regular expression, which then costs less."""
     codes = _codes(keys)
-    at, left = data.find(b"\\u00"), len(data) >> 12
+    at = since = data.find(b"\\u00")
+    looked = 0
     while at >= 0:
         if data[at + 4 : at + 6].lower() in codes:
             return True
-        left -= 1
-        if left < 0:
-            return _escape(keys).search(data, at) is not None
+        looked += 1
+        if looked % _DENSE == 0:
+            if at - since < _DENSE << 10:
+                return _escape(keys).search(data, at) is not None
+            since = at
         at = data.find(b"\\u00", at + 4)
     return False
 
