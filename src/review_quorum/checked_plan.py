@@ -37,7 +37,7 @@ from review_quorum.ingest.bots import BOT_NAMES
 from review_quorum.markup import escape
 from review_quorum.model import ConsensusLevel, NormalizedFinding
 from review_quorum.plan import PlannedFinding, ReviewPlan, Settings, assemble, place_finding
-from review_quorum.render.serialize import member_data
+from review_quorum.render.serialize import member_entry
 from review_quorum.scoring import compute_consensus
 from review_quorum.scoring.confidence import Disposition
 from review_quorum.scoring.confidence.attach import AttachedVerdictInput, attach_verdicts
@@ -80,7 +80,7 @@ class CheckedPlan(msgspec.Struct, frozen=True):
 
 def identity(finding: NormalizedFinding) -> bytes:
     """Every field of a finding as serialised: equal exactly when the findings are equal."""
-    return orjson.dumps(member_data(finding), option=orjson.OPT_SORT_KEYS)
+    return msgspec.json.encode(member_entry(finding), order="sorted")
 
 
 def check_plan(
