@@ -5,8 +5,9 @@ verify` and `--baseline` read back (a saved plan); `ConsensusReport` is what `qu
 consensus --format json` writes. The renderers (`render.serialize`, `render.json_report`)
 fill these Structs and msgspec encodes them; `saved_plan` decodes a plan through the same
 types (`msgspec.convert(..., ReviewReport, strict=True)`), so every field's type,
-vocabulary and bounds are checked in one place; and the JSON Schema integrators rely on
-(`review_quorum/schemas/review-report.schema.json`) is generated from it (`schema()`).
+vocabulary and bounds are checked in one place; and the JSON Schemas integrators rely on
+(`review_quorum/schemas/review-report.schema.json` and `consensus-report.schema.json`)
+are generated from it (`schema_text`; `python tests/test_report_schema.py --write`).
 
 Field order is the order of the document. A member written only in some documents is
 `UNSET` when absent (`model` and `contributions` with the reliability model, `cwes` and
@@ -30,9 +31,6 @@ from review_quorum.scoring.confidence import Assessment, Band, Disposition, Post
 from review_quorum.scoring.confidence.attach import AttachedVerdict
 from review_quorum.scoring.confidence.scorer import Breakdown
 from review_quorum.verifier.figures import Figures
-
-SCHEMA_PATH = "schemas/review-report.schema.json"  # in the package, beside the others
-CONSENSUS_SCHEMA_PATH = "schemas/consensus-report.schema.json"
 
 Line = Annotated[int, Meta(ge=1)]
 Count = Annotated[int, Meta(ge=0)]
@@ -242,10 +240,10 @@ class ReviewPayload(_Node, frozen=True):
 
 
 class ReviewReport(_Node, frozen=True, kw_only=True):
-    """`quorum review --format json`: the whole plan, and what `quorum post` reads back.
+    """`quorum review --format json`: the whole plan, and what `quorum post` reads back."""
 
-    `baseline` has a default (a plan saved before baselines leaves it out); kw_only lets
-    the members after it have none, in the order written."""
+    # kw_only: `baseline` may be left out (a plan saved before baselines), and the members
+    # after it may not; they stay in the order written.
 
     assessment: Assessment
     bots_ran: Bots
@@ -271,11 +269,35 @@ class ConsensusReport(_Node, frozen=True):
     skipped: tuple[ReportSkipped, ...]
 
 
+_TITLES = {
+    "ReviewReport": (
+        "review-quorum review report",
+        "What `quorum review --format json` writes (a saved plan, which `quorum post` and "
+        "`quorum verify` read back).",
+    ),
+    "ConsensusReport": (
+        "review-quorum consensus report",
+        "What `quorum consensus --format json` writes.",
+    ),
+}
+SCHEMA_FILES = {
+    "ReviewReport": "review-report.schema.json",
+    "ConsensusReport": "consensus-report.schema.json",
+}
+
+
 def schema(kind: type[ReviewReport | ConsensusReport] = ReviewReport) -> dict[str, Any]:
     """The JSON Schema (2020-12) of a document, generated from its Structs."""
-    generated = msgspec.json.schema(kind)
+    title, description = _TITLES[kind.__name__]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": kind.__name__,
-        **generated,
+        "$id": f"https://pypi.org/project/review-quorum/schemas/{SCHEMA_FILES[kind.__name__]}",
+        "title": title,
+        "description": description,
+        **msgspec.json.schema(kind),
     }
+
+
+def schema_text(kind: type[ReviewReport | ConsensusReport] = ReviewReport) -> str:
+    """The schema as the file `review_quorum/schemas/` ships (`SCHEMA_FILES`)."""
+    return msgspec.json.format(msgspec.json.encode(schema(kind)), indent=2).decode() + "\n"
