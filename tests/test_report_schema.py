@@ -196,6 +196,49 @@ def test_a_plan_read_back_is_written_byte_for_byte_as_saved(example_plan: dict[s
     assert render(plan).encode() == orjson.dumps(example_plan, option=orjson.OPT_INDENT_2) + b"\n"
 
 
+@pytest.mark.parametrize("confidence", [0.25, 1e16, 3e20, -2e17])
+def test_a_review_report_writes_numbers_as_orjson_does(confidence: float) -> None:
+    """A confidence outside 0-1 is kept as given (`NormalizedFinding`) and written as
+    before: orjson's 1e+16, not msgspec's 1e16."""
+    from review_quorum.model import NormalizedFinding
+
+    lone = NormalizedFinding.create(
+        bot="bandit",
+        finding_id="b1",
+        severity="high",
+        category="security",
+        title="Weak hash",
+        file="a.py",
+        line=3,
+        confidence=confidence,
+    )
+    plan = review([lone])
+    written = render(plan).encode()
+    assert written == orjson.dumps(report_data(plan), option=orjson.OPT_INDENT_2) + b"\n"
+    assert b'"confidence": ' + orjson.dumps(confidence) in written
+
+
+def test_a_saved_plans_numbers_are_written_back_as_saved(example_plan: dict[str, Any]) -> None:
+    """Numbers a plan carries as given (a hand-edited plan, read back as a baseline or
+    posted) are written back as orjson wrote them."""
+    document = changed(example_plan, "/findings/0/max_confidence", 3e20)
+    document = changed(document, "/findings/0/consensus_score", -2e17)
+    plan = read_saved_plan(document, "plan.json")
+    written = render(plan).encode()
+    assert written == orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
+    assert b'"max_confidence": 3e+20' in written
+
+
+def test_a_baselines_numbers_are_written_back_as_saved(tmp_path: Path) -> None:
+    baseline = ["--baseline", str(EXAMPLE / "analysers" / "bandit.sarif")]
+    compared = quorum_json(tmp_path, "review", *example_inputs(), *baseline)
+    assert compared["baseline"]["absent"]
+    document = changed(compared, "/baseline/absent/0/max_confidence", 3e20)
+    document = changed(document, "/baseline/absent/0/consensus_score", -2e17)
+    written = render(read_saved_plan(document, "plan.json")).encode()
+    assert written == orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
+
+
 def write() -> None:
     folder = Path(__file__).resolve().parents[1] / "src" / "review_quorum" / "schemas"
     for name, kind in KINDS.items():

@@ -105,7 +105,7 @@ class ReportContribution(_Node, frozen=True):
     log_odds: float
 
 
-class ConsensusEntry(_Node, frozen=True, kw_only=True):
+class ConsensusEntry(_Node, frozen=True):
     """A consensus finding: a cluster of members, who detected it and how sure that is."""
 
     file: str
@@ -142,8 +142,8 @@ class ReportFinding(ConsensusEntry, frozen=True, kw_only=True):
     forced: bool
     reason: str
     fingerprint: str
-    code: CodeHash = ""
-    baseline_state: BaselineState | None = None
+    code: CodeHash
+    baseline_state: BaselineState | None  # with a baseline: new, unchanged, updated
     in_diff: bool | None
     addressable: bool
     span_end: Line | None
@@ -200,7 +200,7 @@ class ReportSettings(_Node, frozen=True):
     inline_level: ConsensusLevel
     gate_level: GateLevel
     inline_mode: InlineModeName
-    gate_on: GateOn = "new"
+    gate_on: GateOn
 
 
 class ReportAwaited(_Node, frozen=True):
@@ -242,9 +242,6 @@ class ReviewPayload(_Node, frozen=True):
 class ReviewReport(_Node, frozen=True, kw_only=True):
     """`quorum review --format json`: the whole plan, and what `quorum post` reads back."""
 
-    # kw_only: `baseline` may be left out (a plan saved before baselines), and the members
-    # after it may not; they stay in the order written.
-
     assessment: Assessment
     bots_ran: Bots
     input_findings: Count
@@ -255,7 +252,7 @@ class ReviewReport(_Node, frozen=True, kw_only=True):
     findings: tuple[ReportFinding, ...]
     skipped: tuple[ReportSkipped, ...]
     awaited: ReportAwaited | None
-    baseline: ReportBaseline | None = None
+    baseline: ReportBaseline | None
     github_review: ReviewPayload
     summary_markdown: str
     verification: Figures | UnsetType = UNSET

@@ -85,23 +85,24 @@ def consensus_entry(finding: ConsensusFinding, shares: Shares | None = None) -> 
     """
     members, end_line, model, contributions = parts(finding, shares)
     detected_by = finding.detected_by
+    top, score = finding.max_confidence, finding.consensus_score
     return ConsensusEntry(
-        file=finding.file,
-        line=finding.line,
-        end_line=end_line,
-        category=finding.category,
-        title=finding.title,
-        severity=LABELS[finding.severity],
-        detected_by=detected_by,
-        detected_by_count=len(detected_by),
-        bots_ran=finding.bots_ran,
-        agreement_ratio=finding.agreement_ratio,
-        max_confidence=number(finding.max_confidence),
-        consensus_score=number(finding.consensus_score),
-        level=finding.level,
-        members=members,
-        model=model,
-        contributions=contributions,
+        finding.file,
+        finding.line,
+        end_line,
+        finding.category,
+        finding.title,
+        LABELS[finding.severity],
+        detected_by,
+        len(detected_by),
+        finding.bots_ran,
+        finding.agreement_ratio,
+        top if -1e16 < top < 1e16 else number(top),
+        score if -1e16 < score < 1e16 else number(score),
+        finding.level,
+        members,
+        model,
+        contributions,
     )
 
 
