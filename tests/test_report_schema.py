@@ -239,6 +239,76 @@ def test_a_baselines_numbers_are_written_back_as_saved(tmp_path: Path) -> None:
     assert written == orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
 
 
+def test_the_counts_and_the_gate_say_what_the_findings_say(example_plan: dict[str, Any]) -> None:
+    """`counts`, `gate` and `gate_findings_by_level` are the findings' own figures."""
+    findings = example_plan["findings"]
+    for kind, count in example_plan["counts"].items():
+        assert count == sum(1 for finding in findings if finding["disposition"] == kind)
+    assert len({*example_plan["counts"].values()}) > 1  # a swap would show
+    weighed = [
+        finding
+        for finding in findings
+        if finding["disposition"] != "dropped"
+        and (finding["verdict"] or {}).get("verdict") != "DISMISSED"
+    ]
+    assert any(finding["disposition"] == "dropped" for finding in findings)
+    for level, count in example_plan["gate_findings_by_level"].items():
+        assert count == sum(1 for finding in weighed if finding["level"] == level)
+    gate = example_plan["gate"]
+    assert (gate["level"], gate["failed"]) == (example_plan["settings"]["gate_level"], True)
+
+
+def test_a_review_without_a_gate_says_none() -> None:
+    from review_quorum.model import NormalizedFinding
+    from review_quorum.plan import Settings
+
+    lone = NormalizedFinding.create(
+        bot="bandit", finding_id="b1", severity="high", category="security", title="x", file="a.py"
+    )
+    document = orjson.loads(render(review([lone], settings=Settings(gate_level=None))))
+    assert (document["gate"]["level"], document["settings"]["gate_level"]) == ("none", "none")
+    assert report_data(read_saved_plan(document, "plan.json")) == document
+
+
+@pytest.mark.parametrize("model", ["agreement", "reliability"])
+def test_model_and_contributions_are_written_only_for_the_reliability_model(
+    model: str,
+) -> None:
+    from review_quorum import compute_consensus
+    from review_quorum.model import NormalizedFinding
+    from review_quorum.render.json_stream import consensus_document
+
+    found = [
+        NormalizedFinding.create(
+            bot=bot,
+            finding_id=bot,
+            severity="high",
+            category="security",
+            title="x",
+            file="a.py",
+            line=2,
+        )
+        for bot in ("bandit", "semgrep")
+    ]
+    consensus = compute_consensus(found, bots_ran=2, model=model)  # type: ignore[arg-type]
+    [finding] = orjson.loads(b"".join(consensus_document(consensus, 2, [])))["findings"]
+    assert ("model" in finding, "contributions" in finding) == ((model == "reliability",) * 2)
+    assert list(finding)[-1] == ("contributions" if model == "reliability" else "members")
+
+
+def test_the_review_payload_names_the_head_commit_it_is_about() -> None:
+    from review_quorum.model import NormalizedFinding
+
+    lone = NormalizedFinding.create(
+        bot="bandit", finding_id="b1", severity="high", category="security", title="x", file="a.py"
+    )
+    plan = msgspec.structs.replace(review([lone]), commit_id="c" * 40)
+    document = orjson.loads(render(plan))
+    assert document["github_review"]["commit_id"] == "c" * 40
+    assert read_saved_plan(document, "plan.json").commit_id == "c" * 40
+    assert "commit_id" not in orjson.loads(render(review([lone])))["github_review"]
+
+
 def write() -> None:
     folder = Path(__file__).resolve().parents[1] / "src" / "review_quorum" / "schemas"
     for name, kind in KINDS.items():

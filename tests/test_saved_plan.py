@@ -199,6 +199,7 @@ ALTERED = "does not match the plan's findings, which give"
         ("/findings/0/members/0/evidence/line", 0, "/findings/0/members/0/evidence/line", ">= 1"),
         ("/findings/0/verdict", {"verdict": "YES"}, "/findings/0/verdict/verdict", "one of"),
         ("/findings/0/detected_by/0", 7, "/findings/0/detected_by/0", "expected a string"),
+        ("/findings/0/code", "XYZ", "/findings/0/code", "16 lowercase hex digits or an empty"),
         ("/findings/0/fingerprint", "0" * 24, "/findings/0/fingerprint", ALTERED),
         ("/findings/0/detected_by_count", 9, "/findings/0/detected_by_count", ALTERED),
         ("/findings/0/confidence", None, "/findings/0/confidence", "expected a JSON object"),
