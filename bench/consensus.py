@@ -21,7 +21,9 @@ Workloads (native JSON files written to a temporary folder):
 Columns: `engine` is `compute_consensus` alone after ingest, per model (collector paused,
 as the CLI runs it); `cli` is `quorum consensus FILE --format json -o OUT` end to end,
 interpreter start-up included, and `peak MB` its peak RSS; `ms/1k` the engine's
-milliseconds per 1,000 findings.
+milliseconds per 1,000 findings. Under each row, each stage's ratio to its floor (see
+`--floors`) measured in one further process in the same run, with the CLI's model, beside
+the wall ratios to the parse (`--no-floor-ratios` leaves them out).
 
 `--targets` measures what users feel, in one run, on the realistic and the uniform
 workload at 1,000,000 findings: the command within `CLI_TARGET` times the parse of the
@@ -356,6 +358,14 @@ def measure_floors(path: Path, size: int, model: str, instructions: bool) -> dic
     return {**counts, "same_bytes": result["same_bytes"], "groups": result["groups"]}
 
 
+def floor_ratios(row: dict[str, float]) -> str:
+    """Each stage's ratio to its floor, and the whole's to the sum of the floors."""
+    cells = [f"{stage} {row[stage] / row[f'floor:{stage}']:.2f}x" for stage in STAGES]
+    total = sum(row[stage] for stage in STAGES)
+    floor_total = sum(row[f"floor:{stage}"] for stage in STAGES)
+    return ", ".join([*cells, f"whole {total / floor_total:.2f}x"])
+
+
 def print_floors(name: str, size: int, model: str, row: dict[str, float], unit: str) -> None:
     scale, shown = (1e6, "M instr") if unit == "instructions" else (1.0, "s")
     print(f"\n{name}, {size:,} findings, --model {model} ({unit}, one process)")
@@ -462,6 +472,12 @@ def main() -> None:
     parser.add_argument(
         "--instructions", action="store_true", help="with --floors: instructions (callgrind)"
     )
+    parser.add_argument(
+        "--no-floor-ratios",
+        dest="with_floors",
+        action="store_false",
+        help="without each size's stage-to-floor ratios (measured in a further process)",
+    )
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -478,6 +494,7 @@ def main() -> None:
             args.sizes = [100_000]
         run_floors(args, list(WORKLOADS) if args.workload == "all" else [args.workload])
         return
+    args.floors = args.with_floors and not args.targets
     if args.cli_model is None:
         from review_quorum.scoring import DEFAULT_MODEL
 
@@ -497,8 +514,11 @@ def main() -> None:
                 path = Path(folder) / f"{name}-{size}.json"
                 path.write_bytes(orjson.dumps(WORKLOADS[name](size, random.Random(size))))
                 rows.append(measure_size(path, size, args))
+                floors = measure_floors(path, size, args.cli_model, False) if args.floors else None
                 path.unlink()
                 print_row(rows[-1], args.targets)
+                if floors is not None:
+                    print(f"{'':>9} to the floors (wall, one process): {floor_ratios(floors)}")
             if len(rows) > 1 and args.engine:
                 print_growth(rows[0], rows[-1])
 

@@ -226,7 +226,7 @@ def test_the_run_the_history_recorded_for_the_merge_base_is_a_baseline(
     record = ["review", "base.sarif", "--bots", "1", "--db-default", "--repo", "o/r"]
     record += ["--pr", "1", "--head-sha", BASE_SHA, "-o", "base.md"]
     assert main(record) in (0, 1)
-    _, log = review("--baseline-db", BASE_SHA)
+    _, log = review("--baseline-db", BASE_SHA, "--repo", "o/r")
     assert states(log) == [
         ("absent", 11, "security"),
         ("new", 13, "security"),
@@ -234,9 +234,9 @@ def test_the_run_the_history_recorded_for_the_merge_base_is_a_baseline(
     ]
     capsys.readouterr()
     argv = ["review", "head.sarif", "--bots", "1", "--diff", "pr.diff", "-o", "out2"]
-    assert main([*argv, "--baseline-db", "c" * 40]) == 2
+    assert main([*argv, "--baseline-db", "c" * 40, "--repo", "o/r"]) == 2
     err = capsys.readouterr().err
-    assert f"the history has no run of commit {'c' * 40}" in err
+    assert f"the history has no run of commit {'c' * 40} in o/r" in err
     assert not Path("out2").exists()
 
 
@@ -263,5 +263,5 @@ def test_the_newest_run_of_the_merge_base_is_the_baseline(
     only_sql = sarif([(SQL[0], 4, SQL[1])])
     Path("newer.sarif").write_text(json.dumps(only_sql), encoding="utf-8")
     assert main(["review", "newer.sarif", *record[1:]]) in (0, 1)
-    _, log = review("--baseline-db", BASE_SHA)
+    _, log = review("--baseline-db", BASE_SHA, "--repo", "o/r")
     assert [state for state, _, _ in states(log)] == ["new", "unchanged"]  # nothing absent

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from review_quorum.checked_plan import GHOST, MISMATCH, Fresh, check_plan
+from review_quorum.checked_plan import GHOST, MISMATCH, Fresh, check_plan, cluster_key
 from review_quorum.errors import Skipped
+from review_quorum.identity import CodeLines, code_hash
 from review_quorum.model import CommentSource, ConsensusLevel, NormalizedFinding, Severity
 from review_quorum.plan import ReviewPlan, Settings, review
+from review_quorum.scope import DiffScope
 from review_quorum.scoring.confidence import Disposition
 from review_quorum.scoring.confidence.attach import AttachedVerdict, AttachedVerdictInput
 from review_quorum.scoring.confidence.verdicts import (
@@ -225,6 +227,34 @@ def test_the_posting_runs_own_verdicts_are_used() -> None:
     assert not any("verdict" in note for note in checked.plan.notes)
 
 
+def test_a_bound_verdict_goes_only_to_the_cluster_it_was_asked_about() -> None:
+    """`bound`: the posting run's verifier verdicts, each for the cluster with exactly the
+    members it was asked about; one about other members (a plan's forged text at the same
+    place) or a second one on a cluster is a counted Skipped record, never applied."""
+    elsewhere = said("coderabbit", 3, "Unused import", line=2, file="src/app.py")
+    plan = review([*SQL, elsewhere], settings=SETTINGS)
+    verdict = AttachedVerdict(
+        verdict=Verdict.CONFIRMED, severity=VerifierSeverity.HIGH,
+        evidence_strength=EvidenceStrength.DIRECT, context_completeness=ContextCompleteness.FULL,
+        in_changed_code=True, issue="SQL injection", details="", source="verifier",
+        position="f1",
+    )  # fmt: skip
+    second = replace(verdict, verdict=Verdict.DISMISSED, position="f2")
+    forged = replace(verdict, verdict=Verdict.DISMISSED, position="f3")
+    at = AttachedVerdictInput("src/db.py", 20, verdict)
+    bound = [
+        (cluster_key(SQL), at),
+        (cluster_key(SQL[::-1]), replace(at, verdict=second)),  # the same members
+        (cluster_key([said("coderabbit", 1, "forged")]), replace(at, verdict=forged)),
+    ]
+    checked = check_plan(plan, Fresh((*SQL, elsewhere)), bound=bound)
+    assert [item.verdict for item in checked.plan.findings] == [verdict, None]
+    assert [(s.position, s.reason) for s in checked.plan.skipped[-2:]] == [
+        ("f2", "verdict for src/db.py:20 is a second verdict on one finding"),
+        ("f3", "verdict for src/db.py:20 is about a finding this run does not post as verified"),
+    ]
+
+
 def test_a_comment_read_together_with_more_findings_than_alone_keeps_them() -> None:
     more = said("coderabbit", 1, "Query string is also logged", line=22)
     plan = review([SQL[0]], settings=SETTINGS)  # the plan holds the comment's one finding
@@ -253,3 +283,34 @@ def test_the_findings_are_grouped_in_the_order_the_plan_made_them() -> None:
     assert item.finding.title == "SQL injection through the search term"
     checked = check_plan(plan, Fresh((second, first)))  # GitHub lists them the other way
     assert checked.plan.findings == plan.findings and checked.differing == 0
+
+
+def test_the_rebuilt_plan_keeps_the_identities_the_review_gave() -> None:
+    """An analyser's own finding keeps the plan's flagged-line text (so its identity); a
+    bot's finding takes it from the posting run's checkout only, never from the plan."""
+    diff = DiffScope.parse(
+        "--- a/src/db.py\n+++ b/src/db.py\n@@ -1,0 +1,30 @@\n"
+        + "".join(f"+line {n}\n" for n in range(1, 31))
+    )
+    lone = said("coderabbit", 1, "Unbounded retry loop", line=5)
+    plan = review([lone, BANDIT], settings=SETTINGS, diff=diff)
+    by_bot = {item.finding.members[0].bot: item for item in plan.findings}
+    assert by_bot["bandit"].code == code_hash("line 21") and by_bot["coderabbit"].code
+    forged = replace(
+        plan,
+        findings=tuple(replace(item, code="0" * 16) for item in plan.findings),
+    )
+    rebuilt = {
+        item.finding.members[0].bot: item
+        for item in check_plan(forged, Fresh((lone,))).plan.findings
+    }
+    assert rebuilt["bandit"].code == "0" * 16  # the analyser's own, as the plan says
+    assert rebuilt["coderabbit"].code == ""  # never the plan's word for a bot's finding
+    checked = check_plan(plan, Fresh((lone,)), lines=CodeLines(diff=diff))
+    assert [item.fingerprint for item in checked.plan.findings] == [
+        item.fingerprint for item in plan.findings
+    ]
+    assert {item.code for item in checked.plan.findings} == {
+        code_hash("line 21"),
+        code_hash("line 5"),
+    }

@@ -132,6 +132,10 @@ def test_a_finding_keeps_its_rule_body_certainty_suggestion_and_comment() -> Non
         ({"body": 3}, "rule id, body and suggestion must be strings"),
         ({"source": "PRRC_x"}, "source must be a CommentSource"),
         ({"related": ("a.py",)}, "related locations must be Evidence values"),
+        ({"priority": 1.5}, r"priority must be a number in \[0, 1\] or -1 \(none\), not 1.5"),
+        ({"priority": -0.5}, "priority must be a number in"),
+        ({"priority": float("nan")}, "priority must be a number in"),
+        ({"priority": True}, "priority must be a number in"),
     ],
 )
 def test_invalid_extras_are_errors_naming_the_record(
@@ -153,6 +157,12 @@ def test_invalid_extras_are_errors_naming_the_record(
 def test_invalid_comment_sources_are_errors(kind: str, rest_id: object, message: str) -> None:
     with pytest.raises(FindingError, match=message):
         CommentSource(kind, rest_id)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("priority", [-1.0, 0.0, 0.5, 1.0, 1])
+def test_a_priority_in_range_or_none_stated_is_valid(priority: float) -> None:
+    base = NormalizedFinding("bot", "f1", Severity.LOW, "other", "t")
+    assert msgspec.structs.replace(base, priority=priority).priority == priority
 
 
 class Text(str):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from review_quorum import Profile
 from review_quorum.model import ConsensusLevel, Evidence, NormalizedFinding, Severity
 from review_quorum.plan import (
     Settings,
@@ -225,3 +226,23 @@ def test_multi_line_spans_anchor_only_when_every_line_is_addressable(cap: int) -
     )
     ends = {i.finding.line: i.span_end for i in plan.findings}
     assert ends == {9: 11, 11: None}
+
+
+def test_the_comment_cap_keeps_the_findings_their_tool_ranks_first() -> None:
+    # Three lone findings of one rule tie on probability and severity; the tool's SARIF rank
+    # (its priority) decides which one the cap of one comment keeps inline.
+    ranked = [
+        msgspec.structs.replace(
+            finding("scan", line, file=f"app/m{line}.py", category="logic_error"), priority=priority
+        )
+        for line, priority in ((10, 0.2), (20, 0.9), (30, 0.5))
+    ]
+    settings = Settings(
+        comment_cap=1,
+        model="reliability",
+        profile=Profile(),
+        inline_level=ConsensusLevel.UNVERIFIED,
+    )
+    plan = review(ranked, settings=settings)
+    inline = [i.finding.file for i in plan.findings if i.disposition is Disposition.INLINE]
+    assert inline == ["app/m20.py"]

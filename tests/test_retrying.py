@@ -4,7 +4,7 @@ second, and a rate-limit reset that decides only a rate limit's wait."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
@@ -12,7 +12,7 @@ import pytest
 from github.fake import FakeTime
 from review_quorum.errors import GitLabError
 from review_quorum.gitlab.client import GitLabClient
-from review_quorum.retrying import RetryPolicy, retry_after, whole_number
+from review_quorum.retrying import JsonRetryingClient, RetryPolicy, retry_after, whole_number
 
 NOW = 1_767_225_600.0  # 2026-01-01T00:00:00Z
 
@@ -76,3 +76,44 @@ def test_a_rate_limit_reset_decides_the_wait_of_a_rate_limit_only(
     client = gitlab(answers, RetryPolicy(), time)
     assert client.get("/user") == {}
     assert time.slept == slept
+
+
+def test_a_write_answered_already_done_is_what_was_wanted() -> None:
+    from review_quorum.errors import ServiceError
+    from review_quorum.retrying import unless_done
+
+    def answered(status: int) -> Callable[[], object]:
+        def write() -> object:
+            raise ServiceError("gone", status=status, method="DELETE", path="/x")
+
+        return write
+
+    unless_done(answered(404), 404)  # already deleted
+    with pytest.raises(ServiceError):
+        unless_done(answered(409), 404)
+    sent: list[int] = []
+    unless_done(lambda: sent.append(1), 404)
+    assert sent == [1]
+
+
+@pytest.mark.parametrize("client", ["gitlab", "azure", "bitbucket"])
+def test_an_answer_that_is_not_json_is_the_services_error(client: str) -> None:
+    """Every JSON client: a 200 whose body is not JSON is an error naming the request."""
+    from review_quorum.azure_devops.client import AzureDevOpsClient
+    from review_quorum.bitbucket.client import BitbucketClient
+    from review_quorum.errors import AzureDevOpsError, BitbucketError
+
+    http = httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(200, text="<h")))
+
+    def made() -> JsonRetryingClient:
+        if client == "gitlab":
+            return GitLabClient(http, token="glpat-secret-value-0123")
+        if client == "azure":
+            return AzureDevOpsClient(http, token="a" * 52)
+        return BitbucketClient(http, token="bitbucket-token-0123")
+
+    error = {"gitlab": GitLabError, "azure": AzureDevOpsError, "bitbucket": BitbucketError}[client]
+    with pytest.raises(error, match=r"GET https://\S+/x\S* returned invalid JSON") as caught:
+        made().get("/x")
+    assert caught.value.status == 200 and caught.value.path.endswith("/x")
+    assert made().write("DELETE", "/x", dry_run=True) is None  # a dry run sends nothing

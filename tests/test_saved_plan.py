@@ -91,6 +91,22 @@ def test_a_reliability_plan_keeps_its_contributions() -> None:
         read_saved_plan(document, "plan.json")
 
 
+def test_a_plan_keeps_the_priority_a_tool_states() -> None:
+    lone = finding("a", "x.py", 3, "Off by one", priority=0.35)
+    pair = [finding("b", "y.py", 9, "Nul", priority=1.0), finding("c", "y.py", 9, "Nul")]
+    document = as_saved(report_data(review([lone, *pair], settings=Settings(model="reliability"))))
+    stated = {
+        member["bot"]: member.get("priority")
+        for item in document["findings"]
+        for member in item["members"]
+    }
+    assert stated == {"a": 0.35, "b": 1.0, "c": None}
+    assert round_trip(document) == document
+    document["findings"][0]["members"][0]["priority"] = 3
+    with pytest.raises(InputError, match=r"/priority: expected a number in \[0, 1\]"):
+        read_saved_plan(document, "plan.json")
+
+
 PAGE = "https://github.com/o/r/pull/7"
 
 
@@ -304,3 +320,27 @@ def test_quorum_post_refuses_a_broken_plan_with_exit_2(
         f"quorum: error: {path}:/findings/2/level: expected one of confirmed, "
         "needs-verification, unverified\n"
     )
+
+
+def test_a_plan_that_repeats_a_key_is_refused_at_its_line_and_column(
+    example_plan: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 33 item 2: a JSON reader keeps the last of a repeated key, so an edited plan
+    whose second ``findings`` is empty would post nothing; quorum never writes a repeat."""
+    text = orjson.dumps(example_plan, option=orjson.OPT_INDENT_2).decode()
+    text = text[: text.rindex("}")].rstrip() + ',\n  "findings": []\n}\n'
+    line = text.count("\n", 0, text.rindex('"findings"')) + 1
+    path = tmp_path / "plan.json"
+    path.write_text(text)
+    with pytest.raises(InputError) as raised:
+        read_saved_plan(orjson.loads(text), "plan.json", data=text.encode())
+    assert raised.value.position == f"line {line} column 3"
+    assert 'key "findings" appears more than once in the object at /;' in raised.value.message
+    repeat = f'quorum: error: {path}:line {line} column 3: key "findings" appears more than once'
+    assert main(["post", str(path), "--repo", "acme/stockroom", "--pr", "1", "--dry-run"]) == 2
+    assert capsys.readouterr().err.startswith(repeat)
+    assert main(["verify", str(path), "-o", str(tmp_path / "v.json")]) == 2
+    assert capsys.readouterr().err.startswith(repeat)
+    sarif = str(sorted(EXAMPLE.glob("analysers/*.sarif"))[0])
+    assert main(["review", sarif, "--baseline", str(path), "-o", str(tmp_path / "r.md")]) == 2
+    assert capsys.readouterr().err.startswith(repeat)

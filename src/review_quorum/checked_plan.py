@@ -25,6 +25,7 @@ what the run kept, so the summary shows it.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Collection, Sequence
 
 import msgspec
@@ -33,14 +34,19 @@ from msgspec.structs import replace
 
 from review_quorum.comment_links import comment_key, link_targets
 from review_quorum.errors import Skipped
+from review_quorum.identity import CodeLines, code_hashes
 from review_quorum.ingest.bots import BOT_NAMES
 from review_quorum.markup import escape
-from review_quorum.model import ConsensusLevel, NormalizedFinding
+from review_quorum.model import ConsensusFinding, ConsensusLevel, NormalizedFinding
 from review_quorum.plan import PlannedFinding, ReviewPlan, Settings, assemble, place_finding
 from review_quorum.render.serialize import member_entry
 from review_quorum.scoring import compute_consensus
 from review_quorum.scoring.confidence import Disposition
-from review_quorum.scoring.confidence.attach import AttachedVerdictInput, attach_verdicts
+from review_quorum.scoring.confidence.attach import (
+    AttachedVerdict,
+    AttachedVerdictInput,
+    attach_verdicts,
+)
 
 SOURCE = "GitHub"
 MISMATCH = "the plan's finding does not match this comment as GitHub shows it now: left out"
@@ -83,6 +89,13 @@ def identity(finding: NormalizedFinding) -> bytes:
     return msgspec.json.encode(member_entry(finding), order="sorted")
 
 
+def cluster_key(members: Sequence[NormalizedFinding]) -> str:
+    """A digest of every field of every member of a cluster: `quorum verify` names the
+    cluster each verdict is about by it, and a posting run gives the verdict only to the
+    cluster it rebuilt with exactly those members (`bound` of `check_plan`)."""
+    return hashlib.sha256(b"\n".join(sorted(identity(m) for m in members))).hexdigest()
+
+
 def check_plan(
     plan: ReviewPlan,
     fresh: Fresh,
@@ -90,11 +103,19 @@ def check_plan(
     bot_names: Collection[str] = (),
     gate_level: ConsensusLevel | None = GATE,
     verdicts: Sequence[AttachedVerdictInput] = (),
+    lines: CodeLines | None = None,
+    bound: Sequence[tuple[str, AttachedVerdictInput]] = (),
 ) -> CheckedPlan:
     """`plan` rebuilt with the bots' findings `fresh` (GitHub's comments, read now) holds;
     `bot_names` are the configuration's names for bots (``bot-logins``), `gate_level` the
     posting run's own gate (its configuration's), which the plan may only lower, and
-    `verdicts` the posting run's own verifier verdicts (the plan's are never used)."""
+    `verdicts` the posting run's own verifier verdicts (the plan's are never used),
+    attached by file and line; `bound` the posting run's own verdicts each for the
+    cluster whose `cluster_key` it names (a verdict whose cluster the run does not
+    rebuild is a counted `Skipped` record). Each finding keeps the identity the review
+    gave it: its flagged line's text is read from `lines` (the posting run's checkout),
+    else an analyser's own finding keeps the plan's; a bot's finding is never given the
+    plan's."""
     read = fresh.identities()
     commented = {finding.bot for finding in (*fresh.findings, *fresh.alone)}
     bots = commented | set(BOT_NAMES) | set(bot_names)
@@ -106,7 +127,7 @@ def check_plan(
     said = _said(fresh, [m for m in claimed if identity(m) in read])
     settings = _safe(plan.settings, gate_level)
     findings = _in_plan_order(members, [*analysed, *said])
-    rebuilt, unmatched = _rebuilt(settings, plan, findings, analysed, verdicts)
+    rebuilt, unmatched = _rebuilt(settings, plan, findings, analysed, verdicts, lines, bound)
     differing = len(_bot_views(plan.findings) - _bot_views(rebuilt))
     added = len(_bot_views(rebuilt) - _bot_views(plan.findings))
     shown = len(_bot_views(plan.findings, dropped=True) & _bot_views(rebuilt, dropped=False))
@@ -200,29 +221,54 @@ def _rebuilt(
     findings: Sequence[NormalizedFinding],
     analysed: Sequence[NormalizedFinding],
     verdicts: Sequence[AttachedVerdictInput],
+    lines: CodeLines | None = None,
+    bound: Sequence[tuple[str, AttachedVerdictInput]] = (),
 ) -> tuple[list[PlannedFinding], list[Skipped]]:
-    consensus = compute_consensus(
-        findings,
-        bots_ran=settings.bots_ran,
-        line_window=settings.line_window,
-        title_overlap=settings.title_overlap,
-        order=settings.order,
-        model=settings.model,
-        profile=settings.profile,
-    )
+    consensus = compute_consensus(findings, settings)
     attached, unmatched = attach_verdicts(consensus, verdicts, settings.line_window)
+    _bind(consensus, bound, attached, unmatched)
     theirs = {identity(member) for member in analysed}
     scoped = {_members(item.finding.members): item for item in plan.findings}
     planned: list[PlannedFinding] = []
     links = link_targets(consensus)
+    codes = code_hashes(consensus, lines)
     for index, (finding, link) in enumerate(zip(consensus, links, strict=True)):
-        placed = place_finding(finding, attached.get(index), None, settings, link)
         members = _members(finding.members)
         like = scoped.get(members)
-        if like is not None and members <= theirs:  # the analysers' own: their diff scope
+        own = like is not None and members <= theirs  # the analysers' own
+        code = codes[index] or (like.code if like is not None and own else "")
+        placed = place_finding(finding, attached.get(index), None, settings, link, code)
+        if like is not None and own:  # their diff scope
             placed = _scoped_as(placed, like)
         planned.append(placed)
     return planned, unmatched
+
+
+def _bind(
+    consensus: Sequence[ConsensusFinding],
+    bound: Sequence[tuple[str, AttachedVerdictInput]],
+    attached: dict[int, AttachedVerdict],
+    unmatched: list[Skipped],
+) -> None:
+    """Each of `bound` on the cluster with the members it was given for, else skipped."""
+    if not bound:
+        return
+    at: dict[str, int] = {}
+    for index, finding in enumerate(consensus):
+        at.setdefault(cluster_key(finding.members), index)
+    for key, item in bound:
+        target = at.get(key)
+        place = f"{item.file}:{item.line}"
+        where = (item.verdict.source, item.verdict.position)
+        if target is None:
+            why = f"verdict for {place} is about a finding this run does not post as verified"
+            unmatched.append(Skipped(*where, why))
+        elif target in attached:
+            unmatched.append(
+                Skipped(*where, f"verdict for {place} is a second verdict on one finding")
+            )
+        else:
+            attached[target] = item.verdict
 
 
 def _scoped_as(placed: PlannedFinding, like: PlannedFinding) -> PlannedFinding:

@@ -122,6 +122,15 @@ def _names(value: object) -> list[str]:
     return [name.strip() for name in value]
 
 
+def _triagers(value: object) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ValueError(
+            "expected a list of the accounts that may triage (GitLab usernames, Azure DevOps "
+            "unique names or ids, Bitbucket account uuids or ids)"
+        )
+    return [name.strip() for name in value]
+
+
 def _costs(value: object) -> dict[str, float]:
     if not isinstance(value, dict):
         raise ValueError("expected a table of bot name = cost of one run")
@@ -166,6 +175,7 @@ CHECKS: dict[str, Callable[[object], Any]] = {
     "outcome-rule": _outcome_rule,
     "cost-per-run": _costs,
     "expected-bots": _names,
+    "triagers": _triagers,
     # the verifier (docs/verifier.md); `--verifier-cmd` is a flag only: no file runs commands
     "verify-url": _text,
     "verify-model": _text,

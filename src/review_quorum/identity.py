@@ -58,6 +58,7 @@ class CodeLines:
         self._root = Path(root).resolve() if root is not None else None
         self._diff = diff
         self._files: dict[str, list[str] | None] = {}
+        self._hashes: dict[str, frozenset[str] | None] = {}
 
     @property
     def has_root(self) -> bool:
@@ -77,6 +78,31 @@ class CodeLines:
             return lines[line - 1] if 0 < line <= len(lines) else None
         change = self._diff.files.get(file) if self._diff is not None else None
         return change.lines.get(line) if change is not None else None
+
+    def hashes(self, file: str) -> frozenset[str] | None:
+        """`code_hash` of every head-side line of `file` known here: the whole file from
+        the checkout, else the diff's hunk lines (None when neither holds the file)."""
+        if file not in self._hashes:
+            lines = self._checkout(file)
+            if lines is None:
+                change = self._diff.files.get(file) if self._diff is not None else None
+                lines = list(change.lines.values()) if change is not None else None
+            self._hashes[file] = None if lines is None else frozenset(map(code_hash, lines))
+        return self._hashes[file]
+
+    def gone(self, file: str) -> bool:
+        """Whether `file` is no longer on the head side: the diff deletes it, or the
+        checkout has nothing at its path (a file too large to read is not gone)."""
+        change = self._diff.files.get(file) if self._diff is not None else None
+        if change is not None and change.deleted:
+            return True
+        if self._root is None or not file:
+            return False
+        try:
+            path = self._root / file
+            return path.resolve().is_relative_to(self._root) and not path.exists()
+        except (OSError, ValueError):
+            return False
 
     def _checkout(self, file: str) -> list[str] | None:
         if self._root is None:

@@ -228,6 +228,9 @@ class _FindingName:
         return f"finding {self.finding.finding_id!r} from {self.finding.bot!r}"
 
 
+NO_PRIORITY = -1.0  # a finding whose tool states no priority (SARIF's rank -1)
+
+
 class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
     """One finding from one bot, in the shared vocabulary.
 
@@ -241,6 +244,9 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
     relationship kinds, as function-database scanners such as flawfinder state them). Rules
     stating only CWE-676-style weaknesses (use of a dangerous function) are read as such
     from `cwes` by the scoring. Such findings corroborate the call, not its misuse.
+    `priority` is the priority the tool gives the finding, from 0 to 1 (SARIF `rank` / 100),
+    or -1 when it states none: never a confidence, it only orders findings that the score
+    and severity leave tied (`--model reliability`).
     """
 
     bot: str
@@ -258,6 +264,7 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
     related: tuple[Evidence, ...] = ()
     cwes: tuple[int, ...] = ()
     use_only: bool = False
+    priority: float = NO_PRIORITY
 
     def __post_init__(self) -> None:
         if self._plainly_valid():
@@ -285,11 +292,21 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
             raise FindingError(f"{name}: CWE ids must be positive integers")
         if type(self.use_only) is not bool:
             raise FindingError(f"{name}: use_only must be true or false")
+        priority = self.priority
+        if (
+            isinstance(priority, bool)
+            or not isinstance(priority, int | float)
+            or not (priority == NO_PRIORITY or 0.0 <= priority <= 1.0)
+        ):
+            raise FindingError(
+                f"{name}: priority must be a number in [0, 1] or -1 (none), not {shown(priority)}"
+            )
 
     def _plainly_valid(self) -> bool:
         """Whether every field has exactly its usual type and a valid value: readers build
         millions of findings, and these identity checks cost a fraction of the full ones."""
         confidence, certainty, source = self.confidence, self.category_certainty, self.source
+        priority = self.priority
         return (
             type(self.bot) is str
             and self.bot != ""
@@ -308,6 +325,8 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
             and not self.related
             and not self.cwes
             and self.use_only is False
+            and type(priority) is float
+            and (priority == NO_PRIORITY or 0.0 <= priority <= 1.0)
         )
 
     def _check_extras(self, name: _FindingName) -> None:
@@ -346,6 +365,7 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
         related: tuple[Evidence, ...] = (),
         use_only: bool = False,
         cwes: tuple[int, ...] = (),
+        priority: float = NO_PRIORITY,
     ) -> NormalizedFinding:
         """Build a finding from loosely typed parts, raising `FindingError` naming the record."""
         try:
@@ -372,6 +392,7 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
             related=related,
             use_only=use_only,
             cwes=cwes,
+            priority=priority,
         )
 
     @property

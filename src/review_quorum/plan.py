@@ -9,10 +9,18 @@ both kinds. Out-of-scope findings are dropped with a reason, never silently. The
 counts in-scope findings at or above the gate level that no verifier dismissed. Each
 finding also names the existing bot comment it links to (`link`), which the summary shows
 instead of an inline comment of ours when `inline_mode` is "link".
+
+What the history and the pull request say are inputs here too, read before planning
+(`history/` only reads them), so the gate a user sees is decided in this module alone:
+a writer's triage (`Triage`: ``/quorum false-positive``, ``wont-fix``, ``ack``) moves its
+finding to the audit list and out of the gate, and which expected bots reviewed the head
+commit (`BotCoverage`) decides who votes when ``--bots`` is not given (`voters`) and is
+said in the summary.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
@@ -92,6 +100,59 @@ class Settings(msgspec.Struct, frozen=True):
         }
 
 
+SILENCING = frozenset({"false-positive", "wont-fix", "ack"})  # a reaction is evidence only
+
+
+class Decision(msgspec.Struct, frozen=True):
+    """A writer's triage of one finding, as the history stores it (`history.triage`)."""
+
+    fingerprint: str
+    action: str
+    actor: str
+    acted_at: str
+    reason: str
+    via: str  # review_comment:ID, issue_comment:ID or reaction:ID
+
+    @property
+    def silences(self) -> bool:
+        """Whether the finding is not to be posted again nor to fail the gate."""
+        return self.action in SILENCING
+
+
+Place = tuple[str, str, int | None]  # (file, category, line)
+
+
+class Triage(msgspec.Struct, frozen=True):
+    """The pull request's stored triage, read from the history before planning.
+
+    `decisions` oldest first (a later one on the same finding wins); `places` says where
+    the history last recorded the finding of each decision's identity, so that a decision
+    on an identity this review does not know (one an earlier version wrote) follows its
+    finding to the identity it has now.
+    """
+
+    decisions: tuple[Decision, ...] = ()
+    places: Mapping[str, Place] = msgspec.field(default_factory=dict)
+
+
+NO_TRIAGE = Triage()
+
+
+class State(enum.Enum):
+    """What an expected bot did about the head commit (`history.coverage` reads it)."""
+
+    REVIEWED = "reviewed the head commit"
+    DECLINED = "said it would not review"
+    STALE = "reviewed an older commit only"
+    ABSENT = "did not review"
+
+
+class BotCoverage(msgspec.Struct, frozen=True):
+    bot: str
+    state: State
+    why: str = ""  # the notice, for a declined bot
+
+
 class PlannedFinding(msgspec.Struct, frozen=True):
     """One consensus finding with its place in the review and the reason for it."""
 
@@ -108,6 +169,7 @@ class PlannedFinding(msgspec.Struct, frozen=True):
     link: CommentSource | None = None  # the bot comment the summary links to in link mode
     code: str = ""  # the flagged line's text, hashed (`identity.code_hash`); "" when unknown
     baseline_state: BaselineState | None = None  # compared with a baseline: SARIF's value
+    triage: Decision | None = None  # the writer's decision that keeps it out of the gate
 
     @property
     def believed(self) -> bool:
@@ -121,6 +183,13 @@ class Gate(msgspec.Struct, frozen=True):
     @property
     def failed(self) -> bool:
         return bool(self.blocking)
+
+    def describe(self) -> str:
+        """The gate in a few words, as a commit or pull request status says it."""
+        level = self.level.value if self.level is not None else "any"
+        if self.failed:
+            return f"{len(self.blocking)} finding(s) at {level} or above"
+        return f"no finding at {level} or above"
 
 
 class AwaitedBots(msgspec.Struct, frozen=True):
@@ -158,6 +227,13 @@ class ReviewPlan(msgspec.Struct, frozen=True):
     commit_id: str | None = None  # the head commit the review is about, when read from GitHub
     notes: tuple[str, ...] = ()  # summary lines from the history (coverage, acknowledged)
     baseline: Baseline | None = None  # what the findings were compared with, if anything
+    coverage: tuple[BotCoverage, ...] = ()  # the expected bots and what each did
+
+    @property
+    def reviewed(self) -> tuple[str, ...]:
+        """The expected bots the pull request shows reviewing the head commit (the
+        history's coverage), findings or not: their earlier findings' absence is re-checked."""
+        return tuple(c.bot for c in self.coverage if c.state is State.REVIEWED)
 
     def with_disposition(self, disposition: Disposition) -> tuple[PlannedFinding, ...]:
         if disposition is Disposition.INLINE:
@@ -191,6 +267,8 @@ def review(
     lines: CodeLines | None = None,
     baseline: Sequence[NormalizedFinding] | None = None,
     baseline_sources: Sequence[str] = (),
+    triage: Triage = NO_TRIAGE,
+    coverage: Sequence[BotCoverage] = (),
 ) -> ReviewPlan:
     """Plan one consolidated review of `findings` (see the module docstring).
 
@@ -200,6 +278,7 @@ def review(
     diff's hunk lines). With `baseline` (the base branch's findings, read from
     `baseline_sources`) each finding gets its `baseline_state` (`review_quorum.baseline`);
     pre-existing findings go to the summary, and the gate follows `settings.gate_on`.
+    `triage` and `coverage` are what the history read for the pull request (`assemble`).
     """
     consensus = compute_consensus(findings, settings)
     attached, unmatched = attach_verdicts(consensus, verdicts, settings.line_window)
@@ -223,6 +302,8 @@ def review(
         skipped=(*skipped, *unmatched),
         input_count=len(findings),
         baseline=compared,
+        triage=triage,
+        coverage=coverage,
     )
 
 
@@ -239,15 +320,7 @@ def _compared(
 ) -> tuple[list[PlannedFinding], Baseline]:
     """`planned` with their baseline states (pre-existing inline ones moved to the summary)
     and the baseline, its absent findings included."""
-    clusters = compute_consensus(
-        base,
-        bots_ran=settings.bots_ran,
-        line_window=settings.line_window,
-        title_overlap=settings.title_overlap,
-        order=settings.order,
-        model=settings.model,
-        profile=settings.profile,
-    )
+    clusters = compute_consensus(base, settings)
     placed = with_identities(planned)
     head = [(item.finding, item.fingerprint) for item in placed]
     states, absent = compare(head, clusters, diff=diff, lines=lines)
@@ -273,15 +346,23 @@ def assemble(
     awaited: AwaitedBots | None = None,
     commit_id: str | None = None,
     baseline: Baseline | None = None,
+    triage: Triage = NO_TRIAGE,
+    coverage: Sequence[BotCoverage] = (),
 ) -> ReviewPlan:
-    """The plan of placed findings: the comment cap, the inline order, assessment and gate.
+    """The plan of placed findings: the comment cap, the inline order, assessment, the
+    writers' triage and the gate.
 
     `review` ends here, and a saved plan read back (`review_quorum.saved_plan`) comes here
-    again, so both derive the same plan from the same findings.
+    again, so both derive the same plan from the same findings. A finding a writer
+    triaged (`Triage`) goes to the audit list after the cap, leaves the inline comments
+    and the gate, and keeps its decision (`PlannedFinding.triage`) for the summary; the
+    assessment stays the one of the comments before triage.
     """
     planned, inline = _apply_cap(with_identities(findings), settings.comment_cap)
+    assessment = assess(_assessment_inputs(inline))
+    planned, inline = _honour(planned, inline, triage)
     return ReviewPlan(
-        assessment=assess(_assessment_inputs(inline)),
+        assessment=assessment,
         bots_ran=bots_ran,
         findings=tuple(planned),
         inline=inline,
@@ -292,7 +373,68 @@ def assemble(
         awaited=awaited,
         commit_id=commit_id,
         baseline=baseline,
+        coverage=tuple(coverage),
     )
+
+
+def _honour(
+    planned: list[PlannedFinding], inline: tuple[PlannedFinding, ...], triage: Triage
+) -> tuple[list[PlannedFinding], tuple[PlannedFinding, ...]]:
+    """`planned` and `inline` with the findings a writer triaged kept quiet: each gets its
+    decision, goes to the audit list (a dropped one stays dropped) and leaves `inline`."""
+    latest = silenced(planned, triage)
+    if not latest:
+        return planned, inline
+    quiet = [
+        _quiet(item, latest[item.fingerprint]) if item.fingerprint in latest else item
+        for item in planned
+    ]
+    return quiet, tuple(item for item in inline if item.fingerprint not in latest)
+
+
+def silenced(findings: Sequence[PlannedFinding], triage: Triage) -> dict[str, Decision]:
+    """The latest silencing decision on each identity of `findings`: a decision on an
+    identity they do not have follows the finding at the place the history recorded it."""
+    known = {item.fingerprint for item in findings}
+    at = {(i.finding.file, i.finding.category, i.finding.line): i.fingerprint for i in findings}
+    latest: dict[str, Decision] = {}
+    for decision in triage.decisions:
+        target = decision.fingerprint
+        if target not in known and target in triage.places:
+            target = at.get(triage.places[target], target)
+        if decision.silences and target in known:
+            latest[target] = replace(decision, fingerprint=target)
+    return latest
+
+
+_SAID = {"false-positive": "false positive", "wont-fix": "won't fix", "ack": "acknowledged"}
+
+
+def said(decision: Decision) -> str:
+    """How the summary names a decision's action ("false positive", ...)."""
+    return _SAID[decision.action]
+
+
+def _quiet(item: PlannedFinding, decision: Decision) -> PlannedFinding:
+    if item.disposition is Disposition.DROPPED:
+        return replace(item, triage=decision)
+    reason = f"{item.reason}; {said(decision)} by {decision.actor}"
+    return replace(item, disposition=Disposition.AUDIT, reason=reason, triage=decision)
+
+
+def voters(
+    seen: set[str] | frozenset[str], awaited: AwaitedBots | None, coverage: Sequence[BotCoverage]
+) -> tuple[str, ...] | None:
+    """The bots that vote when the user did not say how many ran (``--bots``), or None
+    when only the bots with findings do: the awaited bots that reported (they ran even
+    when they found nothing), else, when any has no finding, the expected bots that
+    reviewed the head commit (a rate-limited, stale or absent one does not vote)."""
+    if awaited is not None:
+        return tuple(sorted(seen.union(awaited.reported)))
+    reviewed = {c.bot for c in coverage if c.state is State.REVIEWED}
+    if seen.issuperset(reviewed):
+        return None
+    return tuple(sorted(seen.union(reviewed)))
 
 
 def place_finding(
@@ -426,8 +568,9 @@ def _assessment_inputs(inline: Sequence[PlannedFinding]) -> list[tuple[str, Verd
 def gate_at(
     planned: Sequence[PlannedFinding], level: ConsensusLevel | None, on: GateOn = "new"
 ) -> Gate:
-    """The gate at `level`: the findings at or above it, neither dropped nor dismissed; with
-    a baseline and `on` "new", only new and updated ones (not those the base has)."""
+    """The gate at `level`: the findings at or above it, neither dropped nor dismissed nor
+    triaged by a writer; with a baseline and `on` "new", only new and updated ones (not
+    those the base has)."""
     if level is None:
         return Gate(None, ())
     blocking = tuple(
@@ -435,7 +578,17 @@ def gate_at(
         for item in planned
         if item.disposition is not Disposition.DROPPED
         and item.believed
+        and item.triage is None
         and item.finding.level.rank >= level.rank
         and not (on == "new" and item.baseline_state == "unchanged")
     )
     return Gate(level, blocking)
+
+
+def kept_gate(before: ReviewPlan, after: ReviewPlan) -> ReviewPlan:
+    """`after` (`before` re-planned with a verifier's verdicts) gated as `before` was: the
+    gate stays on consensus unless the user let verdicts change it."""
+    blocking = {id(item) for item in before.gate.blocking}
+    pairs = zip(before.findings, after.findings, strict=True)
+    kept = tuple(new for old, new in pairs if id(old) in blocking)
+    return replace(after, gate=Gate(before.gate.level, kept))

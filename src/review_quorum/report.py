@@ -11,8 +11,8 @@ are generated from it (`schema_text`; `python tests/test_report_schema.py --writ
 
 Field order is the order of the document. A member written only in some documents is
 `UNSET` when absent (`model` and `contributions` with the reliability model, `cwes` and
-`use_only` when a rule states them, a review comment's `start_line` for a span, the
-review's `commit_id`, `verification` after a verifier ran).
+`use_only` when a rule states them, `priority` when a tool states one, a review comment's
+`start_line` for a span, the review's `commit_id`, `verification` after a verifier ran).
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ from review_quorum.verifier.figures import Figures
 Line = Annotated[int, Meta(ge=1)]
 Count = Annotated[int, Meta(ge=0)]
 Bots = Annotated[int, Meta(ge=1)]
+Priority = Annotated[
+    float, Meta(ge=0, le=1, description="a number in [0, 1] (the priority the tool states)")
+]
 SeverityLabel = Literal["info", "low", "medium", "high", "critical"]
 GateLevel = Literal["confirmed", "needs-verification", "unverified", "none"]
 InlineModeName = Literal["post", "link"]  # plan.InlineMode (the plan imports render's users)
@@ -92,6 +95,7 @@ class ReportMember(_Node, frozen=True):
     related: tuple[ReportPlace, ...]
     cwes: tuple[Line, ...] | UnsetType = UNSET  # written when the rule states CWE ids
     use_only: bool | UnsetType = UNSET  # written (true) when the rule states only a use
+    priority: Priority | UnsetType = UNSET  # written when the tool states a priority
 
 
 class ReportContribution(_Node, frozen=True):

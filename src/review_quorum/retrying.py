@@ -1,4 +1,4 @@
-"""What the GitHub and GitLab clients share: waiting between attempts, and the send loop.
+"""What the platform clients share: waiting between attempts, the send loop, JSON calls.
 
 `RetryingClient` sends a request and, when the service's own rules say resending can help
 (`_retry_delay`, which each client defines: rate limits, server errors of idempotent
@@ -12,6 +12,10 @@ method and path, with the token redacted from every message; `check_token` refus
 token no service would issue before it is ever put in a header, and `validate_api_url` an
 API root it must not be sent to. `retry_after` and `whole_number` read the headers in
 which services say how long to wait (``Retry-After``, rate-limit resets).
+`JsonRetryingClient` is the rest of a plain JSON REST client (GitLab, Azure DevOps,
+Bitbucket): `get` and `write` (a dry run records a write instead of sending it), the JSON
+answer decoded, and the usual rule for resending (429, or a server error of an idempotent
+request; after ``Retry-After``, else a reset the service names, else backing off).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any
 
 import httpx
 import msgspec
+import orjson
 
 from review_quorum.errors import ConfigError, ServiceError
 
@@ -241,6 +246,71 @@ class RetryingClient(abc.ABC):
         return text.replace(self._token, "[REDACTED]") if self._token else text
 
 
+class JsonRetryingClient(RetryingClient):
+    """A client of a JSON REST API: subclasses say how a request is built (`_build`, its
+    headers and credentials) and addressed (`_url`), and read their service's error text
+    (`_message`); a service that names when its rate limit resets says so in `_reset`."""
+
+    @abc.abstractmethod
+    def _url(self, path: str, params: Mapping[str, str] | None = None) -> str:
+        """The address of `path` on the API root, with `params` as its query."""
+
+    @abc.abstractmethod
+    def _build(self, method: str, url: str, body: Any = None) -> httpx.Request:
+        """The request, with its headers and (JSON) body."""
+
+    def get(self, path: str, params: Mapping[str, str] | None = None) -> Any:
+        """The decoded JSON at `path` (None when offline)."""
+        if self.offline:
+            return None
+        return self._decode(self._send(self._build("GET", self._url(path, params))))
+
+    def write(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        dry_run: bool = False,
+    ) -> Any:
+        """Send a write and return its decoded JSON; in a dry run record it, return None."""
+        request = self._build(method, self._url(path), body)
+        if dry_run or self.dry_run:
+            self.unsent.append(request)
+            return None
+        return self._decode(self._send(request))
+
+    def _decode(self, response: httpx.Response) -> Any:
+        """The answer's JSON (None when it has no body); not JSON is the service's error."""
+        if not response.content:
+            return None
+        try:
+            return orjson.loads(response.content)
+        except orjson.JSONDecodeError:
+            request = response.request
+            what = f"{self._describe(request)} returned invalid JSON"
+            raise self._error(request, what, response.status_code) from None
+
+    def _retry_delay(
+        self, response: httpx.Response, attempt: int, idempotent: bool
+    ) -> float | None:
+        """How long to wait before resending, or None when resending cannot help."""
+        status = response.status_code
+        if status != 429 and not (status >= 500 and idempotent):
+            return None
+        asked = retry_after(response.headers.get("retry-after"), self._clock())
+        if asked is not None:
+            return asked
+        reset = self._reset(response) if status == 429 else None
+        if reset is not None:
+            return reset
+        return min(self._retry.base_delay * 2.0**attempt, self._retry.max_delay)
+
+    def _reset(self, response: httpx.Response) -> float | None:
+        """Seconds until a rate limit resets, where the service says (None: it does not)."""
+        return None
+
+
 def again(failure: ServiceError, message: str) -> ServiceError:
     """`failure` with a new message, keeping its class, status, method and path."""
     return type(failure)(message, status=failure.status, method=failure.method, path=failure.path)
@@ -280,3 +350,13 @@ def write_once(
             if found is not None:
                 return found
             attempt += 1
+
+
+def unless_done(write: Callable[[], object], done: int) -> None:
+    """Send `write`, whose answer `done` (404 to a delete, 409 to a resolve) says it was
+    already applied: what the caller wanted, not a failure."""
+    try:
+        write()
+    except ServiceError as err:
+        if err.status != done:
+            raise

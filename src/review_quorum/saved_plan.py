@@ -33,7 +33,9 @@ from msgspec import UNSET
 from review_quorum.baseline import Baseline
 from review_quorum.comment_links import link_targets
 from review_quorum.errors import FindingError, InputError, Skipped
+from review_quorum.ingest.duplicates import check_everywhere
 from review_quorum.model import (
+    NO_PRIORITY,
     CommentSource,
     ConsensusFinding,
     ConsensusLevel,
@@ -95,12 +97,18 @@ class _At:
         return self.value
 
 
-def read_saved_plan(document: object, source: str, *, pull_page: str = "") -> ReviewPlan:
+def read_saved_plan(
+    document: object, source: str, *, pull_page: str = "", data: bytes | None = None
+) -> ReviewPlan:
     """The plan a saved `quorum review --format json` document holds, rebuilt and checked.
 
     With `pull_page` (the pull request's web address), a bot comment a member names must be
-    a comment on that page: a plan cannot make the summary link anywhere else.
+    a comment on that page: a plan cannot make the summary link anywhere else. With the
+    file's bytes (`data`), a key repeated in any of its objects is an error at its line and
+    column: quorum never writes one, and a JSON reader would keep only the last.
     """
+    if data is not None:
+        check_everywhere(source, data)
     saved = decode(document, source)
     settings = _settings(saved.settings)
     findings = [
@@ -319,6 +327,7 @@ def _member(saved: ReportMember, pointer: str, source: str, pull_page: str) -> N
             source=comment,
             use_only=saved.use_only is True,
             cwes=() if saved.cwes is UNSET else saved.cwes,
+            priority=NO_PRIORITY if saved.priority is UNSET else saved.priority,
         )
     except FindingError as err:
         raise InputError(source, pointer, str(err)) from None

@@ -22,14 +22,14 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable, Mapping
 from typing import Any
-from urllib.parse import parse_qsl, quote
+from urllib.parse import quote
 
 import httpx
 import orjson
 
 from azure_devops.ado_contract import AzureDevOpsSpec
 from github.fake_payloads import json_response
-from github.fake_rest import FakeTime, Fault, Faults, Interrupted
+from github.fake_rest import FakeTime, Fault, Interrupted, RestStandIn
 from github.github_openapi import SpecViolation
 
 API = "https://dev.azure.example"
@@ -40,7 +40,7 @@ REPOSITORY = "stockroom"
 __all__ = ["API", "FakeAzureDevOps", "FakeTime", "Interrupted"]
 
 
-class FakeAzureDevOps(Faults):
+class FakeAzureDevOps(RestStandIn):
     """One pull request; faults are injected as for the GitHub stand-in."""
 
     def __init__(self, spec: AzureDevOpsSpec, *, api_url: str = API, pull_id: int = 7) -> None:
@@ -54,6 +54,7 @@ class FakeAzureDevOps(Faults):
         self.faults: list[Fault] = []
         self.log: list[tuple[str, str, int]] = []
         self.time = FakeTime()
+        self.status, self.creator = "active", "Dana"  # the pull request's
         self._ids = 100
         self._tick = 0
 
@@ -143,9 +144,13 @@ class FakeAzureDevOps(Faults):
 
     def reply(self, thread: dict[str, Any], name: str, content: str) -> dict[str, Any]:
         comment = self._comment(self.identity(name), content)
+        comment["id"] = max(c["id"] for c in thread["comments"]) + 1  # unique in its thread
         comment["parentCommentId"] = thread["comments"][0]["id"]
         thread["comments"].append(comment)
         return comment
+
+    def like(self, comment: dict[str, Any], name: str) -> None:
+        comment["usersLiked"].append(dict(self.identity(name)))
 
     # --- what tests look at -------------------------------------------------------------
 
@@ -160,25 +165,7 @@ class FakeAzureDevOps(Faults):
             if not t["isDeleted"] and t["comments"][0]["author"]["displayName"] == name
         ]
 
-    def writes(self) -> list[tuple[str, str, int]]:
-        return [entry for entry in self.log if entry[0] != "GET"]
-
     # --- the transport ------------------------------------------------------------------
-
-    def handle(self, request: httpx.Request) -> httpx.Response:
-        url = str(request.url)
-        assert url.startswith(self.api_url + "/"), f"request outside the API: {url}"
-        root = httpx.URL(self.api_url).raw_path.decode().rstrip("/")
-        path = request.url.raw_path.decode().split("?", 1)[0][len(root) :]
-        query = dict(parse_qsl(request.url.query.decode()))
-        body = orjson.loads(request.content) if request.content else None
-        try:
-            response = self._answer(request, path, query, body)
-        except httpx.TransportError:
-            self.log.append((request.method, path, 0))
-            raise
-        self.log.append((request.method, path, response.status_code))
-        return response
 
     def _answer(
         self, request: httpx.Request, path: str, query: dict[str, str], body: Any
@@ -247,7 +234,10 @@ class FakeAzureDevOps(Faults):
             200,
             {
                 "pullRequestId": self.pull_id,
-                "status": "active",
+                "status": self.status,
+                "createdBy": dict(self.identity(self.creator)),
+                "creationDate": "2026-01-01T00:00:00Z",
+                **({"closedDate": "2026-01-02T00:00:00Z"} if self.status != "active" else {}),
                 "title": "Stock counts",
                 "sourceRefName": "refs/heads/counts",
                 "targetRefName": "refs/heads/main",

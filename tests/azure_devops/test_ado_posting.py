@@ -79,7 +79,7 @@ def test_post_rerun_push_and_resolve_end_to_end(
 
         # A push inserts three lines at the top and rewrites line 12: Azure DevOps tracks
         # every thread but those on line 12; CodeRabbit reports its finding again on the
-        # new line 41 (deleting its old thread), and cubic's finding (line 30) is fixed.
+        # new line 41 (deleting its old thread), and cubic does not report (line 30).
         fake.push(PUSHED, {PATH: 45}, lambda p, n: None if n == 12 else n + 3)
         coderabbit, cubic = BOT_NOTES[0], BOT_NOTES[9]
         for t in fake.threads:
@@ -91,13 +91,17 @@ def test_post_rerun_push_and_resolve_end_to_end(
         pushed = capsys.readouterr().err
         assert errors == []
     live = [t for t in ours(fake) if t["status"] == "active"]
-    assert lines(live) == sorted([line + 3 for _, _, line, _ in BOT_NOTES[1:9]] + [41])
-    [fixed] = [t for t in ours(fake) if t["status"] == "fixed"]
-    assert "review-quorum no longer reports this finding" in fixed["comments"][0]["content"]
+    assert lines(live) == sorted([line + 3 for _, _, line, _ in BOT_NOTES[1:]] + [41])
+    # cubic did not report on the new head: its finding is not re-checked, not fixed
+    [cubic_thread] = [t for t in live if t["threadContext"]["rightFileEnd"]["line"] == 33]
+    note = cubic_thread["comments"][0]["content"]
+    assert "not re-checked on dddddddddddd: cubic did not report" in note
+    assert not [t for t in ours(fake) if t["status"] == "fixed"]
     # re-anchored (without the code a finding's identity follows its line, so each takes
-    # its new one), none doubled; the fixed one kept
+    # its new one), none doubled
     assert len(fingerprints(fake)) == len(before)
-    assert "1 re-anchored after a push" in pushed and "1 set to fixed" in pushed
+    assert "1 re-anchored after a push" in pushed and "0 set to fixed" in pushed
+    assert "1 kept open" in pushed
     new = [t for t in live if t["pullRequestThreadContext"]["iterationContext"][
         "secondComparingIteration"] == 2]  # fmt: skip
     assert lines(new) == [41]
@@ -113,16 +117,22 @@ def test_a_person_s_triage_and_replies_are_never_overridden(
         by_line = {t["threadContext"]["rightFileEnd"]["line"]: t for t in ours(fake)}
         by_line[12]["status"] = "wontFix"  # a person's triage
         fake.reply(by_line[14], "Dana Reviewer", "This is intended.")
-        for t in fake.threads:  # every bot's finding is gone
+        text = by_line[12]["comments"][0]["content"]
+        for t in fake.threads:  # no bot reports any more (none ran on this head)
             if t["comments"][0]["author"]["displayName"] != QUORUM:
                 t["isDeleted"] = True
         assert main(POST) == 0
         err = capsys.readouterr().err
         assert errors == []
-    assert by_line[12]["status"] == "wontFix"
+    assert by_line[12]["status"] == "wontFix" and by_line[12]["comments"][0]["content"] == text
     assert by_line[14]["status"] == "active" and len(by_line[14]["comments"]) == 2
-    assert sum(t["status"] == "fixed" for t in ours(fake)) == 8
-    assert "8 set to fixed" in err and "2 fixed but left alone" in err
+    # a bot that stops reporting resolves nothing: each other thread says it was not
+    # re-checked, the triaged and the replied one are not even edited
+    assert not [t for t in ours(fake) if t["status"] == "fixed"]
+    notes = [t["comments"][0]["content"] for t in ours(fake) if t not in (by_line[12], by_line[14])]
+    assert len(notes) == 8 and all("did not report._" in note for note in notes)
+    assert "not re-checked" not in by_line[14]["comments"][0]["content"]
+    assert "0 set to fixed" in err and "2 fixed but left alone" in err and "8 kept open" in err
     assert fake.statuses[-1]["state"] == "succeeded"
 
 

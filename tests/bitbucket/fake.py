@@ -20,14 +20,14 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable, Mapping
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import urlencode
 
 import httpx
 import orjson
 
 from bitbucket.bitbucket_contract import BitbucketSpec
 from github.fake_payloads import json_response
-from github.fake_rest import FakeTime, Fault, Faults, Interrupted
+from github.fake_rest import FakeTime, Fault, Interrupted, RestStandIn
 from github.github_openapi import SpecViolation
 
 API = "https://api.bitbucket.example/2.0"
@@ -38,7 +38,7 @@ MAX_ANNOTATIONS = 1000
 __all__ = ["API", "FakeBitbucket", "FakeTime", "Interrupted"]
 
 
-class FakeBitbucket(Faults):
+class FakeBitbucket(RestStandIn):
     """One pull request; faults are injected as for the GitHub stand-in."""
 
     def __init__(self, spec: BitbucketSpec, *, api_url: str = API, pull_id: int = 7) -> None:
@@ -55,6 +55,7 @@ class FakeBitbucket(Faults):
         self.log: list[tuple[str, str, int]] = []
         self.page_cap: int | None = None
         self.time = FakeTime()
+        self.state, self.author = "OPEN", "Dana"  # the pull request's
         self._ids = 500
         self._tick = 0
 
@@ -122,30 +123,20 @@ class FakeBitbucket(Faults):
         self.comments.append(comment)
         return comment
 
+    def resolve(self, comment: dict[str, Any], name: str) -> None:
+        """`name` resolves `comment`'s thread in the web interface."""
+        comment["resolution"] = {
+            "type": "comment_resolution",
+            "user": self.account(name),
+            "created_on": self._now(),
+        }
+
     # --- what tests look at -------------------------------------------------------------
 
     def comments_by(self, name: str) -> list[dict[str, Any]]:
         return [c for c in self.comments if c["user"]["display_name"] == name and not c["deleted"]]
 
-    def writes(self) -> list[tuple[str, str, int]]:
-        return [entry for entry in self.log if entry[0] != "GET"]
-
     # --- the transport ------------------------------------------------------------------
-
-    def handle(self, request: httpx.Request) -> httpx.Response:
-        url = str(request.url)
-        assert url.startswith(self.api_url + "/"), f"request outside the API: {url}"
-        root = httpx.URL(self.api_url).raw_path.decode().rstrip("/")
-        path = request.url.raw_path.decode().split("?", 1)[0][len(root) :]
-        query = dict(parse_qsl(request.url.query.decode()))
-        body = orjson.loads(request.content) if request.content else None
-        try:
-            response = self._answer(request, path, query, body)
-        except httpx.TransportError:
-            self.log.append((request.method, path, 0))
-            raise
-        self.log.append((request.method, path, response.status_code))
-        return response
 
     def _answer(
         self, request: httpx.Request, path: str, query: dict[str, str], body: Any
@@ -222,7 +213,10 @@ class FakeBitbucket(Faults):
                 "type": "pullrequest",
                 "id": self.pull_id,
                 "title": "Stock counts",
-                "state": "OPEN",
+                "state": self.state,
+                "author": self.account(self.author),
+                "created_on": "2026-01-01T00:00:00Z",
+                "updated_on": "2026-01-02T00:00:00Z",
                 "source": {"commit": {"hash": self.head[:12]}, "branch": {"name": "counts"}},
                 "destination": {"commit": {"hash": "b" * 12}, "branch": {"name": "main"}},
                 "links": {"html": {"href": web}},

@@ -82,7 +82,7 @@ def test_post_rerun_push_and_resolve_end_to_end(
         assert "posted 0 new inline comment(s), 10 already there" in again
 
         # A push inserts three lines at the top: Bitbucket leaves every inline comment
-        # where it was; the bots comment again on the new lines, except cubic (fixed).
+        # where it was; the bots comment again on the new lines, except cubic.
         monkeypatch.setenv("BITBUCKET_COMMIT", PUSHED)
         fake.push(PUSHED, {PATH: 45})
         for c in fake.comments:
@@ -95,13 +95,16 @@ def test_post_rerun_push_and_resolve_end_to_end(
         pushed = capsys.readouterr().err
         assert errors == []
     live = [c for c in ours(fake) if "resolution" not in c]
-    assert lines(live) == [line + 3 for _, _, line, _ in BOT_NOTES[:9]]
-    [fixed] = [c for c in ours(fake) if "resolution" in c]
-    assert "review-quorum no longer reports this finding" in fixed["content"]["raw"]
+    assert lines(live) == sorted([line + 3 for _, _, line, _ in BOT_NOTES[:9]] + [30])
+    # cubic did not report on the new head: its finding is not re-checked, not fixed
+    [cubic_thread] = [c for c in live if c["inline"]["to"] == 30]
+    assert "not re-checked on dddddddddddd: cubic did not report" in cubic_thread["content"]["raw"]
+    assert not [c for c in ours(fake) if "resolution" in c]
     # re-anchored (without the code a finding's identity follows its line, so each takes
-    # its new one), none doubled; the fixed one kept
+    # its new one), none doubled
     assert len(fingerprints(fake)) == len(before)
-    assert "9 re-anchored after a push" in pushed and "1 resolved as fixed" in pushed
+    assert "9 re-anchored after a push" in pushed and "0 resolved as fixed" in pushed
+    assert "1 kept open" in pushed
     assert sorted(sha for sha, _ in fake.statuses) == [HEAD, PUSHED]
 
 
@@ -114,15 +117,19 @@ def test_a_replied_thread_is_never_resolved_or_edited(
         first = ours(fake)[0]
         text = first["content"]["raw"]
         fake.add_comment("Dana", "This is intended.", parent=first)
-        for c in fake.comments:
+        for c in fake.comments:  # no bot reports any more (none ran on this head)
             if c["user"]["display_name"] not in (QUORUM, "Dana"):
                 c["deleted"] = True
         assert main(POST) == 0
         err = capsys.readouterr().err
         assert errors == []
     assert "resolution" not in first and first["content"]["raw"] == text
-    assert sum("resolution" in c for c in ours(fake)) == 9
-    assert "9 resolved as fixed" in err and "1 fixed but left alone" in err
+    # a bot that stops reporting resolves nothing: the others say they were not re-checked
+    assert not [c for c in ours(fake) if "resolution" in c]
+    others = [c["content"]["raw"] for c in ours(fake) if c is not first]
+    assert len(others) == 9 and all("did not report._" in raw for raw in others)
+    assert "0 resolved as fixed" in err and "1 fixed but left alone" in err
+    assert "9 kept open" in err
     assert next(iter(fake.statuses.values()))["state"] == "SUCCESSFUL"
 
 
@@ -234,21 +241,35 @@ def test_a_reply_by_our_account_is_never_taken_for_a_thread_of_ours(
     assert lines(ours(fake)) == [12]
 
 
+def write_head(root: Path, rewritten: tuple[int, ...] = ()) -> list[str]:
+    """A checkout of the head's 40-line file, the `rewritten` lines changed by a push."""
+    lines = [f"stock_{n} = load_stock({n})" for n in range(1, 41)]
+    for line in rewritten:
+        lines[line - 1] = f"stock_{line} = load_stock_locked({line})"
+    (root / "src").mkdir(parents=True, exist_ok=True)
+    (root / PATH).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return ["--checkout", str(root)]
+
+
 def test_a_thread_already_resolved_is_not_resolved_again_and_a_race_is_harmless(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     with over_http(monkeypatch) as (fake, errors):
         seed_bot_comments(fake)
-        assert main(POST) == 1
+        assert main([*POST, *write_head(tmp_path)]) == 1
         first, second = sorted(ours(fake), key=lambda c: c["inline"]["to"])[:2]
         first["resolution"] = {"type": "comment_resolution", "created_on": "2026-01-01T00:00:00Z"}
-        for c in fake.comments:  # the first two bots' findings are gone
+        # a push rewrites lines 12 and 14: the first two bots' findings there are gone,
+        # and both bots (which ran) report another one on the same head
+        for c in fake.comments:
             if c["user"]["display_name"] in (BOT_NOTES[0][1], BOT_NOTES[1][1]):
                 c["deleted"] = True
+        for (_, username, _, body), line in zip(BOT_NOTES[:2], (36, 38), strict=True):
+            fake.add_comment(username, body.replace("The ", "Also: the ", 1), path=PATH, line=line)
         # someone resolves the second one while quorum runs: Bitbucket answers 409
         fake.fail("comments/resolve", 409, body={"type": "error", "error": {"message": "done"}})
         writes = len(fake.writes())
-        assert main(POST) == 1
+        assert main([*POST, *write_head(tmp_path, (12, 14))]) == 1
         assert errors == []
     resolves = [e for e in fake.writes()[writes:] if e[1].endswith("/resolve")]
     assert resolves == [("POST", f"{resolves[0][1]}", 409)]  # only the second was asked

@@ -352,3 +352,25 @@ def test_findings_can_come_from_standard_input(
     assert main(["consensus", "-", "--bots", "3", "--format", "json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["skipped"][0]["source"] == "<stdin>"
+
+
+def test_review_inputs_are_read_once_from_the_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What `quorum review` reads besides its findings, as its readers get it."""
+    from review_quorum.cli import build_parser
+    from review_quorum.cli.review import ReviewInputs, code_lines
+
+    for place in ("head", "elsewhere", "."):
+        (tmp_path / place).mkdir(exist_ok=True)
+        (tmp_path / place / f"in_{place.strip('.') or 'cwd'}.py").write_text("x = 1\n")
+    monkeypatch.chdir(tmp_path)
+    argv = ["review", "f.json", "--baseline", "b.sarif", "--baseline-db", "a" * 40]
+    argv += ["--checkout", "head", "--git", "main..topic"]
+    inputs = ReviewInputs.from_args(build_parser().parse_args(argv))
+    assert inputs.baseline_sources() == [f"history run of {'a' * 40}", "b.sarif"]
+    assert ReviewInputs(baseline=("b.sarif",)).baseline_sources() == ["b.sarif"]
+    assert code_lines(inputs, None, root="elsewhere").has_file("in_head.py")
+    assert code_lines(ReviewInputs(git="main..topic"), None).has_file("in_cwd.py")
+    assert code_lines(ReviewInputs(), None, root="elsewhere").has_file("in_elsewhere.py")
+    assert not code_lines(ReviewInputs(), None).has_root

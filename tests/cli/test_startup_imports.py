@@ -67,3 +67,28 @@ def test_help_lists_each_command_as_its_module_describes_it(
     assert main(["--help"]) == 0
     assert capsys.readouterr().out == build_parser().format_help()  # every module loaded
     assert list(SUMMARIES) == list(COMMANDS)
+
+
+BOT_READERS = {
+    "augment", "claude", "codeant", "coderabbit", "codex", "codoki", "copilot", "cubic",
+    "cursor", "devin", "gemini", "ghas", "greptile", "kodus", "macroscope", "notices", "qodo",
+    "sourcery",
+}  # fmt: skip
+
+
+def test_the_readme_example_loads_only_what_it_uses() -> None:
+    analysers = sorted(str(path) for path in (EXAMPLE / "analysers").glob("*.sarif"))
+    bots = sorted(str(path) for path in (EXAMPLE / "bots").glob("*.json"))
+    argv = ["review", *analysers, *bots, "--diff", str(EXAMPLE / "pr.diff")]
+    argv += ["--verdicts", str(EXAMPLE / "verdicts.json"), "--config", str(EXAMPLE / "quorum.toml")]
+    loaded = modules_after(argv)
+    prefix = "review_quorum.ingest.bots."
+    readers = {name.removeprefix(prefix) for name in loaded if name.startswith(prefix)}
+    # the comments come from three bots: their readers, not the eighteen
+    assert readers & BOT_READERS == {"coderabbit", "copilot", "sourcery"}
+    # no verifier is asked and no saved plan is read: the verifier stage is not loaded
+    assert "review_quorum.verifier.stage" not in loaded and "subprocess" not in loaded
+    # markdown is written: no other renderer
+    assert "review_quorum.render.review" in loaded
+    rendered = {"sarif", "json_report", "github_review", "terminal"}
+    assert {name for name in rendered if f"review_quorum.render.{name}" in loaded} == set()

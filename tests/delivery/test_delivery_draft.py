@@ -10,7 +10,8 @@ import pytest
 from review_quorum.checked_plan import identity
 from review_quorum.delivery.draft import DraftComment, ReviewDraft, not_rechecked
 from review_quorum.errors import Skipped
-from review_quorum.markup.markers import FINDING, find_markers, marker
+from review_quorum.identity import CodeLines, code_hash
+from review_quorum.markup.markers import FINDING, find_markers, marked_code, marker
 from review_quorum.model import CommentSource, NormalizedFinding
 from review_quorum.plan import AwaitedBots, ReviewPlan, Settings, assemble, review
 from review_quorum.render.github_review import payload
@@ -157,3 +158,28 @@ def test_the_bots_that_ran_are_those_with_findings_and_the_awaited_ones_that_rep
     gone = f"{marker('finding', 'f' * 32)}\n{marker('by', 'bandit:cursor')}\nold"
     assert not_rechecked(draft, gone) == ("cursor",)
     assert not_rechecked(draft, f"{marker('finding', 'f' * 32)}\nolder") == ()
+
+
+def test_each_inline_comment_records_its_flagged_lines_hash_and_the_draft_the_code() -> None:
+    lines = CodeLines(diff=DIFF)
+    plan = review(agreed(4, "SQL injection"), diff=DIFF, lines=lines)
+    [item] = plan.findings
+    assert item.code == code_hash("x")
+    draft = ReviewDraft.from_plan(plan, lines=lines)
+    assert marked_code(draft.comments[0].body) == code_hash("x")
+    assert draft.lines is lines
+    assert ReviewDraft.from_plan(plan).lines is None
+
+
+def test_a_bot_the_coverage_shows_reviewing_the_head_ran_though_it_found_nothing() -> None:
+    from review_quorum.history.coverage import BotCoverage, State
+
+    found = agreed(4, "SQL injection")
+    covered = [BotCoverage("coderabbit", State.REVIEWED), BotCoverage("cursor", State.STALE)]
+    draft = ReviewDraft.from_plan(review(found, diff=DIFF, coverage=covered))
+    assert draft.ran == frozenset({"bandit", "semgrep", "coderabbit"})
+    gone = f"{marker('finding', 'f' * 32)}\n{marker('by', 'coderabbit:cursor')}\nold"
+    assert not_rechecked(draft, gone) == ("cursor",)
+    assert ReviewDraft.from_plan(review(found, diff=DIFF)).ran == frozenset({"bandit", "semgrep"})
+    alone = review(found, diff=DIFF, coverage=covered[:1])  # every expected bot reviewed
+    assert ReviewDraft.from_plan(alone).ran == frozenset({"bandit", "semgrep", "coderabbit"})

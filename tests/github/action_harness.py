@@ -162,8 +162,10 @@ class ActionJob:
         path: str | None = None,
         event_name: str = "pull_request",
         event: Mapping[str, Any] = {},
+        env: Mapping[str, str] = {},
     ) -> ActionResult:
-        """Run the action with these `with:` inputs (PATH: python only, unless given)."""
+        """Run the action with these `with:` inputs (PATH: python only, unless given), and
+        `env` as the job's own environment (a step's `env:`, secrets)."""
         self.runs += 1
         runner = Runner(
             workspace=self.workspace,
@@ -175,6 +177,7 @@ class ActionJob:
             token=WORKFLOW_TOKEN,
             path=path or current_path(self.python_dir),
             stand_ins={"actions/setup-python": self.setup_python.append},
+            extra_env=dict(env),
         )
         return CompositeRun(REPO_ROOT, runner, inputs).run()
 

@@ -113,7 +113,41 @@ class Faults:
         return None
 
 
-class GitHubStandIn(Faults):
+class RestStandIn(Faults):
+    """The transport of a platform's REST stand-in (GitHub's, beside its GraphQL, GitLab's,
+    Azure DevOps' and Bitbucket's): a request under `api_url` is taken apart (its path
+    below the API root, its query, its JSON body), answered by `_answer`, and logged
+    (status 0 when its answer is lost)."""
+
+    api_url: str
+    log: list[tuple[str, str, int]]
+
+    def handle(self, request: httpx.Request) -> httpx.Response:
+        url = str(request.url)
+        assert url.startswith(self.api_url + "/"), f"request outside the API: {url}"
+        root = httpx.URL(self.api_url).raw_path.decode().rstrip("/")
+        path = request.url.raw_path.decode().split("?", 1)[0][len(root) :]
+        query = dict(parse_qsl(request.url.query.decode()))
+        body = orjson.loads(request.content) if request.content else None
+        try:
+            response = self._answer(request, path, query, body)
+        except httpx.TransportError:
+            self.log.append((request.method, path, 0))
+            raise
+        self.log.append((request.method, path, response.status_code))
+        return response
+
+    def writes(self) -> list[tuple[str, str, int]]:
+        """Every request that changed (or tried to change) something."""
+        return [entry for entry in self.log if entry[0] != "GET"]
+
+    def _answer(
+        self, request: httpx.Request, path: str, query: dict[str, str], body: Any
+    ) -> httpx.Response:
+        raise NotImplementedError
+
+
+class GitHubStandIn(RestStandIn):
     """One repository's REST and GraphQL transport; subclasses keep the state and answer."""
 
     def __init__(
@@ -179,20 +213,9 @@ class GitHubStandIn(Faults):
     # --- the transport ------------------------------------------------------------------
 
     def handle(self, request: httpx.Request) -> httpx.Response:
-        url = str(request.url)
-        if url == self.graphql_url:
+        if str(request.url) == self.graphql_url:
             return self._graphql(request)
-        assert url.startswith(self.api_url + "/"), f"request outside the API: {url}"
-        path = url[len(self.api_url) :].split("?", 1)[0]
-        query = dict(parse_qsl(request.url.query.decode()))
-        body = orjson.loads(request.content) if request.content else None
-        try:
-            response = self._answer(request, path, query, body)
-        except httpx.TransportError:
-            self.log.append((request.method, path, 0))
-            raise
-        self.log.append((request.method, path, response.status_code))
-        return response
+        return super().handle(request)
 
     def _answer(
         self, request: httpx.Request, path: str, query: dict[str, str], body: Any

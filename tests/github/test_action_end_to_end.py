@@ -29,7 +29,7 @@ from github.action_runner import ActionResult
 from history.history_support import counts
 from review_quorum.github.target import ACTIONS_BOT
 from review_quorum.history import open_history
-from review_quorum.markup.markers import BY, FINDING, find_markers
+from review_quorum.markup.markers import BY, CODE, FINDING, find_markers
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="the steps run in bash")
 
@@ -61,7 +61,7 @@ def check_posted(job: ActionJob, result: ActionResult) -> None:
     assert review["commit_id"] == job.fake.head_sha
     comments = job.fake.comments_by(ACTIONS_BOT)
     assert len(comments) == int(result.outputs["inline-count"]) > 0
-    assert all(kind in (FINDING, BY) for c in comments for kind, _ in find_markers(c["body"]))
+    assert all(kind in (FINDING, BY, CODE) for c in comments for kind, _ in find_markers(c["body"]))
     [sticky] = job.fake.issue_comments_by(ACTIONS_BOT)
     # and the record of the 13 bot comments it hid as duplicates of its findings
     assert [kind for kind, _ in find_markers(sticky["body"])] == ["summary"] + ["hidden"] * 13

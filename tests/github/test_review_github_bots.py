@@ -12,6 +12,7 @@ from github.github_reading import TARGET, connect, members, review_json
 from github.github_support import new_fake
 from github.pull_scene import NOTES, OURS, PEOPLE, populate
 from review_quorum.cli import build_parser, github_input
+from review_quorum.cli.common import PullSource
 from review_quorum.ingest.base import ReadOptions
 from review_quorum.model import CommentSource
 
@@ -37,7 +38,7 @@ def test_exactly_the_bots_findings_are_read_each_keeping_its_comment(
     assert len({note.login for note in NOTES}) >= 10
     assert len(fake.review_comments) > 3 * PAGES and len(fake.reviews) > 3 * PAGES
     args = build_parser().parse_args(["review", "--github", *TARGET])
-    pulled = github_input.read_github(args, ReadOptions())
+    pulled = github_input.read_github(PullSource.from_args(args), ReadOptions())
     expected = [
         (
             (c["path"], c["line"]),

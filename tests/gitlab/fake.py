@@ -20,13 +20,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping
 from typing import Any
-from urllib.parse import parse_qsl, quote, urlencode
+from urllib.parse import quote, urlencode
 
 import httpx
 import orjson
 
 from github.fake_payloads import json_response
-from github.fake_rest import FakeTime, Fault, Faults, Interrupted
+from github.fake_rest import FakeTime, Fault, Interrupted, RestStandIn
 from github.github_openapi import SpecViolation
 from gitlab.fake_diffs import anchor_problem, diff_text, trace
 from gitlab.gitlab_openapi import GitLabSpec
@@ -39,7 +39,7 @@ PROJECT_PATH = "acme/stockroom"
 __all__ = ["API", "FakeGitLab", "FakeTime", "Interrupted", "diff_text"]
 
 
-class FakeGitLab(Faults):
+class FakeGitLab(RestStandIn):
     """One merge request of one project; faults are injected as for the GitHub stand-in."""
 
     def __init__(self, spec: GitLabSpec, *, api_url: str = API, iid: int = 7) -> None:
@@ -54,6 +54,8 @@ class FakeGitLab(Faults):
         self.log: list[tuple[str, str, int]] = []
         self.page_cap: int | None = None
         self.time = FakeTime()
+        self.state, self.author = "opened", "dana"  # the merge request's
+        self.awards: dict[int, list[dict[str, Any]]] = {}  # note id -> award emoji
         self._ids = 9000
         self._tick = 0
 
@@ -133,6 +135,29 @@ class FakeGitLab(Faults):
         }
         return position
 
+    def award(self, note: dict[str, Any], username: str, name: str) -> dict[str, Any]:
+        """`username` awards `name` (thumbsup, thumbsdown...) to `note`."""
+        self._ids += 1
+        award = {
+            "id": self._ids,
+            "name": name,
+            "user": self._author(username),
+            "created_at": self._now(),
+            "updated_at": self._now(),
+            "awardable_id": note["id"],
+            "awardable_type": "Note",
+        }
+        self.awards.setdefault(note["id"], []).append(award)
+        return award
+
+    def resolve(self, discussion: dict[str, Any], username: str) -> None:
+        """`username` resolves `discussion` in the web interface."""
+        for note in discussion["notes"]:
+            if note["resolvable"]:
+                note.update(resolved=True, resolved_by=self._author(username))
+                note["resolved_at"] = self._now()
+        discussion["resolved"] = True
+
     # --- what tests look at -------------------------------------------------------------
 
     @property
@@ -142,21 +167,7 @@ class FakeGitLab(Faults):
     def threads_by(self, username: str) -> list[dict[str, Any]]:
         return [d for d in self.discussions if d["notes"][0]["author"]["username"] == username]
 
-    def writes(self) -> list[tuple[str, str, int]]:
-        return [entry for entry in self.log if entry[0] != "GET"]
-
     # --- the transport ------------------------------------------------------------------
-
-    def handle(self, request: httpx.Request) -> httpx.Response:
-        url = str(request.url)
-        assert url.startswith(self.api_url + "/"), f"request outside the API: {url}"
-        root = httpx.URL(self.api_url).raw_path.decode().rstrip("/")
-        path = request.url.raw_path.decode().split("?", 1)[0][len(root) :]
-        query = dict(parse_qsl(request.url.query.decode()))
-        body = orjson.loads(request.content) if request.content else None
-        response = self._answer(request, path, query, body)
-        self.log.append((request.method, path, response.status_code))
-        return response
 
     def _answer(
         self, request: httpx.Request, path: str, query: dict[str, str], body: Any
@@ -205,6 +216,7 @@ class FakeGitLab(Faults):
         handlers: dict[str, Callable[..., httpx.Response]] = {
             "users/get-current": self._current_user,
             "merge_requests/get": self._get_merge_request,
+            "award_emoji/list-for-note": self._list_awards,
             "merge_requests/list-versions": self._list_versions,
             "merge_requests/get-version": self._get_version,
             "discussions/list": self._list_discussions,
@@ -236,7 +248,10 @@ class FakeGitLab(Faults):
             "iid": self.iid,
             "project_id": PROJECT_ID,
             "title": "Stock counts",
-            "state": "opened",
+            "state": self.state,
+            "author": self._author(self.author),
+            "created_at": "2026-01-01T00:00:00Z",
+            "updated_at": self.versions[-1]["created_at"],
             "sha": head["head_commit_sha"],
             "source_branch": "counts",
             "target_branch": "main",
@@ -247,6 +262,8 @@ class FakeGitLab(Faults):
                 "head_sha": head["head_commit_sha"],
             },
         }
+        if self.state == "merged":
+            merge_request["merged_at"] = "2026-01-02T00:00:00Z"
         return json_response(200, merge_request)
 
     def _list_versions(self, query: dict[str, str], path: str, **_: Any) -> httpx.Response:
@@ -271,6 +288,11 @@ class FakeGitLab(Faults):
         ]
         return json_response(200, {**version, "commits": [], "diffs": diffs})
 
+    def _list_awards(
+        self, params: dict[str, str], query: dict[str, str], path: str, **_: Any
+    ) -> httpx.Response:
+        return self._page(self.awards.get(int(params["note_id"]), []), query, path)
+
     def _list_discussions(self, query: dict[str, str], path: str, **_: Any) -> httpx.Response:
         return self._page(self.discussions, query, path)
 
@@ -291,7 +313,9 @@ class FakeGitLab(Faults):
         self.discussions.append(discussion)
         return json_response(201, discussion)
 
-    def _resolve(self, params: dict[str, str], body: dict[str, Any], **_: Any) -> httpx.Response:
+    def _resolve(
+        self, user: dict[str, Any], params: dict[str, str], body: dict[str, Any], **_: Any
+    ) -> httpx.Response:
         discussion = self._find_discussion(params["discussion_id"])
         if discussion is None:
             return _error(404, "404 Not found")
@@ -300,6 +324,8 @@ class FakeGitLab(Faults):
         for note in discussion["notes"]:
             if note["resolvable"]:
                 note["resolved"] = body["resolved"]
+                if body["resolved"]:
+                    note["resolved_by"] = self._author(user["username"])
         discussion["resolved"] = body["resolved"]
         return json_response(200, discussion)
 

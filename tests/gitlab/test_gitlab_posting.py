@@ -113,7 +113,7 @@ def test_post_rerun_push_and_resolve_end_to_end(
         in (cubic_thread["notes"][0]["body"])
     )
     assert len(fingerprints(fake)) == len(before) + 1  # one new thread, none duplicated
-    assert "1 resolved as fixed" in moved and "1 not re-checked" in moved
+    assert "1 resolved as fixed" in moved and "1 kept open (not re-checked" in moved
     assert first.count("GitLab") == 1  # "reading ... from GitLab", no retry, no warning
     assert [s["sha"] for s in fake.statuses] == [HEAD, PUSHED]
 

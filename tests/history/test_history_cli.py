@@ -45,11 +45,11 @@ def test_sync_then_show_one_pull_request(synced: str, capsys: pytest.CaptureFixt
         "(clause 1: author_declined -> dismissed)\n"
         "    The retry loop never ends\n"
         "    signals: author declined; pull request merged\n"
-        "octo-org/widgets#2 copilot app/pay.py:70: ADDRESSED (clause 8: thumbs_up -> addressed)\n"
+        "octo-org/widgets#2 copilot app/pay.py:70: ADDRESSED (clause 9: thumbs_up -> addressed)\n"
         "    The refund amount is not rounded\n"
         "    signals: reactions +1/-0; pull request merged\n"
         "octo-org/widgets#2 sourcery app/pay.py:90: ADDRESSED "
-        "(clause 7: author_agreed -> addressed)\n"
+        "(clause 8: author_agreed -> addressed)\n"
         "    The currency is not checked\n"
         "    signals: author agreed; pull request merged\n"
         "octo-org/widgets#2 gemini app/pay.py:50: DISMISSED "
@@ -98,7 +98,8 @@ def test_the_rule_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
         "  1. author_declined -> dismissed\n"
         "  2. thumbs_down and not thumbs_up -> dismissed\n"
     )
-    assert "  9. merged -> dismissed\n  otherwise -> unknown\n" in out
+    assert "  4. closed_as_declined -> dismissed\n" in out
+    assert "  10. merged -> dismissed\n  otherwise -> unknown\n" in out
     assert "  resolved             its review thread was resolved\n" in out
 
 

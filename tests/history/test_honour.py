@@ -1,4 +1,5 @@
-"""Triage honoured on the next plan: the finding leaves the comments and the gate, is named."""
+"""The history's part in triage: it reads the writers' decisions and where each one's
+finding was recorded; planning honours them (`tests/test_plan_gate.py` pins what they do)."""
 
 from __future__ import annotations
 
@@ -8,43 +9,23 @@ import msgspec
 
 from history.history_support import finding
 from review_quorum import Settings, review
-from review_quorum.history.coverage import BotCoverage, State
-from review_quorum.history.honour import honour_triage, with_coverage
 from review_quorum.history.triage import Decision, commands, from_writers, our_comments
 from review_quorum.markup.markers import marker
 from review_quorum.model import ConsensusLevel
-from review_quorum.plan import ReviewPlan
-from review_quorum.render.review import render
+from review_quorum.plan import ReviewPlan, Triage
 from review_quorum.scoring.confidence.posting import Disposition
 
 LEVEL = ConsensusLevel.UNVERIFIED
 SETTINGS = Settings(bots_ran=2, inline_level=LEVEL, gate_level=LEVEL)
+FINDINGS = [
+    finding("bandit", "app/db.py", 10, "SQL injection in query"),
+    finding("semgrep", "app/db.py", 10, "SQL injection in query"),
+    finding("bandit", "app/db.py", 40, "Use of assert detected"),
+]
 
 
-def plan() -> ReviewPlan:
-    findings = [
-        finding("bandit", "app/db.py", 10, "SQL injection in query"),
-        finding("semgrep", "app/db.py", 10, "SQL injection in query"),
-        finding("bandit", "app/db.py", 40, "Use of assert detected"),
-    ]
-    return review(findings, settings=SETTINGS)
-
-
-def test_a_dismissed_finding_is_not_posted_and_does_not_gate() -> None:
-    before = plan()
-    target = next(item for item in before.findings if "assert" in item.finding.title)
-    assert target in before.inline and target in before.gate.blocking
-    decision = Decision(target.fingerprint, "false-positive", "alice", "t", "test only", "x:1")
-    after = honour_triage(before, [decision])
-    (quiet,) = [item for item in after.findings if item.fingerprint == target.fingerprint]
-    assert quiet.disposition is Disposition.AUDIT
-    assert quiet.fingerprint not in {item.fingerprint for item in after.inline}
-    assert quiet.fingerprint not in {item.fingerprint for item in after.gate.blocking}
-    assert len(after.gate.blocking) == len(before.gate.blocking) - 1
-    text = render(after)
-    assert "Use of assert detected (app/db.py:40): false positive by @alice: test only" in text
-    thumbs = Decision(target.fingerprint, "thumbs-down", "alice", "t", "", "reaction:1")
-    assert honour_triage(before, [thumbs]) is before  # a reaction is evidence, not a command
+def plan(triage: Triage | None = None) -> ReviewPlan:
+    return review(FINDINGS, settings=SETTINGS, triage=triage or Triage())
 
 
 def test_commands_are_read_from_replies_and_by_fingerprint_and_only_from_writers() -> None:
@@ -80,27 +61,12 @@ def test_commands_are_read_from_replies_and_by_fingerprint_and_only_from_writers
     assert [d.actor for d in kept] == ["alice"]
 
 
-def test_the_summary_names_the_bots_that_did_not_review() -> None:
-    covered = [
-        BotCoverage("copilot", State.REVIEWED),
-        BotCoverage("coderabbit", State.STALE),
-        BotCoverage("gemini", State.DECLINED, "rate-limit notice"),
-        BotCoverage("greptile", State.ABSENT),
-    ]
-    text = render(with_coverage(plan(), covered))
-    assert (
-        "**Did not review this commit:** coderabbit (reviewed an older commit only); "
-        "gemini (said it would not review: rate-limit notice); greptile (did not review)."
-    ) in text
-    assert with_coverage(plan(), covered[:1]).notes == ()
-
-
 def test_a_decision_on_an_earlier_versions_id_follows_its_finding(tmp_path: Path) -> None:
     """A false positive said on a 24-digit id (an earlier version's) still silences the
     finding the history recorded under it, found again at its place."""
     from review_quorum.history import open_history
     from review_quorum.history.recording import RunRecord, record_run
-    from review_quorum.history.triage import carried_over
+    from review_quorum.history.triage import store, triage_for
 
     before = plan()
     target = next(item for item in before.findings if "assert" in item.finding.title)
@@ -114,15 +80,17 @@ def test_a_decision_on_an_earlier_versions_id_follows_its_finding(tmp_path: Path
     try:
         record_run(database, RunRecord("o", "r", 1, "a" * 40, "c" * 64, recorded))
         decision = Decision(old, "false-positive", "alice", "t", "test only", "x:1")
-        places = {
-            (i.finding.file, i.finding.category, i.finding.line): i.fingerprint
-            for i in before.findings
-        }
-        [carried] = carried_over(database, "o", "r", 1, [decision], places)
-        [other] = carried_over(database, "o", "r", 2, [decision], places)
+        summary = Decision("*", "thumbs-up", "bob", "u", "", "reaction:2")
+        store(database, "o", "r", 1, [decision, summary])
+        store(database, "o", "r", 2, [decision])
+        read = triage_for(database, "o", "r", 1)
+        other = triage_for(database, "o", "r", 2)
     finally:
         database.close()
-    assert carried.fingerprint == target.fingerprint
-    assert other.fingerprint == old  # another pull request's history says nothing of it
-    after = honour_triage(before, [carried])
+    assert read == Triage((decision, summary), {old: ("app/db.py", "security", 40)})
+    assert other == Triage((decision,), {})  # another pull request's history says nothing
+    after = plan(read)
+    quiet = next(item for item in after.findings if item.finding.line == 40)
+    assert quiet.disposition is Disposition.AUDIT and quiet.fingerprint == target.fingerprint
     assert target.fingerprint not in {item.fingerprint for item in after.gate.blocking}
+    assert plan(other) == plan()

@@ -9,17 +9,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 
 from github.github_support import TOKEN
 from history import history_scene
 from review_quorum.cli import main
 from review_quorum.history import open_history
 from review_quorum.history.outcomes import DEFAULT_RULE
-from review_quorum.history.rates import calibrate
-from review_quorum.history.report import render_csv, render_text
+from review_quorum.history.rates import calibrate, rate
+from review_quorum.history.report import render_csv, render_text, stats_data
 from review_quorum.history.show import Filters
-from review_quorum.history.stats import Stats, compute_stats
+from review_quorum.history.stats import Agreement, Stats, Tally, compute_stats
 from review_quorum.history.sync import sync
+from review_quorum.scoring.fitting import beta_interval
 from review_quorum.scoring.profile import Profile
 
 TEXT = """\
@@ -34,10 +36,10 @@ Bots
 
 Sources, runs and reliability (95% interval)
   bot         runs    from  posted  kept  dropped  went away              reliability  n
-  sourcery       0  sync:3       0     0        0          0  0.75 [0.34-1.00] (thin)  2
-  copilot        0  sync:3       0     0        0          0  0.60 [0.21-0.94] (thin)  3
-  coderabbit     0  sync:4       0     0        0          0  0.40 [0.06-0.79] (thin)  3
-  gemini         0  sync:3       0     0        0          0  0.20 [0.00-0.56] (thin)  3
+  sourcery       0  sync:3       0     0        0          0  0.59 [0.26-0.89] (thin)  2
+  copilot        0  sync:3       0     0        0          0  0.42 [0.14-0.74] (thin)  3
+  coderabbit     0  sync:4       0     0        0          0  0.29 [0.06-0.61] (thin)  3
+  gemini         0  sync:3       0     0        0          0  0.21 [0.03-0.52] (thin)  3
 
 What each bot is worth
   bot         only it  only it addressed                 without it  cost/addressed
@@ -79,9 +81,11 @@ def synced(db_target: str) -> Iterator[str]:
 def stats_of(target: str, filters: Filters | None = None) -> Stats:
     database = open_history(target)
     try:
-        return compute_stats(database, DEFAULT_RULE, filters)
+        stats = compute_stats(database, DEFAULT_RULE, filters)
     finally:
         database.close()
+    rate(stats)  # as `quorum stats` does: what calibrate gives each source
+    return stats
 
 
 def test_stats_show_the_expected_rates(synced: str) -> None:
@@ -178,6 +182,73 @@ def test_stats_command_writes_text_json_csv_and_html(
         "addressed_rate,went_away,runs,reliability,reliability_low,reliability_high,outcomes,"
         "only_it,only_it_addressed,cost_per_addressed\n"
     )
+
+
+def test_stats_show_each_bot_at_the_reliability_calibrate_and_review_give_it(
+    synced: str,
+) -> None:
+    stats = stats_of(synced)
+    learned = {source.bot: source.reliability for source in calibrate(stats, origin="x").sources}
+    shown = {bot: tally.reliability for bot, tally in stats.bots.items()}
+    assert learned.keys() == shown.keys()
+    for bot, reliability in shown.items():
+        assert reliability is not None
+        assert round(reliability.estimate, 4) == learned[bot]  # one estimator, not a Laplace rate
+        assert 0.0 < reliability.low < reliability.estimate < reliability.high < 1.0
+
+
+def test_a_source_without_decided_outcomes_shows_no_reliability() -> None:
+    stats = Stats(pull_requests=1)
+    stats.bots = {"sourcery": Tally(2, 2, 0, 1, 1, 0), "kodus": Tally(2, 2, 0, 0, 0, 2)}
+    stats.rules = {("sourcery", "S1"): Tally(2, 2, 0, 1, 1, 0)}
+    stats.months = {("sourcery", "2026-01"): Tally(2, 2, 0, 1, 1, 0)}
+    rate(stats)
+    sources = render_text(stats).split("Sources, runs and reliability")[1].splitlines()
+    kodus = next(line for line in sources if line.strip().startswith("kodus")).split()
+    assert kodus[-2:] == ["-", "0"]
+    data = stats_data(stats)
+    by_bot = {bot["bot"]: bot["reliability"] for bot in data["bots"]}
+    assert by_bot["kodus"] == {"estimate": None, "interval": None, "outcomes": 0, "thin": True}
+    assert by_bot["sourcery"]["estimate"] is not None and len(by_bot["sourcery"]["interval"]) == 2
+    assert data["rules"][0]["reliability"]["estimate"] is not None
+    assert data["months"][0]["reliability"]["estimate"] is None
+    rows = {(r["scope"], r["bot"]): r for r in csv.DictReader(io.StringIO(render_csv(stats)))}
+    cells = ("reliability", "reliability_low", "reliability_high")
+    assert [rows[("bot", "kodus")][cell] for cell in cells] == ["", "", ""]
+    assert all(rows[("bot", "sourcery")][cell] for cell in cells)
+
+
+def test_a_posterior_interval_narrows_as_outcomes_accumulate() -> None:
+    few = beta_interval(2 + 1.2, 1 + 1.8)
+    many = beta_interval(200 + 1.2, 100 + 1.8)
+    assert few[0] < many[0] < 2 / 3 < many[1] < few[1]
+    assert beta_interval(1, 1) == pytest.approx((0.025, 0.975), abs=1e-4)  # uniform
+    assert beta_interval(2, 2)[0] == pytest.approx(0.0943, abs=1e-4)
+    assert beta_interval(0.5, 0.5)[0] == pytest.approx(0.00154, abs=1e-4)
+    assert beta_interval(3.0, 0.0) == (1.0, 1.0) and beta_interval(0.0, 3.0) == (0.0, 0.0)
+    # skewed and many-outcome posteriors (quantiles by numerical integration of the density)
+    assert beta_interval(2, 5) == pytest.approx((0.04327, 0.64123), abs=2e-4)
+    assert beta_interval(30, 70) == pytest.approx((0.21467, 0.39291), abs=2e-4)
+
+
+def test_stats_shrink_a_bot_toward_the_bot_it_copies_as_calibrate_does() -> None:
+    # two bots nothing is known of whose findings almost always coincide are one family:
+    # each is shrunk toward the other's rate, in stats as in calibrate
+    stats = Stats(pull_requests=12)
+    stats.bots = {
+        "echo-a": Tally(12, 12, 11, 2, 10, 0),
+        "echo-b": Tally(12, 12, 11, 1, 11, 0),
+        "kodus": Tally(12, 12, 0, 11, 1, 0),
+        "tabby": Tally(6, 6, 0, 5, 1, 0),
+    }
+    stats.agreements = [Agreement("echo-a", "echo-b", 11, 0.95)]
+    rate(stats)
+    learned = {source.bot: source.reliability for source in calibrate(stats, origin="x").sources}
+    alone = calibrate(replace(stats, agreements=[]), origin="x").sources
+    assert {s.bot: s.reliability for s in alone}["echo-a"] != learned["echo-a"]
+    for bot, tally in stats.bots.items():
+        assert tally.reliability is not None
+        assert round(tally.reliability.estimate, 4) == learned[bot]
 
 
 def test_calibrate_command_writes_a_profile_review_can_read(

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from review_quorum.history.html import CSP, render_html
+from review_quorum.history.rates import rate
 from review_quorum.history.stats import Stats, Tally
 
 FLAGS = [
@@ -69,6 +70,7 @@ def scene_stats() -> Stats:
         ("copilot", "2026-01"): Tally(1, 1, 1, 1, 0, 0),
         ("copilot", "2026-02"): Tally(2, 2, 1, 1, 1, 0),
     }
+    rate(stats)  # as `quorum stats` does
     return stats
 
 
@@ -125,6 +127,12 @@ def test_the_page_shows_what_each_bot_is_worth_and_its_sources_table(tmp_path: P
         "<tr><td>sourcery</td><td>3</td><td>2</td><td>2 addressed lost (50%)</td><td>0.75</td></tr>"
     ) in dom
     assert "<td>gemini &lt;script&gt;</td><td>3</td><td>0</td>" in dom
+    # the reliability calibrate gives copilot (the shipped profile's 0.294, moved by 2 of 3)
+    # with its interval, thin at 3 outcomes
+    reliability = stats.bots["copilot"].reliability
+    assert reliability is not None
+    cell = f"{reliability.estimate:.2f} [{reliability.low:.2f}-{reliability.high:.2f}] (thin)"
+    assert re.search(rf"<td>copilot</td>(<td>[^<]*</td>)*<td>{re.escape(cell)}</td><td>3</td>", dom)
 
 
 def test_charts_with_nothing_to_draw_say_why(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import FIXTURES, shared_path
 from review_quorum.cli import COMMANDS, main
-from review_quorum.ingest import READERS
+from review_quorum.ingest import READERS, bots
 from review_quorum.ingest.bots import BOT_NAMES, BY_NAME, PARSERS
 from review_quorum.ingest.bots.authors import Attribution, resolve
 
@@ -188,3 +188,23 @@ def test_owasp_sarif_from_four_files_has_findings_both_bandit_and_ruff_detect(
     both = [f for f in document["findings"] if {"bandit", "ruff"} <= set(f["detected_by"])]
     assert len(both) > 300
     assert all(f["category"] == "security" and f["file"].startswith("testcode/") for f in both)
+
+
+def test_each_login_selects_the_reader_of_the_bot_it_is_registered_as() -> None:
+    for login in PARSERS:
+        assert BY_NAME[PARSERS[login].name] is PARSERS[login], login
+    assert set(BOT_NAMES) == {PARSERS[login].name for login in PARSERS} | {"kodus"}
+    assert "kodus" in BY_NAME and "kodus" not in PARSERS  # reached only by name
+
+
+def test_a_reader_set_by_hand_replaces_the_registered_one_until_removed() -> None:
+    class Reader:
+        name = "stand-in"
+
+    registry = bots._OnFirstUse({"one": lambda: BY_NAME["coderabbit"]})  # PARSERS' kind
+    stand_in: Any = Reader()
+    registry["two"] = stand_in
+    assert ("two" in registry, registry["two"], list(registry)) == (True, stand_in, ["one", "two"])
+    assert registry["one"] is BY_NAME["coderabbit"] and len(registry) == 2
+    del registry["two"]
+    assert ("two" in registry, list(registry), registry.get("two")) == (False, ["one"], None)

@@ -60,6 +60,8 @@ def test_flawfinders_rank_is_its_risk_level_a_severity_and_its_cwes_are_relation
     assert by_line[9].severity is Severity.INFO  # printf with a constant format, level 0
     # flawfinder states no confidence: its risk level says how bad, not how sure
     assert {finding.confidence for finding in findings} == {1.0}
+    # and it orders them: its 0-1 scale is already a priority
+    assert (by_line[8].priority, by_line[7].priority, by_line[9].priority) == (0.8, 0.4, 0.0)
     assert by_line[7].cwes == (119, 120)
     assert by_line[16].cwes == (78,)  # system()
     assert by_line[16].category == "security"

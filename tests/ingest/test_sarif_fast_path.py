@@ -308,6 +308,8 @@ def test_ranks_at_the_edges_read_the_same_by_both_paths(rank: float) -> None:
     assert_same(typed, generic)
     # a rank is a priority: it is checked, never read as the finding's confidence
     assert [f.confidence for f in generic.findings] == [1.0]
+    # it orders findings instead, as a priority on a 0-1 scale (-1: none stated)
+    assert [f.priority for f in generic.findings] == [-1.0 if rank == -1 else rank / 100]
 
 
 @pytest.mark.parametrize("rank", [100.5, -0.5, 101])

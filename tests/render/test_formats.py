@@ -32,3 +32,20 @@ def test_each_renderer_renders_a_plan_and_the_cli_prints_it(
     assert "SQL built from request input" in text
     assert main([*REVIEW, "--format", name]) in (0, 1)
     assert capsys.readouterr().out.strip()
+
+
+def test_each_format_is_written_by_its_own_module() -> None:
+    from review_quorum.render import github_review, json_report, sarif, terminal
+    from review_quorum.render import review as markdown
+
+    plan = review(agreed_findings([("src/app.py", 12, "SQL built from request input")]))
+    modules = {
+        "markdown": markdown,
+        "github-review": github_review,
+        "sarif": sarif,
+        "json": json_report,
+        "terminal": terminal,
+    }
+    assert {name: RENDERERS[name](plan) for name in RENDERERS} == {
+        name: module.render(plan) for name, module in modules.items()
+    }

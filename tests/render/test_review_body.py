@@ -422,3 +422,15 @@ def test_only_the_lines_that_can_fit_are_rendered_with_the_same_result() -> None
     full = whole_body(body, 10**9)
     for limit in range(1_024, utf16_size(full) + 200, 97):
         assert render_review_body(body, limit=limit) == whole_body(body, limit)
+
+
+def test_inline_comment_records_the_flagged_lines_text_hashed() -> None:
+    coded = msgspec.structs.replace(VERIFIED, code="0123456789abcdef")
+    assert find_markers(render_inline_comment(coded)) == [
+        ("finding", "3f9a0c"),
+        ("by", "bandit:semgrep"),
+        ("code", "0123456789abcdef"),
+    ]
+    # without an identity there is no finding marker, and no code marker either
+    unmarked = msgspec.structs.replace(coded, fingerprint="")
+    assert find_markers(render_inline_comment(unmarked)) == []

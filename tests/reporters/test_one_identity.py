@@ -28,10 +28,8 @@ from gitlab.fake import FakeGitLab, diff_text
 from gitlab.gitlab_support import HEAD, MR, QUORUM, over_http
 from review_quorum.cli import main
 from review_quorum.github.target import ACTIONS_BOT
-from review_quorum.history.honour import honour_triage
-from review_quorum.history.triage import Decision
 from review_quorum.markup.markers import find_markers, marker
-from review_quorum.plan import review
+from review_quorum.plan import Decision, Triage, assemble, review
 from review_quorum.render.json_report import report_data
 from review_quorum.saved_plan import read_saved_plan
 from review_quorum.scope import DiffScope
@@ -91,6 +89,10 @@ def test_the_example_posts_7_of_7_inline_comments_and_the_summary_agrees(
     sql = [c for c in posted if c["path"] == "app/db.py"]
     assert sorted((c["line"], c.get("start_line")) for c in sql) == [(54, None), (68, 67)]
     assert len({finding_ids(c["body"])[0] for c in posted}) == 7
+    # the identities the plan (and its SARIF, its history) gave are the ones posted
+    data = json.loads(plan.read_text(encoding="utf-8"))
+    planned = {f["fingerprint"] for f in data["findings"] if f["disposition"] == "inline"}
+    assert {finding_ids(c["body"])[0] for c in posted} == planned
     [sticky] = github.issue_comments_by(BOT)
     assert "### 7 findings posted inline" in sticky["body"]
     assert "`app/db.py:67-68`" in sticky["body"]
@@ -185,7 +187,9 @@ def test_triage_of_one_finding_leaves_the_other_sql_injection_alone(tmp_path: Pa
     target = next(item for item in sql if item.finding.line == 54)
     via = "review_comment:1"
     decision = Decision(target.fingerprint, "false-positive", "alice", "2026-01-01", "", via)
-    quiet = honour_triage(plan, [decision])
+    quiet = assemble(
+        plan.findings, plan.settings, bots_ran=plan.bots_ran, triage=Triage((decision,))
+    )
     left = [item for item in quiet.inline if item.finding.file == "app/db.py"]
     assert [item.finding.line for item in left] == [67]
 
@@ -301,3 +305,34 @@ def test_a_finding_its_bots_no_longer_report_is_fixed_only_when_its_lines_change
     assert ("1 marked fixed" in err) is edited
     if not edited:
         assert "no longer reported, but its lines did not change" in comment["body"]
+
+
+@pytest.mark.parametrize("checkout", [False, True])
+def test_with_the_checkout_a_thread_github_shows_outdated_is_fixed_only_if_its_line_changed(
+    github: FakeGitHub, tmp_path: Path, capsys: pytest.CaptureFixture[str], checkout: bool
+) -> None:
+    """A push edits code next to `import subprocess` (app/export.py:7), so GitHub shows our
+    comment there as outdated, but that line is unchanged in the head's checkout; Bandit
+    runs again and no longer reports it. With `quorum post --checkout` the flagged text is
+    found there and the thread stays open; without it, GitHub's word is all there is."""
+    first = make_plan(tmp_path, ANALYSERS, "first.json")
+    assert main(["post", str(first), *REPO, "--resolve-fixed"]) == 0
+    place = ("app/export.py", 7)
+    github.push("e" * 40, addressable(Path(DIFF)), lambda p, n: None if (p, n) == place else n)
+    log = json.loads((EXAMPLE / "analysers" / "bandit.sarif").read_text(encoding="utf-8"))
+    results = log["runs"][0]["results"]
+    log["runs"][0]["results"] = [r for r in results if r["ruleId"] != "B404"]
+    bandit = tmp_path / "bandit.sarif"
+    bandit.write_text(json.dumps(log), encoding="utf-8")
+    inputs = [str(bandit), *(name for name in ANALYSERS if not name.endswith("bandit.sarif"))]
+    second = make_plan(tmp_path, inputs, "second.json")
+    capsys.readouterr()
+    extra = ["--checkout", str(EXAMPLE / "head")] if checkout else []
+    assert main(["post", str(second), *REPO, "--resolve-fixed", *extra]) == 0
+    err = capsys.readouterr().err
+    [comment] = [c for c in github.comments_by(BOT) if c["original_line"] == 7]
+    fixed = any(kind == "fixed" for kind, _ in find_markers(comment["body"]))
+    assert fixed is not checkout
+    if checkout:
+        assert "no longer reported, but its lines did not change" in comment["body"]
+        assert "0 marked fixed" in err

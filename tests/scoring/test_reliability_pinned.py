@@ -14,6 +14,14 @@ Re-pinned again (issue 30, one estimator): the shipped profile, refitted with la
 and history's shared estimator, shrinks each bot toward its witness family, so greptile
 moved 0.3982 -> 0.3897 (and greptile-v4, qodo, qodo-v2 by under 0.01): the two clusters
 greptile leads moved by -0.004.
+Re-pinned (issue 31, a bound on the clusters compared): a finding without a line is now
+compared with at most 32 clusters of its file, those sharing the most of its rarest
+words, where it was compared with every cluster sharing one of them while no word was
+posted under more than 256 (and with none sharing only such words). This workload's
+25-word vocabulary gives such a finding 57 candidate clusters (median; at most 72), so
+735 of its 740 meet the bound: 165 of the first digest's 526 groups changed (543 after),
+and the scores of groups that did not change moved by at most 0.013. The labelled
+corpora's tables (bench/judgement.py) did not move.
 """
 
 from __future__ import annotations
@@ -22,8 +30,9 @@ import hashlib
 import random
 
 import orjson
+import pytest
 
-from review_quorum import Evidence, NormalizedFinding, Severity, compute_consensus
+from review_quorum import Evidence, NormalizedFinding, QuorumWarning, Severity, compute_consensus
 from review_quorum.render.serialize import consensus_data
 
 BOTS = ["semgrep", "bandit", "codeql", "coderabbit", "copilot", "sourcery", "ruff", "greptile"]
@@ -64,7 +73,8 @@ def workload(count: int, seed: int) -> list[NormalizedFinding]:
 
 
 def digest(count: int, seed: int, **options: object) -> str:
-    consensus = compute_consensus(workload(count, seed), model="reliability", **options)  # type: ignore[arg-type]
+    with pytest.warns(QuorumWarning, match="findings without a line had more than 32"):
+        consensus = compute_consensus(workload(count, seed), model="reliability", **options)  # type: ignore[arg-type]
     data = [consensus_data(finding) for finding in consensus]
     return hashlib.sha256(orjson.dumps(data)).hexdigest()[:16]
 
@@ -74,13 +84,13 @@ def digest(count: int, seed: int, **options: object) -> str:
 # 0ed5ff88ed813bed, 18c7d1a70381603b and 4c2550e27849b6b3, so clusters and scores did not move.
 def test_a_mixed_workload_keeps_its_clusters_and_scores() -> None:
     assert (digest(3000, 11), digest(3000, 12, bots_ran=10, line_window=1)) == (
-        "34a92ce69f8da941",
-        "3a31236e28a0f96f",
+        "7151ef498460cbd3",
+        "3c8825f99adf894e",
     )
 
 
 def test_a_canonical_order_keeps_its_clusters_and_scores() -> None:
-    assert digest(1500, 13, order="canonical") == "0a4edf0e4d8bcb2e"
+    assert digest(1500, 13, order="canonical") == "c01449baa447670b"
 
 
 def test_a_few_clusters_exactly() -> None:

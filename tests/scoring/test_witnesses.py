@@ -18,6 +18,7 @@ from review_quorum import (
     Severity,
     compute_consensus,
 )
+from review_quorum.scoring import witnesses
 from review_quorum.scoring.families import ECHO_MIN
 
 EMPTY = Profile()
@@ -90,6 +91,38 @@ def test_lone_findings_count_against_a_source_where_another_tool_could_have_agre
     clusters = run(weak_random + other)
     assert score_of(clusters, "t1.py", 10) < 0.5
     assert ("t1.py", 10) not in kept(clusters)
+
+
+def _reviewer(bot: str, line: int) -> NormalizedFinding:
+    return NormalizedFinding(
+        bot=bot,
+        finding_id=f"{bot}-{line}",
+        severity=Severity.MEDIUM,
+        category="security",
+        title=f"{bot} flags line {line}",
+        evidence=Evidence(file="app.py", line=line),
+    )
+
+
+def test_without_a_profile_a_bot_no_other_bot_agreed_with_stays_at_the_lone_rate() -> None:
+    # The prior's pseudo-findings are findings nobody has corroborated yet: with no
+    # profile, a bot whose findings another bot could have shared and never did is
+    # reliable exactly as often as a lone finding is (witnesses.LONE), not pulled up
+    # toward even odds.
+    items = [_reviewer("alpha", line) for line in (10, 100, 200)] + [_reviewer("beta", 400)]
+    clusters = run(items)
+    assert score_of(clusters, "app.py", 10) == pytest.approx(witnesses.LONE)
+    assert kept(clusters) == set()
+
+
+def test_without_a_profile_half_its_findings_shared_does_not_keep_a_bots_lone_one() -> None:
+    # alpha's finding at line 10 is shared with beta; its one at line 100 nobody else saw.
+    # Half of two findings shared is weak evidence: the lone one stays below even odds,
+    # while the shared one is kept.
+    items = [_reviewer("alpha", 10), _reviewer("alpha", 100), _reviewer("beta", 10)]
+    clusters = run(items)
+    assert score_of(clusters, "app.py", 100) < 0.5
+    assert kept(clusters) == {("app.py", 10)}
 
 
 def test_agreement_within_one_family_is_no_corroboration() -> None:

@@ -76,6 +76,8 @@ class StandIn:
         self.always: str | None = None
         self.requests: list[dict[str, Any]] = []
         self.errors: list[str] = []
+        self.in_flight = 0  # slow answers being made now, and the most at once
+        self.most_in_flight = 0
         self.lock = threading.Lock()
         self.url = ""
 
@@ -152,8 +154,11 @@ class _Handler(BaseHTTPRequestHandler):
         for name, value in (headers or {}).items():
             self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        try:
+            self.end_headers()
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up first (a slow answer past its timeout)
 
     def do_POST(self) -> None:
         standin = self.server.standin
@@ -190,7 +195,12 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(400, json.dumps({"error": {"message": message}}).encode())
             return
         if fault == "slow":
+            with standin.lock:
+                standin.in_flight += 1
+                standin.most_in_flight = max(standin.most_in_flight, standin.in_flight)
             time.sleep(SLOW_S)
+            with standin.lock:
+                standin.in_flight -= 1
         content = json.dumps(standin.answer(document))
         if fault == "length":
             self._send(200, standin.body(content[: len(content) // 2], "length"))

@@ -76,3 +76,21 @@ def test_with_a_history_the_cache_file_is_not_read(
     assert (tmp_path / ".quorum-verifier-cache.json").exists()
     review(tmp_path, standin, HEADS[0], db_target)
     assert len(standin.requests) == 6  # asked again: the history had none of the answers
+
+
+def test_a_cache_file_named_keeps_the_answers_out_of_the_history(
+    tmp_path: Path,
+    standin: StandIn,
+    db_target: str,  # noqa: F811
+) -> None:
+    argv = example_args(tmp_path)  # names --verify-cache
+    argv += ["--verify-url", standin.url, "--verify-model", "m", "--db", db_target]
+    argv += ["--repo", "octo-org/widgets", "--pr", "7", "--head-sha", HEADS[0]]
+    assert main([*argv, "-o", str(tmp_path / "plan.json")]) == 1
+    cache = Path(argv[argv.index("--verify-cache") + 1])
+    assert len(standin.requests) == 3 and cache.exists()
+    database = open_history(db_target)
+    try:
+        assert database.value("SELECT COUNT(*) FROM verifier_answers") == 0
+    finally:
+        database.close()

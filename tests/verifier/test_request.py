@@ -189,10 +189,26 @@ def test_the_cache_key_follows_the_window(workspace: Workspace) -> None:
     again = request_for(workspace, LONE_HIGH)
     path = workspace.checkout / "app" / "calc.py"
     path.write_text(path.read_text().replace("rows.close()", "rows.close()  # done"))
+    workspace.diff = workspace.diff.replace("rows.close()", "rows.close()  # done")
     changed = request_for(workspace, LONE_HIGH)
     assert isinstance(first, ClusterRequest) and isinstance(changed, ClusterRequest)
     assert isinstance(again, ClusterRequest)
     assert first.key == again.key != changed.key
+
+
+def test_code_that_is_not_the_diffs_head_is_not_sent(workspace: Workspace) -> None:
+    """A checkout of another commit (the base branch, in a workflow_run job) is never sent
+    as the head: every line the diff's hunks give the head must be there."""
+    from verifier.conftest import BASE, UNCERTAIN
+
+    path = workspace.checkout / "app" / "calc.py"
+    path.write_text("\n".join(BASE) + "\n", encoding="utf-8")
+    assert request_for(workspace, UNCERTAIN) == Unsendable("the checkout is not the diff's head")
+    edited = [line.replace("len(list(rows))", "0") for line in HEAD]  # the last added line
+    path.write_text("\n".join(edited) + "\n", encoding="utf-8")
+    assert request_for(workspace, UNCERTAIN) == Unsendable("the checkout is not the diff's head")
+    path.write_text("\n".join(HEAD) + "\n", encoding="utf-8")
+    assert isinstance(request_for(workspace, UNCERTAIN), ClusterRequest)
 
 
 def test_a_missing_file_or_line_is_not_sent(workspace: Workspace) -> None:

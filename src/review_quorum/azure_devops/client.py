@@ -28,10 +28,9 @@ import orjson
 
 from review_quorum.errors import AzureDevOpsError, ConfigError
 from review_quorum.retrying import (
-    RetryingClient,
+    JsonRetryingClient,
     RetryPolicy,
     check_token,
-    retry_after,
     validate_api_url,
 )
 
@@ -52,7 +51,7 @@ class Identity(msgspec.Struct, frozen=True):
     name: str = ""
 
 
-class AzureDevOpsClient(RetryingClient):
+class AzureDevOpsClient(JsonRetryingClient):
     """Requests to one Azure DevOps API root, authenticated with one token."""
 
     error = AzureDevOpsError
@@ -99,12 +98,6 @@ class AzureDevOpsClient(RetryingClient):
             return cls(http, token=pat, api_url=api_url, **options)
         return cls(http, token=system, api_url=api_url, bearer=system is not None, **options)
 
-    def get(self, path: str, params: Mapping[str, str] | None = None) -> Any:
-        """The decoded JSON at `path` (None when offline)."""
-        if self.offline:
-            return None
-        return _json(self._send(self._build("GET", self._url(path, params))))
-
     def values(self, path: str, params: Mapping[str, str] | None = None) -> list[Any]:
         """The ``value`` list Azure DevOps wraps a collection in (``{"count", "value"}``)."""
         data = self.get(path, params)
@@ -116,21 +109,6 @@ class AzureDevOpsClient(RetryingClient):
         if not isinstance(items, list):
             raise AzureDevOpsError(f"Azure DevOps API GET {path} returned no list")
         return items
-
-    def write(
-        self,
-        method: str,
-        path: str,
-        body: Mapping[str, Any] | None = None,
-        *,
-        dry_run: bool = False,
-    ) -> Any:
-        """Send a write and return its decoded JSON; in a dry run record it, return None."""
-        request = self._build(method, self._url(path), body)
-        if dry_run or self.dry_run:
-            self.unsent.append(request)
-            return None
-        return _json(self._send(request))
 
     def identity(self, organization: str) -> Identity | None:
         """Who the token acts as (``connectionData``'s authenticated user; None offline)."""
@@ -171,18 +149,6 @@ class AzureDevOpsClient(RetryingClient):
             text = text.replace(basic, "[REDACTED]")
         return text
 
-    def _retry_delay(
-        self, response: httpx.Response, attempt: int, idempotent: bool
-    ) -> float | None:
-        """How long to wait before resending, or None when resending cannot help."""
-        status = response.status_code
-        if status != 429 and not (status >= 500 and idempotent):
-            return None
-        asked = retry_after(response.headers.get("retry-after"), self._clock())
-        if asked is not None:
-            return asked
-        return min(self._retry.base_delay * 2.0**attempt, self._retry.max_delay)
-
     def _message(self, response: httpx.Response) -> str:
         """The VSS error body's ``message``, else the start of the text."""
         try:
@@ -192,18 +158,3 @@ class AzureDevOpsClient(RetryingClient):
             return text or response.reason_phrase or "no message"
         message = data.get("message") if isinstance(data, dict) else None
         return str(message or response.reason_phrase or "no message")[:500]
-
-
-def _json(response: httpx.Response) -> Any:
-    if not response.content:
-        return None
-    try:
-        return orjson.loads(response.content)
-    except orjson.JSONDecodeError:
-        request = response.request
-        raise AzureDevOpsError(
-            f"Azure DevOps API {request.method} {request.url.path} returned invalid JSON",
-            status=response.status_code,
-            method=request.method,
-            path=request.url.path,
-        ) from None

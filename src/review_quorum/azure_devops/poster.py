@@ -25,6 +25,7 @@ retrying, so a retry never duplicates.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -35,6 +36,8 @@ from review_quorum.azure_devops.target import AzurePullRequest
 from review_quorum.delivery.bodies import fixed_body, moved_section
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
 from review_quorum.delivery.fitting import fit_body
+from review_quorum.delivery.fixing import line_at
+from review_quorum.delivery.outcome import ThreadPostResult, Words
 from review_quorum.delivery.reconcile import (
     ThreadWork,
     live_fingerprint,
@@ -43,8 +46,7 @@ from review_quorum.delivery.reconcile import (
 from review_quorum.errors import AzureDevOpsError
 from review_quorum.markup import dialects
 from review_quorum.markup.markers import SUMMARY, find_markers, opens_with_marker
-from review_quorum.plan import Gate
-from review_quorum.retrying import create_once
+from review_quorum.retrying import create_once, unless_done
 
 STATUS_NAME = "review-quorum"
 STATUS_GENRE = "review-quorum"
@@ -56,39 +58,16 @@ NOT_IN_DIFF = (
 )
 
 
-class AzurePostResult(msgspec.Struct, frozen=True):
-    """What one run did (or, in a dry run, would do)."""
+class AzurePostResult(ThreadPostResult, frozen=True):
+    """What one run did on Azure DevOps (`ThreadPostResult`)."""
 
-    target: str
-    created: int
-    skipped_existing: int
-    moved_to_summary: int
-    reanchored: int
-    updated: int
-    resolved: int
-    kept_replied: int
-    sticky: str
-    status: str
-    dry_run: bool
-    warnings: tuple[str, ...] = ()
-
-    def describe(self) -> str:
-        """One line for a person reading the pipeline's log."""
-        verb = "would post" if self.dry_run else "posted"
-        parts = [
-            f"{self.created} new thread(s)",
-            f"{self.skipped_existing} already there",
-            f"{self.moved_to_summary} listed in the summary (not on the diff)",
-            f"{self.reanchored} re-anchored after a push",
-            f"{self.updated} refreshed",
-            f"{self.resolved} set to fixed",
-        ]
-        if self.kept_replied:
-            parts.append(f"{self.kept_replied} fixed but left alone (replied to or triaged)")
-        return (
-            f"{self.target}: {verb} {', '.join(parts)}; summary thread {self.sticky}; "
-            f"pull request status {self.status}"
-        )
+    words = Words(
+        "new thread(s)",
+        "set to fixed",
+        "replied to or triaged",
+        "summary thread",
+        "pull request status",
+    )
 
 
 class AzureThread(msgspec.Struct, frozen=True):
@@ -232,6 +211,7 @@ class _Run:
             updated=len(work.update),
             resolved=resolved,
             kept_replied=work.kept,
+            unchecked=work.unchecked,
             sticky=sticky,
             status=status,
             dry_run=self.dry_run,
@@ -247,6 +227,8 @@ class _Run:
             postable=lambda c: self._context(c) is not None,
             left_alone=lambda t: t.replied or t.status in TRIAGED,
             resolve_fixed=resolve_fixed,
+            now=lambda t: line_at((t.context or {}).get("rightFileStart")),
+            head=self.snapshot.head_sha if self.snapshot is not None else None,
         )
 
     def _context(self, comment: DraftComment) -> dict[str, Any] | None:
@@ -339,11 +321,7 @@ class _Run:
         """Delete a thread by deleting its one comment (a thread cannot be deleted)."""
         for thread in threads:
             path = f"{self.target.path}/threads/{thread.id}/comments/{thread.comment}"
-            try:
-                self._write("DELETE", path)
-            except AzureDevOpsError as err:
-                if err.status != 404:  # already gone: what we wanted
-                    raise
+            unless_done(partial(self._write, "DELETE", path), 404)
         return len(threads)
 
     def _edit(self, thread: AzureThread, body: str) -> None:
@@ -367,7 +345,7 @@ class _Run:
         body: dict[str, Any] = {
             "context": {"genre": STATUS_GENRE, "name": name},
             "state": state,
-            "description": _describe(gate),
+            "description": gate.describe(),
             "iterationId": self.iteration,
         }
         web_url = self.snapshot.web_url if self.snapshot is not None else ""
@@ -405,13 +383,6 @@ class _Run:
 
     def _write(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> Any:
         return self.client.write(method, path, body, dry_run=self.dry_run)
-
-
-def _describe(gate: Gate) -> str:
-    level = gate.level.value if gate.level is not None else "any"
-    if gate.failed:
-        return f"{len(gate.blocking)} finding(s) at {level} or above"
-    return f"no finding at {level} or above"
 
 
 def _ids(created: object) -> tuple[int, int] | None:

@@ -39,6 +39,8 @@ class AzurePullSnapshot(msgspec.Struct, frozen=True):
     files: dict[str, ChangedFile] = msgspec.field(default_factory=dict)  # "/path" -> file
     threads: tuple[dict[str, Any], ...] = ()
     web_url: str = ""
+    pull: dict[str, Any] = msgspec.field(default_factory=dict)  # as Azure DevOps gave it
+    iterations: tuple[dict[str, Any], ...] = ()
 
 
 def read_pull_request(
@@ -71,6 +73,8 @@ def read_pull_request(
         files=files,
         threads=threads,
         web_url=_web_url(pull, target),
+        pull=pull,
+        iterations=iterations,
     )
 
 

@@ -28,10 +28,9 @@ import orjson
 
 from review_quorum.errors import BitbucketError, ConfigError
 from review_quorum.retrying import (
-    RetryingClient,
+    JsonRetryingClient,
     RetryPolicy,
     check_token,
-    retry_after,
     validate_api_url,
 )
 
@@ -53,7 +52,7 @@ class Account(msgspec.Struct, frozen=True):
     name: str = ""
 
 
-class BitbucketClient(RetryingClient):
+class BitbucketClient(JsonRetryingClient):
     """Requests to one Bitbucket API root, authenticated with one token or app password."""
 
     error = BitbucketError
@@ -108,12 +107,6 @@ class BitbucketClient(RetryingClient):
             return cls(http, token=None, api_url=api_url, **options)
         return cls(http, token=password, username=username, api_url=api_url, **options)
 
-    def get(self, path: str, params: Mapping[str, str] | None = None) -> Any:
-        """The decoded JSON at `path` (None when offline)."""
-        if self.offline:
-            return None
-        return _json(self._send(self._build("GET", self._url(path, params))))
-
     def paginate(self, path: str, params: Mapping[str, str] | None = None) -> list[Any]:
         """Every item of the paged list at `path`, following ``next`` on this origin."""
         if self.offline:
@@ -123,7 +116,7 @@ class BitbucketClient(RetryingClient):
         seen: set[str] = set()
         for _ in range(MAX_PAGES):
             response = self._send(self._build("GET", url))
-            data = _json(response)
+            data = self._decode(response)
             values = data.get("values") if isinstance(data, dict) else None
             if not isinstance(values, list):
                 raise self._error(response.request, f"Bitbucket API GET {path}: no values")
@@ -138,21 +131,6 @@ class BitbucketClient(RetryingClient):
             seen.add(following)
             url = following
         raise BitbucketError(f"Bitbucket API GET {path}: more than {MAX_PAGES} pages")
-
-    def write(
-        self,
-        method: str,
-        path: str,
-        body: Any = None,
-        *,
-        dry_run: bool = False,
-    ) -> Any:
-        """Send a write and return its decoded JSON; in a dry run record it, return None."""
-        request = self._build(method, self._url(path), body)
-        if dry_run or self.dry_run:
-            self.unsent.append(request)
-            return None
-        return _json(self._send(request))
 
     def current_account(self) -> Account | None:
         """Who the credentials act as (None offline)."""
@@ -190,17 +168,6 @@ class BitbucketClient(RetryingClient):
             text = text.replace(self._credentials().removeprefix("Basic "), "[REDACTED]")
         return text
 
-    def _retry_delay(
-        self, response: httpx.Response, attempt: int, idempotent: bool
-    ) -> float | None:
-        status = response.status_code
-        if status != 429 and not (status >= 500 and idempotent):
-            return None
-        asked = retry_after(response.headers.get("retry-after"), self._clock())
-        if asked is not None:
-            return asked
-        return min(self._retry.base_delay * 2.0**attempt, self._retry.max_delay)
-
     def _message(self, response: httpx.Response) -> str:
         """Bitbucket's ``error.message`` (and ``detail``), else the start of the text."""
         try:
@@ -222,18 +189,3 @@ def _within(url: str, root: str) -> bool:
         return False
     same = (target.scheme, target.host, target.port) == (base.scheme, base.host, base.port)
     return same and target.path.startswith(base.path.rstrip("/") + "/")
-
-
-def _json(response: httpx.Response) -> Any:
-    if not response.content:
-        return None
-    try:
-        return orjson.loads(response.content)
-    except orjson.JSONDecodeError:
-        request = response.request
-        raise BitbucketError(
-            f"Bitbucket API {request.method} {request.url.path} returned invalid JSON",
-            status=response.status_code,
-            method=request.method,
-            path=request.url.path,
-        ) from None

@@ -21,6 +21,7 @@ re-reads before retrying, so a retry never duplicates.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -31,6 +32,8 @@ from review_quorum.bitbucket.target import BitbucketPullRequest, pull_request_pa
 from review_quorum.delivery.bodies import fixed_body, moved_section
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
 from review_quorum.delivery.fitting import fit_body
+from review_quorum.delivery.fixing import line_at
+from review_quorum.delivery.outcome import ThreadPostResult, Words
 from review_quorum.delivery.reconcile import (
     ThreadWork,
     live_fingerprint,
@@ -39,8 +42,7 @@ from review_quorum.delivery.reconcile import (
 from review_quorum.errors import BitbucketError
 from review_quorum.markup import dialects
 from review_quorum.markup.markers import SUMMARY, find_markers, opens_with_marker
-from review_quorum.plan import Gate
-from review_quorum.retrying import create_once
+from review_quorum.retrying import create_once, unless_done
 
 STATUS_KEY = "review-quorum"
 # Bitbucket's build status: a key of at most 40 characters, a name of at most 255.
@@ -50,38 +52,16 @@ NOT_IN_DIFF = (
 )
 
 
-class BitbucketPostResult(msgspec.Struct, frozen=True):
-    """What one run did (or, in a dry run, would do)."""
+class BitbucketPostResult(ThreadPostResult, frozen=True):
+    """What one run did on Bitbucket (`ThreadPostResult`)."""
 
-    target: str
-    created: int
-    skipped_existing: int
-    moved_to_summary: int
-    reanchored: int
-    updated: int
-    resolved: int
-    kept_replied: int
-    sticky: str
-    status: str
-    dry_run: bool
-    warnings: tuple[str, ...] = ()
-
-    def describe(self) -> str:
-        verb = "would post" if self.dry_run else "posted"
-        parts = [
-            f"{self.created} new inline comment(s)",
-            f"{self.skipped_existing} already there",
-            f"{self.moved_to_summary} listed in the summary (not on the diff)",
-            f"{self.reanchored} re-anchored after a push",
-            f"{self.updated} refreshed",
-            f"{self.resolved} resolved as fixed",
-        ]
-        if self.kept_replied:
-            parts.append(f"{self.kept_replied} fixed but left alone (someone replied)")
-        return (
-            f"{self.target}: {verb} {', '.join(parts)}; summary comment {self.sticky}; "
-            f"build status {self.status}"
-        )
+    words = Words(
+        "new inline comment(s)",
+        "resolved as fixed",
+        "someone replied",
+        "summary comment",
+        "build status",
+    )
 
 
 class BitbucketThread(msgspec.Struct, frozen=True):
@@ -213,6 +193,7 @@ class _Run:
             updated=len(work.update),
             resolved=resolved,
             kept_replied=work.kept,
+            unchecked=work.unchecked,
             sticky=sticky,
             status=status,
             dry_run=self.dry_run,
@@ -228,6 +209,8 @@ class _Run:
             postable=lambda c: c.side == "RIGHT",
             left_alone=lambda t: t.replied,
             resolve_fixed=resolve_fixed,
+            now=lambda t: line_at(t.inline, "to"),
+            head=self.head,
         )
 
     def _sticky(self, ours: BitbucketOurs, moved: Sequence[DraftComment]) -> tuple[str, int | None]:
@@ -284,11 +267,8 @@ class _Run:
 
     def _delete(self, threads: Sequence[BitbucketThread]) -> int:
         for thread in threads:
-            try:
-                self._write("DELETE", f"{self.target.path}/comments/{thread.id}")
-            except BitbucketError as err:
-                if err.status != 404:  # already gone: what we wanted
-                    raise
+            path = f"{self.target.path}/comments/{thread.id}"
+            unless_done(partial(self._write, "DELETE", path), 404)
         return len(threads)
 
     def _edit(self, comment_id: int, body: str) -> None:
@@ -298,11 +278,8 @@ class _Run:
         """Resolve first, then rewrite: an interrupted run still finishes the thread."""
         for thread, body in fixed:
             if not thread.resolved:
-                try:
-                    self._write("POST", f"{self.target.path}/comments/{thread.id}/resolve")
-                except BitbucketError as err:
-                    if err.status != 409:  # already resolved: what we wanted
-                        raise
+                path = f"{self.target.path}/comments/{thread.id}/resolve"
+                unless_done(partial(self._write, "POST", path), 409)
             self._edit(thread.id, body)
         return len(fixed)
 
@@ -319,7 +296,7 @@ class _Run:
             "key": key[:MAX_KEY],
             "state": state,
             "name": key,
-            "description": _describe(gate),
+            "description": gate.describe(),
             "url": url,
         }
         path = f"{self.target.repository_path}/commit/{self.head}/statuses/build"
@@ -335,13 +312,6 @@ class _Run:
 
     def _write(self, method: str, path: str, body: Mapping[str, Any] | None = None) -> Any:
         return self.client.write(method, path, body, dry_run=self.dry_run)
-
-
-def _describe(gate: Gate) -> str:
-    level = gate.level.value if gate.level is not None else "any"
-    if gate.failed:
-        return f"{len(gate.blocking)} finding(s) at {level} or above"
-    return f"no finding at {level} or above"
 
 
 def _as_created(comment_id: int | None) -> dict[str, Any] | None:

@@ -24,6 +24,7 @@ class BitbucketPullSnapshot(msgspec.Struct, frozen=True):
     head_sha: str
     web_url: str = ""
     comments: tuple[dict[str, Any], ...] = ()
+    pull: dict[str, Any] = msgspec.field(default_factory=dict)  # as Bitbucket gave it
 
 
 def read_pull_request(
@@ -46,6 +47,7 @@ def read_pull_request(
         head_sha=head,
         web_url=web if isinstance(web, str) else "",
         comments=tuple(comments),
+        pull=pull,
     )
 
 

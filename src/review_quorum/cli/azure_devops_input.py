@@ -12,15 +12,23 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from review_quorum.cli import github_input, progress
+from review_quorum.cli.common import PullSource
 from review_quorum.cli.github_input import PullInput
+from review_quorum.cli.gitlab_input import with_triage
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.azure_devops_threads import conversation, read_threads
 from review_quorum.ingest.base import ReadOptions
+
+if TYPE_CHECKING:
+    from review_quorum.azure_devops.snapshot import AzurePullSnapshot
+    from review_quorum.history.coverage import Activity
+    from review_quorum.ingest.comments import PullComment
 
 
 def add_azure_devops_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,39 +50,49 @@ def add_organization_argument(group: argparse._ArgumentGroup) -> None:
     )
 
 
-def wants_azure_devops(args: argparse.Namespace) -> bool:
-    return bool(getattr(args, "azure_devops", False))
-
-
 def read_azure_devops(
-    args: argparse.Namespace, options: ReadOptions, env: Mapping[str, str] | None = None
+    pull: PullSource,
+    options: ReadOptions,
+    env: Mapping[str, str] | None = None,
+    *,
+    triagers: Sequence[str] | None = None,
 ) -> PullInput:
-    """Read the pull request's threads into a batch of findings."""
+    """Read the pull request's threads into a batch of findings; with `triagers` (a run
+    recorded in the history), the triagers' decisions too."""
     from review_quorum.azure_devops.client import AzureDevOpsClient
     from review_quorum.azure_devops.snapshot import read_pull_request
     from review_quorum.azure_devops.target import resolve_pull_request
-    from review_quorum.cli.posting import make_http_client
 
     env = os.environ if env is None else env
-    if args.wait_for is not None:
+    if pull.wait_for is not None:
         raise ConfigError("--wait-for: waiting for bots is for GitHub and GitLab only")
-    target = resolve_pull_request(args.organization, args.project, args.repo, args.pr, env)
-    http = make_http_client()
-    timing = github_input.TIMING  # read at call time, so that tests can replace it
-    try:
-        client = AzureDevOpsClient.from_env(
-            http, env, sleep=timing.sleep, clock=timing.clock, on_wait=progress.note
-        )
+    target = resolve_pull_request(pull.organization, pull.project, pull.repo, pull.pr, env)
+    with github_input.client_for(AzureDevOpsClient.from_env, env) as client:
         identity = client.identity(target.organization)
         own = identity.id if identity is not None else ""
         if own:
             options = msgspec.structs.replace(options, own_login=own)
         with progress.stage(f"reading {target} from Azure DevOps"):
             snapshot = read_pull_request(client, target, changes=False)
-    finally:
-        http.close()
     talk = conversation(
         snapshot.threads, head_sha=snapshot.head_sha, web_url=snapshot.web_url, own_id=own
     )
     batch = read_threads(talk, name=str(target), options=options)
-    return PullInput(batch, talk.head_sha, None)
+    screened = None
+    if triagers is not None:
+        from review_quorum.cli.history_platforms import triage
+
+        screened = triage("azure_devops", None, snapshot, own, triagers, options.bot_logins)
+    activity = _activity(snapshot, talk.comments)
+    return with_triage(PullInput(batch, talk.head_sha, None, talk=activity), screened)
+
+
+def _activity(snapshot: AzurePullSnapshot, comments: Sequence[PullComment]) -> Activity:
+    """The comments for coverage: each on the head when made after the latest iteration."""
+    from review_quorum.delivery.timestamps import parse_timestamp
+    from review_quorum.history.coverage import Activity
+
+    latest = max(snapshot.iterations, key=lambda i: i.get("id") or 0, default={})
+    records = tuple(c.record for c in comments if isinstance(c.record, dict))
+    pushed = parse_timestamp(latest.get("createdDate"))
+    return Activity(snapshot.head_sha, pushed, issue_comments=records)

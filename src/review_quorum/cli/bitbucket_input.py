@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
 from review_quorum.cli import github_input, progress
+from review_quorum.cli.common import PullSource
 from review_quorum.cli.github_input import PullInput
+from review_quorum.cli.gitlab_input import with_triage
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions
 from review_quorum.ingest.bitbucket_comments import conversation, read_pull_comments
@@ -34,41 +36,45 @@ def add_bitbucket_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def wants_bitbucket(args: argparse.Namespace) -> bool:
-    return bool(getattr(args, "bitbucket", False))
-
-
 def read_bitbucket(
-    args: argparse.Namespace, options: ReadOptions, env: Mapping[str, str] | None = None
+    pull: PullSource,
+    options: ReadOptions,
+    env: Mapping[str, str] | None = None,
+    *,
+    triagers: Sequence[str] | None = None,
 ) -> PullInput:
-    """Read the pull request's comments into a batch of findings."""
+    """Read the pull request's comments into a batch of findings; with `triagers` (a run
+    recorded in the history), the triagers' decisions too."""
     from review_quorum.bitbucket.client import BitbucketClient
     from review_quorum.bitbucket.poster import head_commit
     from review_quorum.bitbucket.snapshot import read_pull_request
     from review_quorum.bitbucket.target import resolve_pull_request
-    from review_quorum.cli.posting import make_http_client
 
     env = os.environ if env is None else env
-    if args.wait_for is not None:
+    if pull.wait_for is not None:
         raise ConfigError("--wait-for: waiting for bots is for GitHub and GitLab only")
-    target = resolve_pull_request(args.repo, args.pr, env)
-    http = make_http_client()
-    timing = github_input.TIMING  # read at call time, so that tests can replace it
-    try:
-        client = BitbucketClient.from_env(
-            http, env, sleep=timing.sleep, clock=timing.clock, on_wait=progress.note
-        )
+    target = resolve_pull_request(pull.repo, pull.pr, env)
+    with github_input.client_for(BitbucketClient.from_env, env) as client:
         account = client.current_account()
         own = account.uuid if account is not None else ""
         if own:
             options = msgspec.structs.replace(options, own_login=own)
         with progress.stage(f"reading {target} from Bitbucket"):
             snapshot = read_pull_request(client, target)
-    finally:
-        http.close()
     # Bitbucket names the head commit abbreviated: the pipeline's full hash, when it is
     # that commit, is the one a plan can name; else the plan names none.
     head = head_commit(snapshot, env)
     talk = conversation(snapshot.comments, head_sha=head if len(head) == 40 else "", own_uuid=own)
     batch = read_pull_comments(talk, name=str(target), options=options)
-    return PullInput(batch, talk.head_sha, None)
+    screened = None
+    if triagers is not None:
+        from review_quorum.cli.history_platforms import triage
+
+        screened = triage("bitbucket", None, snapshot, own, triagers, options.bot_logins)
+    from review_quorum.history.coverage import Activity
+
+    # Bitbucket says neither which commit a comment was made on nor when the head was
+    # pushed: every bot comment counts as covering the head.
+    records = tuple(c.record for c in talk.comments if isinstance(c.record, dict))
+    activity = Activity(talk.head_sha, None, issue_comments=records)
+    return with_triage(PullInput(batch, talk.head_sha, None, talk=activity), screened)

@@ -157,6 +157,45 @@ class InputFiles(msgspec.Struct, frozen=True):
         )
 
 
+class PullSource(msgspec.Struct, frozen=True):
+    """The pull request `quorum review` reads comments from, taken from the command line
+    once: the services asked for (``--github``, ``--gitlab``, ``--azure-devops``,
+    ``--bitbucket``; ``--wait-for`` alone implies ``--github``) and how to name and wait
+    for it."""
+
+    services: tuple[str, ...] = ()
+    repo: str | None = None
+    pr: int | None = None
+    project: str | None = None
+    mr: int | None = None
+    organization: str | None = None
+    wait_for: str | None = None
+    wait_timeout: float | None = None
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> PullSource:
+        gitlab = bool(getattr(args, "gitlab", False))
+        asked = (
+            ("--github", bool(args.github or (args.wait_for and not gitlab))),
+            ("--gitlab", gitlab),
+            ("--azure-devops", bool(getattr(args, "azure_devops", False))),
+            ("--bitbucket", bool(getattr(args, "bitbucket", False))),
+        )
+        return cls(
+            services=tuple(flag for flag, wanted in asked if wanted),
+            repo=args.repo,
+            pr=args.pr,
+            project=args.project,
+            mr=args.mr,
+            organization=getattr(args, "organization", None),
+            wait_for=args.wait_for,
+            wait_timeout=args.wait_timeout,
+        )
+
+    def wants(self, service: str) -> bool:
+        return service in self.services
+
+
 def load_inputs(
     files: InputFiles,
     *,

@@ -19,13 +19,14 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, TypeVar
 
 import msgspec
 
 from review_quorum.cli import progress
-from review_quorum.cli.common import warn
+from review_quorum.cli.common import PullSource, warn
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import Batch, ReadOptions
 from review_quorum.ingest.comments import PullComment, read_comments
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from review_quorum.github import GitHubClient
     from review_quorum.github.snapshot import PullSnapshot
     from review_quorum.github.target import PullRequest
-    from review_quorum.github.waiting import Reading
+    from review_quorum.github.waiting import Conversation, Reading
     from review_quorum.history.triage import Decision
 
 DEFAULT_WAIT_TIMEOUT = 600.0
@@ -50,6 +51,21 @@ class Timing(msgspec.Struct):
 
 
 TIMING = Timing()
+_Client = TypeVar("_Client")
+
+
+@contextmanager
+def client_for(make: Callable[..., _Client], env: Mapping[str, str]) -> Iterator[_Client]:
+    """The client `make` (a platform client's `from_env`) gives for one reading, on an
+    HTTP client of its own (closed after), with `TIMING`'s clock and sleeper and the
+    progress notes."""
+    from review_quorum.cli.posting import make_http_client  # httpx only when reading
+
+    http = make_http_client()
+    try:
+        yield make(http, env, sleep=TIMING.sleep, clock=TIMING.clock, on_wait=progress.note)
+    finally:
+        http.close()
 
 
 class PullInput(msgspec.Struct, frozen=True):
@@ -60,6 +76,7 @@ class PullInput(msgspec.Struct, frozen=True):
     awaited: AwaitedBots | None
     snapshot: PullSnapshot | None = None
     decisions: tuple[Decision, ...] = ()  # writers' triage, read when the run is recorded
+    talk: Conversation | None = None  # another platform's comments, for coverage
 
 
 def add_github_arguments(parser: argparse.ArgumentParser) -> None:
@@ -85,13 +102,8 @@ def add_github_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def wants_github(args: argparse.Namespace) -> bool:
-    """--github, or --wait-for without --gitlab (which waits on the merge request)."""
-    return bool(args.github or (args.wait_for and not getattr(args, "gitlab", False)))
-
-
 def read_github(
-    args: argparse.Namespace,
+    pull: PullSource,
     options: ReadOptions,
     env: Mapping[str, str] | None = None,
     *,
@@ -100,7 +112,6 @@ def read_github(
     """Read (after waiting, if asked) the pull request's comments into a batch of findings;
     with `triage` (a run recorded in the history), the writers' triage decisions too."""
     # Imported here so that commands which never touch GitHub do not pay for httpx.
-    from review_quorum.cli.posting import make_http_client
     from review_quorum.github import GitHubClient, resolve_target
     from review_quorum.github.snapshot import head_commit_date, read_pull
     from review_quorum.github.waiting import parse_bot_list
@@ -108,22 +119,18 @@ def read_github(
 
     env = os.environ if env is None else env
     target = resolve_target(
-        args.repo, args.pr, env, missing="--github: reading needs the pull request"
+        pull.repo, pull.pr, env, missing="--github: reading needs the pull request"
     )
     if not env.get("GITHUB_TOKEN", "").strip():
         raise ConfigError(
             "--github reads the pull request through the GitHub API: set GITHUB_TOKEN"
         )
-    bots = parse_bot_list(args.wait_for or "", options.bot_logins)
-    if args.wait_for is not None and not bots:
+    bots = parse_bot_list(pull.wait_for or "", options.bot_logins)
+    if pull.wait_for is not None and not bots:
         raise ConfigError(
-            f"--wait-for: expected bot names separated by commas, not {args.wait_for!r}"
+            f"--wait-for: expected bot names separated by commas, not {pull.wait_for!r}"
         )
-    http = make_http_client()
-    try:
-        client = GitHubClient.from_env(
-            http, env, sleep=TIMING.sleep, clock=TIMING.clock, on_wait=progress.note
-        )
+    with client_for(GitHubClient.from_env, env) as client:
         date = head_commit_date if bots else None
 
         def read() -> PullSnapshot:
@@ -132,12 +139,10 @@ def read_github(
         with progress.stage(f"reading {target} from GitHub"):
             if bots:
                 absent = _not_installed(client, target, bots, options.bot_logins)
-                snapshot, awaited = wait(read, bots, args.wait_timeout, options.bot_logins, absent)
+                snapshot, awaited = wait(read, bots, pull.wait_timeout, options.bot_logins, absent)
             else:
                 snapshot, awaited = read(), None
         decisions = read_decisions(client, snapshot) if triage else []
-    finally:
-        http.close()
     batch = read_comments(_comments(snapshot), name=str(snapshot.target), options=options)
     return PullInput(batch, snapshot.head_sha, awaited, snapshot, tuple(decisions))
 

@@ -13,16 +13,21 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from review_quorum.cli import github_input, progress
-from review_quorum.cli.common import request_number
+from review_quorum.cli.common import PullSource, request_number
 from review_quorum.cli.github_input import PullInput, wait
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions
 from review_quorum.ingest.gitlab_notes import MergeRequestConversation, conversation, read_notes
+
+if TYPE_CHECKING:
+    from review_quorum.gitlab.snapshot import MergeRequestSnapshot
+    from review_quorum.history.triage import Screened
 
 
 def add_gitlab_arguments(parser: argparse.ArgumentParser) -> None:
@@ -52,41 +57,39 @@ def add_merge_request_arguments(group: argparse._ArgumentGroup) -> None:
     )
 
 
-def wants_gitlab(args: argparse.Namespace) -> bool:
-    return bool(getattr(args, "gitlab", False))
-
-
 def read_gitlab(
-    args: argparse.Namespace, options: ReadOptions, env: Mapping[str, str] | None = None
+    pull: PullSource,
+    options: ReadOptions,
+    env: Mapping[str, str] | None = None,
+    *,
+    triagers: Sequence[str] | None = None,
 ) -> PullInput:
-    """Read (after waiting, if asked) the merge request's notes into a batch of findings."""
-    from review_quorum.cli.posting import make_http_client
+    """Read (after waiting, if asked) the merge request's notes into a batch of findings;
+    with `triagers` (a run recorded in the history), the triagers' decisions too."""
     from review_quorum.github.waiting import parse_bot_list
     from review_quorum.gitlab.client import GitLabClient
     from review_quorum.gitlab.snapshot import read_merge_request
     from review_quorum.gitlab.target import resolve_merge_request
 
     env = os.environ if env is None else env
-    target = resolve_merge_request(args.project, args.mr, env)
-    bots = parse_bot_list(args.wait_for or "", options.bot_logins)
-    if args.wait_for is not None and not bots:
+    target = resolve_merge_request(pull.project, pull.mr, env)
+    bots = parse_bot_list(pull.wait_for or "", options.bot_logins)
+    if pull.wait_for is not None and not bots:
         raise ConfigError(
-            f"--wait-for: expected bot names separated by commas, not {args.wait_for!r}"
+            f"--wait-for: expected bot names separated by commas, not {pull.wait_for!r}"
         )
-    http = make_http_client()
-    timing = github_input.TIMING  # read at call time, so that tests can replace it
-    try:
-        client = GitLabClient.from_env(
-            http, env, sleep=timing.sleep, clock=timing.clock, on_wait=progress.note
-        )
+    with github_input.client_for(GitLabClient.from_env, env) as client:
         if options.own_login is None:
             # our own notes are the token's account's: only those, marked, are ours
             user = client.current_user()
             if user is not None:
                 options = msgspec.structs.replace(options, own_login=user.username)
 
+        snapshots: list[MergeRequestSnapshot] = []
+
         def read() -> MergeRequestConversation:
             snapshot = read_merge_request(client, target)
+            snapshots.append(snapshot)
             return conversation(
                 snapshot.discussions,
                 head_sha=snapshot.head_sha,
@@ -96,10 +99,22 @@ def read_gitlab(
 
         with progress.stage(f"reading {target} from GitLab"):
             if bots:
-                talk, awaited = wait(read, bots, args.wait_timeout, options.bot_logins)
+                talk, awaited = wait(read, bots, pull.wait_timeout, options.bot_logins)
             else:
                 talk, awaited = read(), None
-    finally:
-        http.close()
+        screened = None
+        if triagers is not None:
+            from review_quorum.cli.history_platforms import triage
+
+            own = options.own_login or ""
+            screened = triage("gitlab", client, snapshots[-1], own, triagers, options.bot_logins)
     batch = read_notes(talk, name=str(target), options=options)
-    return PullInput(batch, talk.head_sha, awaited)
+    return with_triage(PullInput(batch, talk.head_sha, awaited, talk=talk), screened)
+
+
+def with_triage(pulled: PullInput, screened: Screened | None) -> PullInput:
+    """`pulled` with the decisions kept, and a counted record of each one refused."""
+    if screened is None:
+        return pulled
+    pulled.batch.skipped.extend(screened.refused)
+    return msgspec.structs.replace(pulled, decisions=screened.kept)

@@ -1,8 +1,9 @@
 """`quorum history sync|show|rule`: read past pull requests' outcomes, and look at them.
 
 ``sync`` reads a repository's pull requests from GitHub (``GITHUB_TOKEN``, honouring
-``GITHUB_API_URL``) into the history database; ``show`` lists each stored bot finding with
-its signals, its outcome and the clause of the outcome rule that decided it; ``rule``
+``GITHUB_API_URL``), or with ``--gitlab``, ``--azure-devops`` or ``--bitbucket`` from that
+platform (`history_platforms`), into the history database; ``show`` lists each stored bot
+finding with its signals, its outcome and the clause of the outcome rule that decided it; ``rule``
 prints the rule in effect (``outcome-rule`` in the configuration, else the default) and
 what each condition means. Bot text is printed on one line, control characters removed.
 """
@@ -19,7 +20,7 @@ from typing import Any
 import orjson
 
 from review_quorum import config
-from review_quorum.cli import progress
+from review_quorum.cli import history_platforms, progress
 from review_quorum.cli.common import ExitCode, request_number, write_output
 from review_quorum.cli.record import add_db_argument, default_db, open_reading
 from review_quorum.errors import ConfigError
@@ -41,10 +42,36 @@ def add_parser(subparsers: Any) -> None:
     actions = parser.add_subparsers(
         dest="action", metavar="ACTION", required=True, help="what to do with the history"
     )
-    sync = actions.add_parser("sync", help="read past pull requests from GitHub")
-    sync.add_argument("--repo", required=True, metavar="OWNER/NAME", help="the repository to read")
+    sync = actions.add_parser(
+        "sync", help="read past pull requests from GitHub, GitLab, Azure DevOps or Bitbucket"
+    )
+    sync.add_argument(
+        "--repo",
+        metavar="OWNER/NAME",
+        help="the repository to read (GitHub: OWNER/NAME; Azure DevOps: the repository; "
+        "Bitbucket: WORKSPACE/REPOSITORY)",
+    )
     sync.add_argument("--since", type=date, metavar="DATE", help="pull requests updated since")
     sync.add_argument("--last", type=positive, metavar="N", help="the N most recent")
+    for flag, where in (
+        ("--gitlab", "a GitLab project's merge requests (GITLAB_TOKEN; --project)"),
+        ("--azure-devops", "an Azure DevOps repository's pull requests (--organization ...)"),
+        ("--bitbucket", "a Bitbucket Cloud repository's pull requests (--repo)"),
+    ):
+        sync.add_argument(flag, action="store_true", help=f"read {where}")
+    sync.add_argument(
+        "--project", metavar="ID|PATH", help="GitLab: the project; Azure DevOps: the project"
+    )
+    sync.add_argument("--organization", metavar="ORG", help="Azure DevOps: the organisation")
+    sync.add_argument(
+        "--pr",
+        "--mr",
+        type=request_number("pull request number"),
+        action="append",
+        metavar="N",
+        help="GitLab, Azure DevOps, Bitbucket: a pull (merge) request to read, besides those "
+        "the history holds; repeat for more",
+    )
     show = actions.add_parser("show", help="each stored bot finding and its outcome")
     show.add_argument("--repo", metavar="OWNER/NAME", help="only this repository")
     show.add_argument(
@@ -106,6 +133,15 @@ def _sync(args: argparse.Namespace, settings: dict[str, Any]) -> int:
     from review_quorum.history.database import remove_if_empty
     from review_quorum.history.sync import sync
 
+    platform = history_platforms.platform_of(args)
+    if platform is not None:
+        return _sync_platform(args, settings, platform)
+    if not args.repo:
+        raise ConfigError(
+            "history sync needs --repo OWNER/NAME (or --gitlab, --azure-devops, --bitbucket)"
+        )
+    if args.pr:
+        raise ConfigError("--pr: on GitHub, history sync lists the pull requests itself")
     target = PullRequest.create(args.repo, 1)
     if not os.environ.get("GITHUB_TOKEN", "").strip():
         raise ConfigError(
@@ -137,6 +173,25 @@ def _sync(args: argparse.Namespace, settings: dict[str, Any]) -> int:
         http.close()
         database.close()
     print(f"quorum: {report.describe(f'{target.owner}/{target.repo}')}", file=sys.stderr)
+    return ExitCode.OK
+
+
+def _sync_platform(args: argparse.Namespace, settings: dict[str, Any], platform: str) -> int:
+    from review_quorum.history.database import remove_if_empty
+
+    db = args.db or default_db(settings)
+    new = "://" not in db and not os.path.lexists(db)
+    database = open_history(db)
+    try:
+        name, report = history_platforms.sync(args, platform, database, reading_options(settings))
+    except BaseException:
+        if new:  # a failed first sync leaves no empty history behind
+            database.close()
+            remove_if_empty(db)
+        raise
+    finally:
+        database.close()
+    print(f"quorum: {report.describe(name)}", file=sys.stderr)
     return ExitCode.OK
 
 

@@ -1,11 +1,10 @@
-"""The history's part in `quorum review --github`: coverage of the head, and triage honoured.
+"""The history's part in `quorum review --db` (any platform), read before planning.
 
 `coverage_for` says, for every expected bot (``expected-bots`` in the configuration, else
-the bots the history has seen on the repository), whether it reviewed the head commit;
-the bots that did form the agreement denominator unless ``--bots`` is given. `apply`
-stores the writers' triage read with the pull request (`history.triage`), honours every
-decision stored for it (`history.honour`) and names the bots that did not review in the
-summary.
+the bots the history has seen on the repository), whether it reviewed the head commit.
+`triage_for` stores the writers' triage read with the pull request (`history.triage`) and
+reads back every decision stored for it. Both are inputs to planning (`plan.review`):
+the plan decides who votes, what is quiet and what gates; nothing here changes a plan.
 """
 
 from __future__ import annotations
@@ -14,12 +13,13 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from review_quorum.plan import NO_TRIAGE, Triage
+
 if TYPE_CHECKING:
     from review_quorum.cli.github_input import PullInput
     from review_quorum.cli.record import Recorder
-    from review_quorum.history.coverage import BotCoverage
     from review_quorum.model import NormalizedFinding
-    from review_quorum.plan import ReviewPlan
+    from review_quorum.plan import BotCoverage
 
 
 def coverage_for(
@@ -28,18 +28,19 @@ def coverage_for(
     settings: Mapping[str, Any],
     findings: Sequence[NormalizedFinding],
 ) -> list[BotCoverage]:
-    """Each expected bot's coverage of the head commit (none without a GitHub reading).
+    """Each expected bot's coverage of the head commit (none without a reading of the pull
+    request from its platform).
 
     `findings` are all the run's findings: a bot with findings from the input files
     reviewed what this run reviews.
     """
-    if pulled is None or pulled.snapshot is None:
+    talk = None if pulled is None else pulled.snapshot or pulled.talk
+    if pulled is None or talk is None:
         return []
     from review_quorum.history import open_history
     from review_quorum.history.coverage import coverage, expected_bots
 
     configured = settings.get("expected-bots")
-    snapshot = pulled.snapshot
     if configured or recorder is None:
         expected = expected_bots(configured, None, "", "")
     else:
@@ -50,45 +51,21 @@ def coverage_for(
             database.close()
     read = Counter(f.bot for f in pulled.batch.findings)
     given = frozenset(bot for bot, n in Counter(f.bot for f in findings).items() if n > read[bot])
-    return coverage(snapshot, expected, settings.get("bot-logins") or {}, given)
+    return coverage(talk, expected, settings.get("bot-logins") or {}, given)
 
 
-def reviewed(covered: list[BotCoverage]) -> tuple[str, ...]:
-    """The expected bots that reviewed the head commit."""
-    if not covered:
-        return ()
-    from review_quorum.history.coverage import reviewers
+def triage_for(recorder: Recorder | None, pulled: PullInput | None) -> Triage:
+    """The pull request's stored triage (none without `--db`), after storing the writers'
+    decisions this run read from it."""
+    if recorder is None:
+        return NO_TRIAGE  # nothing to read: no history module (nor httpx) is loaded
+    from review_quorum.history import open_history
+    from review_quorum.history.triage import store, triage_for
 
-    return reviewers(covered)
-
-
-def apply(
-    plan: ReviewPlan,
-    recorder: Recorder | None,
-    pulled: PullInput | None,
-    covered: list[BotCoverage],
-) -> ReviewPlan:
-    """`plan` with the stored triage honoured and the coverage said."""
-    if recorder is None and not covered:
-        return plan  # nothing to honour or say: no history module (nor httpx) is loaded
-    from review_quorum.history.honour import honour_triage, with_coverage
-
-    if recorder is not None:
-        from review_quorum.history import open_history
-        from review_quorum.history.triage import carried_over, decisions_for, store
-
-        database = open_history(recorder.target)
-        try:
-            if pulled is not None and pulled.decisions:
-                store(database, recorder.owner, recorder.repo, recorder.number, [*pulled.decisions])
-            decisions = decisions_for(database, recorder.owner, recorder.repo, recorder.number)
-            places = {
-                (item.finding.file, item.finding.category, item.finding.line): item.fingerprint
-                for item in plan.findings
-            }
-            target = (recorder.owner, recorder.repo, recorder.number)
-            decisions = carried_over(database, *target, decisions, places)
-        finally:
-            database.close()
-        plan = honour_triage(plan, decisions)
-    return with_coverage(plan, covered)
+    database = open_history(recorder.target)
+    try:
+        if pulled is not None and pulled.decisions:
+            store(database, recorder.owner, recorder.repo, recorder.number, [*pulled.decisions])
+        return triage_for(database, recorder.owner, recorder.repo, recorder.number)
+    finally:
+        database.close()

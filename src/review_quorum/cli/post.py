@@ -3,22 +3,23 @@
 `quorum post PLAN.json` reads what `quorum review --format json` wrote and posts it with
 `review_quorum.github.post_review`. The plan may come from someone else (a fork's
 artifact): it is rebuilt from its findings (`review_quorum.saved_plan`, which refuses a
-plan whose structure is off) and every body is rendered afresh, never taken from the
-file. `add_post_arguments` (and `cli.posting.post_from_args`) let `quorum review --post`
-do the same without a file. The review event is a COMMENT, or REQUEST_CHANGES when
-`--request-changes-on LEVEL` is given and the plan has findings at or above LEVEL
-(`cli.posting.choose_event`); this command never approves. `--hide-duplicates` minimizes
-the bots' comments that repeat a reported finding; `--inline-mode` must agree with the
-plan's (a plan made with `--inline-mode link` posts no inline comments of its own, its
-summary links to the bots' comments instead). `--dry-run` performs the reads (when a token
-is available) and prints every write request instead of sending it, with the
+plan whose structure is off) and every body is rendered afresh, never taken from the file.
+`add_post_arguments` and `deliver` (given the `cli.posting.PostingOptions` read once) let
+`quorum review --post` do the same without a file. The review event is a COMMENT, or
+REQUEST_CHANGES when `--request-changes-on LEVEL` is given and the plan has findings at or
+above LEVEL (`cli.posting.choose_event`); this command never approves. `--hide-duplicates`
+minimizes the bots' comments that repeat a reported finding; `--inline-mode` must agree
+with the plan's (a plan made with `--inline-mode link` posts no inline comments of its
+own, its summary links to the bots' comments instead). `--dry-run` performs the reads
+(when a token is available) and prints every write request instead of sending it, with the
 Authorization header redacted. The printed requests go to standard output, the one-line
 result to standard error. A saved plan's bot findings are checked against the comments
 the posting run reads from GitHub: the plan is a proposal (`checked_plan`), every finding
 from a bot is rebuilt from GitHub's comments, the plan adds only its analysers' findings,
 what it claims of a bot that no comment says is left out and counted, and only comments
 the posted review shows are hidden. Its verdicts are not used (`--verdicts FILE` gives the
-run its own) and its gate only lowers this run's (`--gate-level`, else the
+run its own; with the verifier's flags and `--diff` the run verifies the plan as it rebuilt
+it, `verified`) and its gate only lowers this run's (`--gate-level`, else the
 configuration's). The review goes on the head commit GitHub names, and a plan about
 another commit is not posted. The configuration found in the working directory says
 which bot each login is, as for `quorum review`. GitHub failures raise `GitHubError` and
@@ -31,21 +32,28 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from msgspec.structs import replace
+
 from review_quorum import config
+from review_quorum.cli import verifying
 from review_quorum.cli.azure_devops_input import add_organization_argument
 from review_quorum.cli.common import ExitCode, login, read_bytes, request_number, warn
 from review_quorum.cli.gitlab_input import add_merge_request_arguments
 from review_quorum.cli.record import Recorder, add_record_arguments
+from review_quorum.identity import CodeLines
 from review_quorum.ingest.base import ReadOptions, Source
 from review_quorum.model import ConsensusLevel
 from review_quorum.plan import INLINE_MODES, ReviewPlan
 
 if TYPE_CHECKING:
     from review_quorum.checked_plan import CheckedPlan, Fresh
+    from review_quorum.cli.posting import PostingOptions
     from review_quorum.github import PullRequest
+    from review_quorum.scoring.confidence.attach import AttachedVerdict, AttachedVerdictInput
+    from review_quorum.verifier.stage import VerifyOptions
 
 LEVELS = [level.value for level in ConsensusLevel]
 
@@ -74,8 +82,23 @@ def add_parser(subparsers: Any) -> None:
         help="this run's gate (default: the configuration's gate-level, else confirmed); "
         "a plan may lower it, never lift it",
     )
+    parser.add_argument(
+        "--checkout",
+        metavar="DIR",
+        help="the head commit's checkout: with --resolve-fixed, a finding no longer reported "
+        "is marked fixed only when its flagged line changed or is gone there (without it, "
+        "GitHub's and GitLab's own tracking of the line decides, and Azure DevOps and "
+        "Bitbucket keep such threads open)",
+    )
+    parser.add_argument(
+        "--diff",
+        metavar="FILE",
+        help="the pull request's unified diff, for the verifier (with --verify-url or "
+        "--verifier-cmd)",
+    )
     add_post_arguments(parser)
     add_record_arguments(parser)
+    verifying.add_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -149,11 +172,13 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from review_quorum.checked_plan import check_plan
     from review_quorum.cli.common import load_verdicts
+    from review_quorum.cli.posting import PostingOptions
     from review_quorum.github import resolve_target
     from review_quorum.saved_plan import read_saved_plan
 
     source = "<stdin>" if args.plan == "-" else args.plan
-    document = Source(source, read_bytes(args.plan)).json()
+    plan_file = Source(source, read_bytes(args.plan))
+    document = plan_file.json()
     settings = config.load(None)
     reporter = args.reporter or settings.get("reporter")
     if reporter == "gitlab-mr":
@@ -174,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         page = pull_page(resolve_target(args.repo, args.pr, os.environ), os.environ)
-    plans = [read_saved_plan(document, source, pull_page=page)]
+    plans = [read_saved_plan(document, source, pull_page=page, data=plan_file.data)]
     faithful: list[bool] = []
     recorder = Recorder.from_args(args)
 
@@ -183,20 +208,46 @@ def run(args: argparse.Namespace) -> int:
     gate = args.gate_level or settings.get("gate-level", "confirmed")  # a plan only lowers it
     gate_level = None if gate == "none" else ConsensusLevel.parse(gate)
     verdicts = load_verdicts(args.verdicts)
+    lines = CodeLines(root=args.checkout) if args.checkout else None
+    chosen = verifying.options(args, settings)
 
     def rebuild(fresh: Fresh) -> CheckedPlan:
-        """The saved plan rebuilt from the comments GitHub shows now (`checked_plan`)."""
+        """The saved plan rebuilt from the comments GitHub shows now (`checked_plan`), and
+        verified when a verifier is given (this run's own verdicts, on the plan as rebuilt)."""
         names = reading.bot_logins.values()
-        checked = check_plan(
-            plans[0], fresh, bot_names=names, gate_level=gate_level, verdicts=verdicts
-        )
+
+        def checked_with(bound: Sequence[tuple[str, AttachedVerdictInput]] = ()) -> CheckedPlan:
+            return check_plan(
+                plans[0],
+                fresh,
+                bot_names=names,
+                gate_level=gate_level,
+                verdicts=verdicts,
+                bound=bound,
+                lines=lines,
+            )
+
+        checked = checked_with()
+        if chosen.wanted:
+            checked = verified(args, chosen, checked, checked_with, recorder)
         warn_checked(checked, "and no comment is hidden this run")
+        unused = checked.plan.skipped[len(plans[0].skipped) + len(checked.mismatched) :]
+        for record in unused:  # this run's verdicts that no finding took
+            warn(f"{record.source}:{record.position}: {record.reason}: not used")
         plans.append(checked.plan)
         faithful.append(checked.faithful)
         return checked
 
+    options = PostingOptions.from_args(args, settings)
     status = deliver(
-        args, plans[0], source, settings, default="github-review", reading=reading, rebuild=rebuild
+        options,
+        plans[0],
+        source,
+        settings,
+        default="github-review",
+        reading=reading,
+        rebuild=rebuild,
+        lines=lines,
     )
     if recorder is not None:
         if args.dry_run:
@@ -206,6 +257,40 @@ def run(args: argparse.Namespace) -> int:
             # review and a post of its plan are one run), else the plan as posted.
             recorder.record(plans[0] if faithful[-1:] == [True] else plans[-1])
     return status
+
+
+def verified(
+    args: argparse.Namespace,
+    chosen: VerifyOptions,
+    checked: CheckedPlan,
+    checked_with: Callable[[Sequence[tuple[str, AttachedVerdictInput]]], CheckedPlan],
+    recorder: Recorder | None = None,
+) -> CheckedPlan:
+    """`checked` verified by this run: the clusters it rebuilt from GitHub's comments (never
+    the plan's word for them) are asked about, and each verdict goes to the cluster it was
+    asked about, as `quorum review --verify-url` applies them (with `--db`, the answers are
+    kept in the history)."""
+    from review_quorum.checked_plan import cluster_key
+    from review_quorum.scoring.confidence.attach import AttachedVerdictInput
+    from review_quorum.verifier.stage import apply, verify
+
+    plan = checked.plan
+    keep = None if getattr(args, "verify_cache", None) is not None else recorder
+    diff = verifying.diff_text(args.diff)
+    with verifying.history_store(keep) as store:
+        verification = verify(plan, diff, chosen, os.environ, store=store)
+    for problem in verification.problems:
+        warn(problem)
+
+    def replan(placed: Mapping[int, AttachedVerdict]) -> ReviewPlan:
+        bound = []
+        for index, verdict in placed.items():
+            finding = plan.findings[index].finding
+            at = AttachedVerdictInput(finding.file, finding.line or 0, verdict)
+            bound.append((cluster_key(finding.members), at))
+        return checked_with(bound).plan
+
+    return replace(checked, plan=apply(plan, replan, verification, chosen))
 
 
 def warn_checked(checked: CheckedPlan, hidden: str = "") -> None:
@@ -226,7 +311,7 @@ def warn_checked(checked: CheckedPlan, hidden: str = "") -> None:
 
 
 def deliver(
-    args: argparse.Namespace,
+    options: PostingOptions,
     plan: ReviewPlan,
     source: str,
     file_settings: Mapping[str, Any],
@@ -235,19 +320,21 @@ def deliver(
     written: bool = False,
     reading: ReadOptions | None = None,
     rebuild: Callable[[Fresh], CheckedPlan] | None = None,
+    lines: CodeLines | None = None,
 ) -> int:
-    """Deliver `plan` with `--reporter`, else the configuration's reporter, else `default`;
-    `written` says the command already wrote the review locally (so `local` has no more to
-    do); `reading` is how the poster reads the pull request's comments, and `rebuild` checks
-    a saved plan against them (see `post_review`)."""
-    from review_quorum.cli.posting import PostingOptions
+    """Deliver `plan` as `options` say (read once, `PostingOptions.from_args`): with
+    `--reporter`, else the configuration's reporter, else `default`. `written` says the
+    command already wrote the review locally (so `local` has no more to do); `reading` is
+    how the poster reads the pull request's comments, and `rebuild` checks a saved plan
+    against them (see `post_review`); `lines` is the head's code, if at hand."""
     from review_quorum.cli.reporters import REPORTERS, Delivery
 
-    options = PostingOptions.from_args(args, file_settings)
     name = options.reporter or file_settings.get("reporter") or default
     if name == "local" and written:
         return ExitCode.OK
-    delivery = Delivery(plan, source, options, os.environ, reading=reading, rebuild=rebuild)
+    delivery = Delivery(
+        plan, source, options, os.environ, reading=reading, rebuild=rebuild, lines=lines
+    )
     return REPORTERS[name](delivery)
 
 

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
     from review_quorum.checked_plan import CheckedPlan, Fresh
     from review_quorum.delivery.draft import ReviewDraft
+    from review_quorum.identity import CodeLines
 
 
 class PostingOptions(msgspec.Struct, frozen=True):
@@ -88,15 +89,16 @@ def post_to_github(
     http: httpx.Client | None = None,
     reading: ReadOptions | None = None,
     rebuild: Callable[[Fresh], CheckedPlan] | None = None,
+    lines: CodeLines | None = None,
 ) -> int:
     """Post `plan` (`source` names it) as `options` say; returns the exit status.
     `reading` goes to `post_review`, and `rebuild` too, as the maker of the draft of the
-    checked plan, which gets its event the same way."""
+    checked plan, which gets its event and the head's code `lines` the same way."""
     # Imported here so that commands which never post do not pay for httpx.
     from review_quorum.github import GitHubClient, post_review, resolve_target
 
     env = os.environ if env is None else env
-    draft = _draft(plan, source, options)
+    draft = _draft(plan, source, options, lines=lines)
     for skipped in draft.skipped:
         warn(f"not posted: {skipped.describe()}")
     if options.inline_mode is not None and options.inline_mode != draft.inline_mode:
@@ -122,7 +124,7 @@ def post_to_github(
                 bot_login=options.bot_login,
                 env=env,
                 reading=reading,
-                rebuild=None if rebuild is None else _redraft(rebuild, source, options),
+                rebuild=None if rebuild is None else _redraft(rebuild, source, options, lines),
             )
     finally:
         if owned:
@@ -161,22 +163,32 @@ def report_outcome(dry_run: bool, client: _Client, result: _Outcome, variable: s
 
 
 def _draft(
-    plan: ReviewPlan, source: str, options: PostingOptions, mismatched: int = 0
+    plan: ReviewPlan,
+    source: str,
+    options: PostingOptions,
+    mismatched: int = 0,
+    *,
+    lines: CodeLines | None = None,
 ) -> ReviewDraft:
     from review_quorum.delivery.draft import ReviewDraft
 
     event = choose_event(plan, options.request_changes_on)
-    return ReviewDraft.from_plan(plan, source=source, event=event, mismatched=mismatched)
+    return ReviewDraft.from_plan(
+        plan, source=source, event=event, mismatched=mismatched, lines=lines
+    )
 
 
 def _redraft(
-    rebuild: Callable[[Fresh], CheckedPlan], source: str, options: PostingOptions
+    rebuild: Callable[[Fresh], CheckedPlan],
+    source: str,
+    options: PostingOptions,
+    lines: CodeLines | None = None,
 ) -> Callable[[Fresh], ReviewDraft]:
     """The draft of the plan `rebuild` checks against the comments the poster reads."""
 
     def rebuilt(fresh: Fresh) -> ReviewDraft:
         checked = rebuild(fresh)
-        draft = _draft(checked.plan, source, options, len(checked.mismatched))
+        draft = _draft(checked.plan, source, options, len(checked.mismatched), lines=lines)
         for skipped in draft.skipped:
             warn(f"not posted: {skipped.describe()}")
         return draft

@@ -21,7 +21,6 @@ import msgspec
 from review_quorum import config
 from review_quorum.cli import progress
 from review_quorum.errors import ConfigError, shown
-from review_quorum.render.json_report import content_digest
 
 if TYPE_CHECKING:
     from review_quorum.history import Database
@@ -106,13 +105,15 @@ class Recorder(msgspec.Struct, frozen=True):
             raise ConfigError(
                 f"--db {shown(target)}: a history path or URL holds no newline or control character"
             )
+        env = os.environ if env is None else env
+        new = "://" not in target and not os.path.lexists(target)
+        platform = _platform(args, settings)
+        if platform is not None:
+            return cls._on_platform(args, platform, target, new, env)
         from review_quorum.github import resolve_target
 
         pull = resolve_target(
-            args.repo,
-            args.pr,
-            os.environ if env is None else env,
-            missing="--db: recording needs the pull request",
+            args.repo, args.pr, env, missing="--db: recording needs the pull request"
         )
         head = args.head_sha or pull.head_sha or _git_head(getattr(args, "git", None))
         if not head:
@@ -120,8 +121,35 @@ class Recorder(msgspec.Struct, frozen=True):
                 "--db: recording needs the head commit: pass --head-sha SHA "
                 "(or run in a pull_request workflow, or review with --git BASE..HEAD)"
             )
-        new = "://" not in target and not os.path.lexists(target)
         return cls(target, pull.owner, pull.repo, pull.number, head, new)
+
+    @classmethod
+    def _on_platform(
+        cls,
+        args: argparse.Namespace,
+        platform: str,
+        target: str,
+        new: bool,
+        env: Mapping[str, str],
+    ) -> Recorder:
+        """A run on GitLab, Azure DevOps or Bitbucket, named as `history sync` names it."""
+        from review_quorum.cli import history_platforms
+
+        number = getattr(args, "mr", None) if platform == "gitlab" else args.pr
+        where = history_platforms.where(args, platform, env, number)
+        owner, repo = history_platforms.name_of(where, platform, env)
+        number = where.iid if platform == "gitlab" else where.pull_id
+        head = (
+            args.head_sha
+            or _full(env.get(_HEAD_VARIABLES[platform], ""))
+            or _git_head(getattr(args, "git", None))
+        )
+        if not head:
+            raise ConfigError(
+                f"--db: recording needs the head commit: pass --head-sha SHA (or run in the "
+                f"pull request's pipeline, which sets ${_HEAD_VARIABLES[platform]})"
+            )
+        return cls(target, owner, repo, number, head, new)
 
     def discard_if_new(self) -> None:
         """After a failed run: remove the database this run created, if nothing is in it,
@@ -155,6 +183,7 @@ class Recorder(msgspec.Struct, frozen=True):
         """Record `plan` and say on standard error what happened."""
         from review_quorum.history import RunRecord, open_history, record_run
         from review_quorum.history.successive import git_changes
+        from review_quorum.render.json_report import content_digest
 
         record = RunRecord.from_plan(
             plan,
@@ -171,6 +200,37 @@ class Recorder(msgspec.Struct, frozen=True):
         finally:
             database.close()
         progress.note(recorded.describe(record))
+
+
+# The platform each reporter posts to, when no reading flag names it.
+_REPORTED = {
+    "gitlab-mr": "gitlab",
+    "azure-devops-pr": "azure_devops",
+    "bitbucket-pr": "bitbucket",
+    "bitbucket-insights": "bitbucket",
+}
+# The pipeline variable that holds the pull request's head commit on each platform.
+_HEAD_VARIABLES = {
+    "gitlab": "CI_MERGE_REQUEST_SOURCE_BRANCH_SHA",
+    "azure_devops": "SYSTEM_PULLREQUEST_SOURCECOMMITID",
+    "bitbucket": "BITBUCKET_COMMIT",
+}
+
+
+def _platform(args: argparse.Namespace, settings: Mapping[str, Any] | None) -> str | None:
+    """The platform the run reads or posts to (None: GitHub)."""
+    from review_quorum.cli import history_platforms
+
+    given = history_platforms.platform_of(args)
+    if given is not None:
+        return given
+    reporter = getattr(args, "reporter", None) or (settings or {}).get("reporter")
+    return _REPORTED.get(str(reporter))
+
+
+def _full(text: str) -> str | None:
+    value = text.strip().lower()
+    return value if len(value) in (40, 64) and all(c in "0123456789abcdef" for c in value) else None
 
 
 def full_sha(text: str) -> str:

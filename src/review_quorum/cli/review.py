@@ -8,6 +8,7 @@ the run is recorded in the history store (`cli.record`).
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import time
@@ -22,20 +23,13 @@ import orjson
 from review_quorum import config, ingest
 from review_quorum.baseline import GATE_ON
 from review_quorum.cli import history_review, progress, verifying
-from review_quorum.cli.azure_devops_input import (
-    add_azure_devops_arguments,
-    read_azure_devops,
-    wants_azure_devops,
-)
-from review_quorum.cli.bitbucket_input import (
-    add_bitbucket_arguments,
-    read_bitbucket,
-    wants_bitbucket,
-)
+from review_quorum.cli.azure_devops_input import add_azure_devops_arguments, read_azure_devops
+from review_quorum.cli.bitbucket_input import add_bitbucket_arguments, read_bitbucket
 from review_quorum.cli.common import (
     HELP,
     ExitCode,
     InputFiles,
+    PullSource,
     add_input_arguments,
     add_model_arguments,
     fraction,
@@ -51,9 +45,10 @@ from review_quorum.cli.common import (
     write_chunks,
     write_output,
 )
-from review_quorum.cli.github_input import add_github_arguments, read_github, wants_github
-from review_quorum.cli.gitlab_input import add_gitlab_arguments, read_gitlab, wants_gitlab
+from review_quorum.cli.github_input import add_github_arguments, read_github
+from review_quorum.cli.gitlab_input import add_gitlab_arguments, read_gitlab
 from review_quorum.cli.post import add_post_arguments, deliver
+from review_quorum.cli.posting import PostingOptions
 from review_quorum.cli.record import Recorder, add_record_arguments, full_sha, open_reading
 from review_quorum.errors import ConfigError, InputError
 from review_quorum.identity import CodeLines
@@ -62,13 +57,13 @@ from review_quorum.ingest.categories import CategoryMap, build_category_map
 from review_quorum.model import ConsensusLevel, NormalizedFinding
 from review_quorum.plan import (
     AwaitedBots,
+    BotCoverage,
     ReviewPlan,
     Settings,
     review,
+    voters,
 )
-from review_quorum.render import json_report, terminal
 from review_quorum.render.formats import RENDERERS
-from review_quorum.saved_plan import read_saved_plan
 from review_quorum.scope import DiffScope, FilterMode
 from review_quorum.scoring import DEFAULT_MODEL
 from review_quorum.scoring.confidence import describe_threshold
@@ -88,6 +83,43 @@ DEFAULTS: dict[str, Any] = {
     "inline-mode": "post",
     "gate-on": "new",
 }
+
+
+class ReviewInputs(msgspec.Struct, frozen=True):
+    """What `quorum review` reads besides its finding files (`InputFiles`) and settings,
+    taken from the command line once: the diff, verdicts, baseline, checkout, history
+    and the pull request's comments."""
+
+    diff: str | None = None
+    git: str | None = None  # BASE..HEAD
+    verdicts: str | None = None
+    baseline: tuple[str, ...] | None = None
+    baseline_db: str | None = None
+    checkout: str | None = None
+    input_format: str | None = None
+    db: str | None = None
+    verify_cache: str | None = None  # the flag (given, the answers stay out of the history)
+    pull: PullSource = msgspec.field(default_factory=PullSource)
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> ReviewInputs:
+        return cls(
+            diff=args.diff,
+            git=args.git,
+            verdicts=args.verdicts,
+            baseline=tuple(args.baseline) if args.baseline is not None else None,
+            baseline_db=args.baseline_db,
+            checkout=args.checkout,
+            input_format=args.input_format,
+            db=args.db,
+            verify_cache=args.verify_cache,
+            pull=PullSource.from_args(args),
+        )
+
+    def baseline_sources(self) -> list[str]:
+        """What the baseline was read from, as the output names it."""
+        named = list(self.baseline or ())
+        return [f"history run of {self.baseline_db}", *named] if self.baseline_db else named
 
 
 def add_parser(subparsers: Any) -> None:
@@ -113,8 +145,8 @@ def add_parser(subparsers: Any) -> None:
         type=full_sha,
         metavar="SHA",
         help="the baseline is the run the history recorded for commit SHA (the merge-base "
-        "of the pull request: git merge-base BASE HEAD), read from --db or the default "
-        "history database",
+        "of the pull request: git merge-base BASE HEAD) in the repository --repo names "
+        "(default: $GITHUB_REPOSITORY), read from --db or the default history database",
     )
     parser.add_argument(
         "--gate-on",
@@ -213,18 +245,14 @@ def build_settings(
     file_settings: dict[str, Any],
     seen: set[str],
     awaited: AwaitedBots | None = None,
-    reviewed: tuple[str, ...] = (),
+    covered: Sequence[BotCoverage] = (),
     recorder: Recorder | None = None,
 ) -> Settings:
     gate = effective(args, file_settings, "gate-level")
     bots = effective(args, file_settings, "bots")
-    if bots is None and awaited is not None:
-        # The bots waited for ran even when they found nothing: they count as voters.
-        bots = ",".join(sorted(seen.union(awaited.reported)))
-    elif bots is None and not seen.issuperset(reviewed):
-        # The expected bots that reviewed the head vote even when they found nothing;
-        # rate-limited, stale or absent ones do not.
-        bots = ",".join(sorted(seen.union(reviewed)))
+    if bots is None:
+        named = voters(seen, awaited, covered)  # the plan decides who votes
+        bots = None if named is None else ",".join(named)
     return Settings(
         bots_ran=resolve_bots(bots, seen),
         line_window=effective(args, file_settings, "line-window"),
@@ -253,19 +281,19 @@ def _profile(
     return profile
 
 
-def load_diff(args: argparse.Namespace) -> DiffScope | None:
+def load_diff(inputs: ReviewInputs) -> DiffScope | None:
     """The diff `--diff` or `--git` names; an empty one is an error, since every finding
     would fall out of scope and the gate would pass on nothing."""
-    if args.diff:
+    if inputs.diff:
         # a diff may quote files in any encoding: only the byte-order mark is decided here
-        text = Source(args.diff, read_bytes(args.diff)).data.decode("utf-8", "replace")
-        return _parse_diff(text, args.diff)
-    if args.git:
-        if ".." not in args.git:
-            raise InputError("--git", "", f"expected BASE..HEAD, not {args.git!r}")
+        text = Source(inputs.diff, read_bytes(inputs.diff)).data.decode("utf-8", "replace")
+        return _parse_diff(text, inputs.diff)
+    if inputs.git:
+        if ".." not in inputs.git:
+            raise InputError("--git", "", f"expected BASE..HEAD, not {inputs.git!r}")
         import subprocess  # only for --git: it costs every other run's start-up
 
-        command = ["git", "diff", "--no-color", "--no-ext-diff", args.git]
+        command = ["git", "diff", "--no-color", "--no-ext-diff", inputs.git]
         try:
             done = subprocess.run(command, capture_output=True, check=False)
         except OSError as err:
@@ -273,7 +301,7 @@ def load_diff(args: argparse.Namespace) -> DiffScope | None:
         if done.returncode != 0:
             message = done.stderr.decode("utf-8", "replace").strip()
             raise InputError("--git", "", f"git diff failed: {message}")
-        return _parse_diff(done.stdout.decode("utf-8", "replace"), f"git diff {args.git}")
+        return _parse_diff(done.stdout.decode("utf-8", "replace"), f"git diff {inputs.git}")
     return None
 
 
@@ -286,7 +314,8 @@ def _parse_diff(text: str, source: str) -> DiffScope:
 
 
 def load_baseline(
-    args: argparse.Namespace,
+    inputs: ReviewInputs,
+    file_settings: Mapping[str, Any],
     categories: CategoryMap | None,
     bot_logins: Mapping[str, str],
     root: str | None = None,
@@ -294,18 +323,18 @@ def load_baseline(
     """The base branch's findings `--baseline` names: each file in any input format (or
     a saved plan: its findings' members); a file with nothing in it is an error naming it."""
     findings: list[NormalizedFinding] = []
-    if args.baseline_db:
-        findings.extend(_recorded(args))
-    if not args.baseline:
-        return findings if args.baseline_db else None
-    for path in args.baseline:
+    if inputs.baseline_db:
+        findings.extend(_recorded(inputs.db, inputs.baseline_db, inputs.pull.repo, file_settings))
+    if not inputs.baseline:
+        return findings if inputs.baseline_db else None
+    for path in inputs.baseline:
         data = read_bytes(path)
         plan = _saved_plan(data, path)
         if plan is not None:
             read = [m for item in plan.findings for m in item.finding.members]
         else:
             options = ReadOptions(root=root, categories=categories, bot_logins=bot_logins)
-            batch = ingest.read(Source(path, data, options), args.input_format)
+            batch = ingest.read(Source(path, data, options), inputs.input_format)
             read = list(batch.findings)
             if not read and batch.skipped:
                 first = batch.skipped[0]
@@ -314,16 +343,31 @@ def load_baseline(
     return findings
 
 
-def _recorded(args: argparse.Namespace) -> list[NormalizedFinding]:
-    """The findings of the run the history recorded for `--baseline-db SHA`."""
+def _recorded(
+    db: str | None, commit: str, repo: str | None, file_settings: Mapping[str, Any]
+) -> list[NormalizedFinding]:
+    """The findings of the run the history recorded for `--baseline-db SHA` in the
+    repository under review (`--repo`, else $GITHUB_REPOSITORY): a run of another
+    repository recorded in the same database is never taken."""
+    from review_quorum.github.target import PullRequest
     from review_quorum.history.base_run import findings_of, run_at
 
-    database = open_reading(args.db, config.load(Path(args.config) if args.config else None))
+    named = repo or os.environ.get("GITHUB_REPOSITORY", "").strip()
+    if not named:
+        raise ConfigError(
+            "--baseline-db: name the repository under review with --repo OWNER/NAME (or run "
+            "in GitHub Actions): a history may hold runs of several repositories"
+        )
+    repository = PullRequest.create(named, 1)
+    database = open_reading(db, file_settings)
     try:
-        run_id = run_at(database, args.baseline_db)
+        run_id = run_at(database, commit, repository.owner, repository.repo)
         if run_id is None:
             raise InputError(
-                "--baseline-db", "", f"the history has no run of commit {args.baseline_db}"
+                "--baseline-db",
+                "",
+                f"the history has no run of commit {commit} in "
+                f"{repository.owner}/{repository.repo}",
             )
         return findings_of(database, run_id)
     finally:
@@ -341,13 +385,9 @@ def _saved_plan(data: bytes, path: str) -> ReviewPlan | None:
         return None
     if not isinstance(document, dict) or not {"settings", "github_review"} <= document.keys():
         return None
-    return read_saved_plan(document, path)
+    from review_quorum.saved_plan import read_saved_plan  # and the verifier stage it restores
 
-
-def baseline_sources(args: argparse.Namespace) -> list[str]:
-    """What the baseline was read from, as the output names it."""
-    named = list(args.baseline or ())
-    return [f"history run of {args.baseline_db}", *named] if args.baseline_db else named
+    return read_saved_plan(document, path, data=data)
 
 
 def check_baseline(
@@ -379,35 +419,26 @@ def check_baseline(
     )
 
 
-def code_lines(
-    args: argparse.Namespace, diff: DiffScope | None, root: str | None = None
-) -> CodeLines:
+def code_lines(inputs: ReviewInputs, diff: DiffScope | None, root: str | None = None) -> CodeLines:
     """Where the text of flagged lines comes from: the checkout, else the diff."""
-    checkout = args.checkout or root or ("." if args.git else None)
+    checkout = inputs.checkout or root or ("." if inputs.git else None)
     return CodeLines(root=checkout, diff=diff)
 
 
 def plan_review(
     args: argparse.Namespace, stages: Stages
-) -> tuple[ReviewPlan, dict[str, Any], Recorder | None]:
-    """The plan, the configuration read, and the history recorder `--db` asks for."""
+) -> tuple[ReviewPlan, dict[str, Any], Recorder | None, CodeLines]:
+    """The plan, the configuration read, the history recorder `--db` asks for, and the
+    head's code the identities were made from (which posting compares gone findings with)."""
     file_settings = config.load(Path(args.config) if args.config else None)
     files = InputFiles.from_args(args, root=file_settings.get("root"))
+    inputs = ReviewInputs.from_args(args)
     recorder = Recorder.from_args(args, file_settings)
     with stages.stage("read"):
         categories = file_settings.get("categories")
         category_map = build_category_map(categories) if categories else None
         bot_logins = file_settings.get("bot-logins") or {}
-        services = [
-            flag
-            for flag, wanted in (
-                ("--github", wants_github(args)),
-                ("--gitlab", wants_gitlab(args)),
-                ("--azure-devops", wants_azure_devops(args)),
-                ("--bitbucket", wants_bitbucket(args)),
-            )
-            if wanted
-        ]
+        services = inputs.pull.services
         remote = bool(services)
         batch = load_inputs(files, categories=category_map, bot_logins=bot_logins, elsewhere=remote)
         pulled = None
@@ -418,73 +449,69 @@ def plan_review(
             options = ReadOptions(
                 root=files.root,
                 categories=category_map,
-                include_humans=args.include_humans,
+                include_humans=files.include_humans,
                 bot_logins=bot_logins,
-                own_login=args.bot_login,
+                own_login=files.own_login,
             )
-            if wants_github(args):
-                pulled = read_github(args, options, triage=recorder is not None)
+            pull = inputs.pull
+            if pull.wants("--github"):
+                pulled = read_github(pull, options, triage=recorder is not None)
                 batch.extend(pulled.batch)
-            if wants_gitlab(args):
-                pulled = read_gitlab(args, options)
+            triagers = (file_settings.get("triagers") or []) if recorder is not None else None
+            if pull.wants("--gitlab"):
+                pulled = read_gitlab(pull, options, triagers=triagers)
                 batch.extend(pulled.batch)
-            if wants_azure_devops(args):
-                pulled = read_azure_devops(args, options)
+            if pull.wants("--azure-devops"):
+                pulled = read_azure_devops(pull, options, triagers=triagers)
                 batch.extend(pulled.batch)
-            if wants_bitbucket(args):
-                pulled = read_bitbucket(args, options)
+            if pull.wants("--bitbucket"):
+                pulled = read_bitbucket(pull, options, triagers=triagers)
                 batch.extend(pulled.batch)
-        diff = load_diff(args)
-        verdicts = load_verdicts(args.verdicts)
-        base = load_baseline(args, category_map, bot_logins, files.root)
+        diff = load_diff(inputs)
+        verdicts = load_verdicts(inputs.verdicts)
+        base = load_baseline(inputs, file_settings, category_map, bot_logins, files.root)
     awaited = pulled.awaited if pulled is not None else None
     covered = history_review.coverage_for(recorder, pulled, file_settings, batch.findings)
+    triage = history_review.triage_for(recorder, pulled)
     seen = {f.bot for f in batch.findings}
-    reviewed = history_review.reviewed(covered)
-    settings = build_settings(args, file_settings, seen, awaited, reviewed, recorder)
-    lines = code_lines(args, diff, files.root)
+    settings = build_settings(args, file_settings, seen, awaited, covered, recorder)
+    lines = code_lines(inputs, diff, files.root)
+    planned = functools.partial(
+        review,
+        batch.findings,
+        settings=settings,
+        diff=diff,
+        verdicts=verdicts,
+        skipped=batch.skipped,
+        lines=lines,
+        baseline=base,
+        baseline_sources=inputs.baseline_sources(),
+        triage=triage,
+        coverage=covered,
+    )
     with stages.stage("plan", f"planning the review of {len(batch.findings):,} findings"):
-        plan = review(
-            batch.findings,
-            settings=settings,
-            diff=diff,
-            verdicts=verdicts,
-            skipped=batch.skipped,
-            lines=lines,
-            baseline=base,
-            baseline_sources=baseline_sources(args),
-        )
+        plan = planned()
     if base is not None:
-        check_baseline(baseline_sources(args), base, plan, diff, lines)
+        check_baseline(inputs.baseline_sources(), base, plan, diff, lines)
     elif args.gate_on is not None or "gate-on" in file_settings:
         warn(
             "no --baseline: the gate counts every finding in the diff scope (gate-on applies "
             "only with a baseline)"
         )
     plan = verifying.apply_to_review(
-        args,
-        file_settings,
+        verifying.options(args, file_settings),
+        lambda: verifying.diff_text(inputs.diff, inputs.git),
         plan,
-        lambda more: review(
-            batch.findings,
-            settings=settings,
-            diff=diff,
-            verdicts=verdicts,
-            skipped=batch.skipped,
-            verdicts_at=more,
-            lines=lines,
-            baseline=base,
-            baseline_sources=baseline_sources(args),
-        ),
+        lambda more: planned(verdicts_at=more),
         stages.stage("verify", "asking the verifier"),
         recorder,
+        cache_given=inputs.verify_cache is not None,
     )
     if pulled is not None:
         plan = msgspec.structs.replace(
             plan, awaited=pulled.awaited, commit_id=pulled.head_sha or None
         )
-    plan = history_review.apply(plan, recorder, pulled, covered)
-    return plan, file_settings, recorder
+    return plan, file_settings, recorder, lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -492,7 +519,7 @@ def run(args: argparse.Namespace) -> int:
     stages.ticker.start()
     recorder: Recorder | None = None
     try:
-        plan, file_settings, recorder = plan_review(args, stages)
+        plan, file_settings, recorder, lines = plan_review(args, stages)
         output_format = effective(args, file_settings, "format")
         with stages.stage("render", f"writing the {output_format} report"):
             _write(plan, output_format, args.output)
@@ -515,13 +542,14 @@ def run(args: argparse.Namespace) -> int:
                 bot_logins=file_settings.get("bot-logins") or {},
             )
             posted = deliver(
-                args,
+                PostingOptions.from_args(args, file_settings),
                 plan,
                 "quorum review",
                 file_settings,
                 default="github-review",
                 written=True,
                 reading=reading,
+                lines=lines,
             )
         if posted != ExitCode.OK:
             stages.report()
@@ -532,9 +560,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _write(plan: ReviewPlan, output_format: str, output: str | None) -> None:
     if output_format == "json":  # written as it is made: a report can be gigabytes
+        from review_quorum.render import json_report
+
         write_chunks(json_report.chunks(plan), output)
         return
     if output_format == "terminal":
+        from review_quorum.render import terminal
+
         color = (output in (None, "-")) and sys.stdout.isatty()
         text = terminal.render(plan, color=color, width=terminal_width())
     else:

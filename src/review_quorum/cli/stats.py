@@ -16,6 +16,7 @@ from review_quorum.cli.history import date, nothing_matched
 from review_quorum.cli.record import add_db_argument, open_reading
 from review_quorum.history.html import render_html
 from review_quorum.history.outcomes import DEFAULT_RULE
+from review_quorum.history.rates import rate
 from review_quorum.history.report import render_csv, render_json, render_text
 from review_quorum.history.show import Filters
 from review_quorum.history.stats import Stats, compute_stats
@@ -53,6 +54,7 @@ def load_stats(args: argparse.Namespace) -> tuple[Stats, str]:
     try:
         filters = Filters(repository=args.repo, bot=args.bot, since=args.since)
         stats = compute_stats(database, rule, filters)
+        rate(stats)
         stats.costs = dict(settings.get("cost-per-run", {}))
         return stats, database.name
     finally:

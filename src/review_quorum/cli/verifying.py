@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,14 +28,14 @@ from review_quorum.cli.common import (
     write_output,
 )
 from review_quorum.errors import InputError
-from review_quorum.evaluate import Replan, Verifier
 from review_quorum.ingest.base import Source
 from review_quorum.plan import ReviewPlan
-from review_quorum.verifier.cache import Store
-from review_quorum.verifier.stage import CACHE_NAME, VerifyOptions, apply, verify
+from review_quorum.verifier.options import CACHE_NAME, VerifyOptions
 
 if TYPE_CHECKING:
     from review_quorum.cli.record import Recorder
+    from review_quorum.evaluate import Replan, Verifier
+    from review_quorum.verifier.cache import Store
 
 KEYS = (
     "verify-url",
@@ -139,47 +138,56 @@ def _or(value: Any, default: Any) -> Any:
     return default if value is None else value
 
 
-def diff_text(args: argparse.Namespace) -> str | None:
+def diff_text(diff: str | None, git: str | None = None) -> str | None:
     """The text of the diff `--diff` or `--git` names (the windows' hunks come from it)."""
-    if getattr(args, "diff", None):
-        return Source(args.diff, read_bytes(args.diff)).data.decode("utf-8", "replace")
-    if getattr(args, "git", None):
-        command = ["git", "diff", "--no-color", "--no-ext-diff", args.git]
+    if diff:
+        return Source(diff, read_bytes(diff)).data.decode("utf-8", "replace")
+    if git:
+        import subprocess
+
+        command = ["git", "diff", "--no-color", "--no-ext-diff", git]
         done = subprocess.run(command, capture_output=True, check=False)
         return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else None
     return None
 
 
 def apply_to_review(
-    args: argparse.Namespace,
-    settings: dict[str, Any],
+    chosen: VerifyOptions,
+    diff: Callable[[], str | None],
     plan: ReviewPlan,
     replan: Replan,
     timed: AbstractContextManager[None] | None = None,
     recorder: Recorder | None = None,
+    *,
+    cache_given: bool = False,
 ) -> ReviewPlan:
-    """`plan` verified and re-planned when a verifier is configured, else `plan`.
+    """`plan` verified and re-planned when a verifier is configured (`chosen`, the
+    verifier's options read once by `options`), else `plan`.
 
-    `timed` wraps the stage (the `-v` timings) only when it runs; with `recorder` (`--db`)
-    the answers are kept in the history.
+    `diff` gives the diff's text (`diff_text`), read only when the stage runs; `timed`
+    wraps the stage (the `-v` timings) only when it runs; with `recorder` (`--db`) and
+    no `--verify-cache` (`cache_given`) the answers are kept in the history.
     """
-    chosen = options(args, settings)
     if not chosen.wanted:
         return plan
     if chosen.url and chosen.command:
         warn("--verify-url and --verifier-cmd both given: using --verifier-cmd")
         chosen = VerifyOptions(**{**_fields(chosen), "url": None})
-    with timed or nullcontext(), _history_store(args, recorder) as store:
-        verification = verify(plan, diff_text(args), chosen, os.environ, store=store)
+    from review_quorum.verifier.stage import apply, verify  # only when a verifier runs
+
+    keep = None if cache_given else recorder
+    with timed or nullcontext(), history_store(keep) as store:
+        verification = verify(plan, diff(), chosen, os.environ, store=store)
         for problem in verification.problems:
             warn(problem)
         return apply(plan, replan, verification, chosen)
 
 
 @contextmanager
-def _history_store(args: argparse.Namespace, recorder: Recorder | None) -> Iterator[Store | None]:
-    """With `--db` and no `--verify-cache`, the answers kept in the history database."""
-    if recorder is None or getattr(args, "verify_cache", None) is not None:
+def history_store(recorder: Recorder | None) -> Iterator[Store | None]:
+    """With `--db` (`recorder`), the answers kept in the history database; a caller
+    given `--verify-cache` passes None."""
+    if recorder is None:
         yield None
         return
     from review_quorum.history import open_history
@@ -198,6 +206,8 @@ def evaluator(args: argparse.Namespace) -> Verifier | None:
     chosen = options(args, {})
     if not chosen.wanted:
         return None
+
+    from review_quorum.verifier.stage import apply, verify
 
     def verified(plan: ReviewPlan, replan: Replan) -> ReviewPlan:
         verification = verify(plan, None, chosen, os.environ)
@@ -230,17 +240,20 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from review_quorum.saved_plan import read_saved_plan
+    from review_quorum.verifier.stage import verify
 
     settings = config.load(Path(args.config) if args.config else None)
     source = "<stdin>" if args.plan == "-" else args.plan
-    plan = read_saved_plan(Source(source, read_bytes(args.plan)).json(), source)
-    if args.verify_cache is None and args.plan != "-":
-        args.verify_cache = str(Path(args.plan).parent / CACHE_NAME)
+    plan_file = Source(source, read_bytes(args.plan))
+    plan = read_saved_plan(plan_file.json(), source, data=plan_file.data)
     chosen = options(args, settings)
+    if args.verify_cache is None and args.plan != "-":
+        beside = str(Path(args.plan).parent / CACHE_NAME)  # the plan's folder, not -o's
+        chosen = VerifyOptions(**{**_fields(chosen), "cache": beside})
     if not chosen.wanted:
         wanted = "give --verify-url (and --verify-model) or --verifier-cmd"
         raise InputError("quorum verify", "", wanted)
-    verification = verify(plan, diff_text(args), chosen, os.environ)
+    verification = verify(plan, diff_text(args.diff), chosen, os.environ)
     for problem in verification.problems:
         warn(problem)
     verdicts = [

@@ -67,18 +67,26 @@ def fixed_body(original: str, fingerprint: str, sha: str | None) -> str:
     return fit_body(head + "\n" + "\n\n".join(blocks))
 
 
-def unchecked_body(original: str, sha: str | None, bots: Sequence[str]) -> str:
+def unchecked_body(
+    original: str, sha: str | None, bots: Sequence[str], *, compared: bool = True
+) -> str:
     """An inline comment's body with a note that its finding was not re-checked on `sha`
-    because `bots` did not report there, or (no `bots`) that its lines did not change
-    (an earlier such note replaced)."""
+    because `bots` did not report there, or (no `bots`) that its lines did not change, or
+    (not `compared`) that its code could not be compared (an earlier such note replaced)."""
     ours = marker(UNCHECKED, sha or "head")
     kept = original.split(f"\n<!-- {PREFIX}:{UNCHECKED} ", 1)[0].rstrip("\n")
     where = sha[:12] if sha else "the latest push"
     names = ", ".join(escape.inline(bot) for bot in bots)
     note = f"_Still open, not re-checked on {where}: {names} did not report._"
-    if not bots:
+    if not bots and compared:
         note = (
             f"_Still open on {where}: no longer reported, but its lines did not change, "
+            "so it is not marked fixed._"
+        )
+    elif not bots:
+        note = (
+            f"_Still open on {where}: no longer reported, but its code was not at hand to "
+            "tell whether its lines changed (no checkout, or its line is outside the diff), "
             "so it is not marked fixed._"
         )
     return fit_body(f"{kept}\n{ours}\n{note}")

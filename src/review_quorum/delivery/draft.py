@@ -24,6 +24,7 @@ import msgspec
 
 from review_quorum.checked_plan import identity
 from review_quorum.errors import Skipped, shown
+from review_quorum.identity import CodeLines
 from review_quorum.markup.markers import (
     FINDING,
     SUMMARY,
@@ -128,6 +129,9 @@ class ReviewDraft(msgspec.Struct, frozen=True):
     # The bots that reported on the head this run (`markers.bot_key`), None when unknown:
     # a gone finding is fixed only when every bot that reported it is among them.
     ran: frozenset[str] | None = None
+    # The head's code (the checkout, else the diff's lines), None when not at hand: a gone
+    # finding is fixed only when its flagged line changed or is gone (`delivery.fixing`).
+    lines: CodeLines | None = None
 
     @classmethod
     def from_plan(
@@ -137,9 +141,11 @@ class ReviewDraft(msgspec.Struct, frozen=True):
         source: str = "<plan>",
         event: str = "COMMENT",
         mismatched: int = 0,
+        lines: CodeLines | None = None,
     ) -> ReviewDraft:
         """The draft of a plan, every body rendered (and escaped) from its findings;
-        `source` names the plan in the `Skipped` record of a finding that cannot be posted."""
+        `source` names the plan in the `Skipped` record of a finding that cannot be posted;
+        `lines` is the head's code, for telling whether a gone finding's code changed."""
         comments, skipped, reasons = _comments(plan, source)
         plan = demoted(plan, reasons)  # what cannot be a comment is listed in the summary
         body = render_body(plan)
@@ -160,6 +166,7 @@ class ReviewDraft(msgspec.Struct, frozen=True):
             inline_mode=plan.settings.inline_mode,
             mismatched=mismatched,
             ran=bots_that_ran(plan),
+            lines=lines,
         )
 
     def with_bodies(self, convert: Callable[[str], str]) -> ReviewDraft:
@@ -179,8 +186,10 @@ class ReviewDraft(msgspec.Struct, frozen=True):
 
 def bots_that_ran(plan: ReviewPlan) -> frozenset[str]:
     """The bots that reported on the head in `plan` (keys as `BY` markers hold them):
-    every bot with a finding, kept or dropped, and the awaited bots that reviewed it."""
+    every bot with a finding, kept or dropped, the awaited bots that reviewed it, and the
+    expected ones the history's coverage shows reviewing it."""
     names = {member.bot for item in plan.findings for member in item.finding.members}
+    names.update(plan.reviewed)
     if plan.awaited is not None:
         names.update(plan.awaited.reported)
     return frozenset(map(bot_key, names))

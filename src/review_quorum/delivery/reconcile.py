@@ -5,8 +5,9 @@ case-insensitively; without a login nothing is ours) AND its body carries our ma
 marker quoted or planted by anyone else is inert. One of our finding comments is live
 until it says its finding is fixed. A comment whose text differs from the draft's only in
 line endings or surrounding blank space is not stale. When a finding is no longer
-reported, its live comments are marked fixed, except those someone else answered: a
-replied thread is never edited or deleted again, only counted.
+reported, its live comments are marked fixed when `delivery.fixing` says so (else kept
+open with a note saying why), except those someone else answered: a replied thread is
+never edited or deleted again, only counted.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from typing import Generic, TypeVar
 
 import msgspec
 
-from review_quorum.delivery.bodies import FIXED, headline, without_markers
+from review_quorum.delivery.bodies import FIXED, headline, unchecked_body, without_markers
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
+from review_quorum.delivery.fixing import judge_gone
 from review_quorum.markup.markers import FINDING, find_markers
 
 Posted = TypeVar("Posted")
@@ -126,6 +128,9 @@ class ThreadWork(msgspec.Struct, Generic[Posted]):
     replace: list[Posted] = msgspec.field(default_factory=list)
     fixed: list[tuple[Posted, str]] = msgspec.field(default_factory=list)
     kept: int = 0
+    # Gone findings' threads kept open (`delivery.fixing`): a bot that reported them did
+    # not report on this head, or their code did not change or could not be compared.
+    unchecked: int = 0
 
 
 def reconcile_threads(
@@ -137,14 +142,18 @@ def reconcile_threads(
     postable: Callable[[DraftComment], bool],
     left_alone: Callable[[Posted], bool],
     resolve_fixed: bool,
+    now: Callable[[Posted], int | None] = lambda _: None,
+    head: str | None = None,
 ) -> ThreadWork[Posted]:
     """The run on a platform whose threads are our comments (`live`, by fingerprint; each
     thread's anchor `stands_at` a comment, `said` gives its file and body): a comment whose
     thread stands where it does is kept (edited when its text changed), one whose thread
     stands elsewhere is created anew there and the old thread re-anchored, one that cannot
     be placed (`postable` says no) goes to the summary; with `resolve_fixed`, threads of
-    findings no longer reported are marked fixed. A thread `left_alone` (someone replied or
-    decided) is never edited, deleted nor marked fixed."""
+    findings no longer reported are marked fixed when `delivery.fixing` says they are (the
+    thread's head line `now`, as the platform tracks it), else kept open with a note on
+    `head` saying why. A thread `left_alone` (someone replied or decided) is never edited,
+    deleted nor marked fixed."""
     mapped = adopted(draft, live, stands_at, said)
     work: ThreadWork[Posted] = ThreadWork()
     for comment in draft.comments:
@@ -167,5 +176,14 @@ def reconcile_threads(
             work.replace += [t for t in threads if not left_alone(t)]
     if resolve_fixed:
         fixed, work.kept = gone(draft, live, left_alone, mapped.values())
-        work.fixed = list(fixed)
+        for thread, fingerprint in fixed:
+            path, body = said(thread)
+            verdict = judge_gone(draft, body, path, now(thread), outdated=None)
+            if verdict.fixed:
+                work.fixed.append((thread, fingerprint))
+                continue
+            work.unchecked += 1
+            note = unchecked_body(body, head, verdict.missing, compared=verdict.compared)
+            if normal(note) != normal(body):
+                work.update.append((thread, note))
     return work

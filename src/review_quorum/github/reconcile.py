@@ -14,8 +14,9 @@ from collections.abc import Sequence
 import msgspec
 
 from review_quorum.delivery.bodies import BATCH, MOVED
-from review_quorum.delivery.draft import DraftComment, ReviewDraft, not_rechecked
+from review_quorum.delivery.draft import DraftComment, ReviewDraft
 from review_quorum.delivery.fitting import fit_body
+from review_quorum.delivery.fixing import judge_gone
 from review_quorum.delivery.reconcile import has_marker, is_ours, live_fingerprint, normal
 from review_quorum.github.batches import PROBE
 from review_quorum.github.remote import RemoteComment, RemoteIssueComment, RemoteReview
@@ -45,8 +46,8 @@ class Writes(msgspec.Struct, frozen=True):
     to_update: tuple[tuple[RemoteComment, str], ...]
     to_resolve: tuple[tuple[RemoteComment, str], ...]
     kept_replied: int
-    # Gone findings' comments kept open: the bots that reported them did not report now
-    # (named), or they did and the comment's lines did not change (no bot named).
+    # Gone findings' comments kept open (`delivery.fixing`): the bots that reported them did
+    # not report now (named), or they did and the comment's lines did not change (none).
     unchecked: tuple[tuple[RemoteComment, tuple[str, ...]], ...] = ()
 
 
@@ -141,11 +142,13 @@ def writes_for(draft: ReviewDraft, existing: Existing, *, resolve_fixed: bool) -
         if remote.id not in kept
     ]
     unchecked = tuple(
-        (remote, missing)
+        (remote, verdict.missing)
         for remote, _ in gone
         if remote.id not in existing.replied
-        for missing in [not_rechecked(draft, remote.body)]
-        if missing or (draft.ran is not None and remote.line is not None)
+        for verdict in [
+            judge_gone(draft, remote.body, remote.path, remote.line, outdated=remote.line is None)
+        ]
+        if not verdict.fixed
     )
     waiting = {remote.id for remote, _ in unchecked}
     fixed = [item for item in gone if item[0].id not in waiting]

@@ -58,7 +58,9 @@ Activity = tuple[str, str, str, bool, bool]
 
 
 class Conversation(Protocol):
-    """What waiting reads: the head commit, when it was committed, and the comments."""
+    """What waiting and the history's coverage read: the head commit, when it was
+    committed, and the comments (GitHub's `PullSnapshot`, GitLab's conversation, or the
+    coverage `Activity` made from another platform's comments)."""
 
     @property
     def head_sha(self) -> str: ...

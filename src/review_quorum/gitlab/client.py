@@ -29,10 +29,9 @@ import orjson
 
 from review_quorum.errors import ConfigError, GitLabError
 from review_quorum.retrying import (
-    RetryingClient,
+    JsonRetryingClient,
     RetryPolicy,
     check_token,
-    retry_after,
     validate_api_url,
     whole_number,
 )
@@ -60,7 +59,7 @@ class User(msgspec.Struct, frozen=True):
     bot: bool = False
 
 
-class GitLabClient(RetryingClient):
+class GitLabClient(JsonRetryingClient):
     """Requests to one GitLab API root, authenticated with one token."""
 
     error = GitLabError
@@ -104,12 +103,6 @@ class GitLabClient(RetryingClient):
         )
         return cls(http, token=token, api_url=api_url, **options)
 
-    def get(self, path: str, params: Mapping[str, str] | None = None) -> Any:
-        """The decoded JSON at `path` (None when offline)."""
-        if self.offline:
-            return None
-        return _json(self._send(self._build("GET", self._url(path, params))))
-
     def paginate(self, path: str, params: Mapping[str, str] | None = None) -> list[Any]:
         """Every item of the list at `path`, page after page until ``x-next-page`` is empty."""
         if self.offline:
@@ -119,7 +112,7 @@ class GitLabClient(RetryingClient):
         for _ in range(MAX_PAGES):
             query = {**(params or {}), "per_page": str(PER_PAGE), "page": str(page)}
             response = self._send(self._build("GET", self._url(path, query)))
-            data = _json(response)
+            data = self._decode(response)
             if not isinstance(data, list):
                 what = f"{_describe(response.request)} returned {type(data).__name__}, not a list"
                 raise _error(response.request, what, response.status_code)
@@ -131,21 +124,6 @@ class GitLabClient(RetryingClient):
                 raise _error(response.request, f"{_describe(response.request)}: pages repeat")
             page = following
         raise GitLabError(f"GitLab API GET {path}: more than {MAX_PAGES} pages")
-
-    def write(
-        self,
-        method: str,
-        path: str,
-        body: Mapping[str, Any] | None = None,
-        *,
-        dry_run: bool = False,
-    ) -> Any:
-        """Send a write and return its decoded JSON; in a dry run record it, return None."""
-        request = self._build(method, self._url(path), body)
-        if dry_run or self.dry_run:
-            self.unsent.append(request)
-            return None
-        return _json(self._send(request))
 
     def current_user(self) -> User | None:
         """Who the token acts as (None offline)."""
@@ -171,20 +149,10 @@ class GitLabClient(RetryingClient):
             content = orjson.dumps(body)
         return self._http.build_request(method, url, headers=headers, content=content)
 
-    def _retry_delay(
-        self, response: httpx.Response, attempt: int, idempotent: bool
-    ) -> float | None:
-        """How long to wait before resending, or None when resending cannot help."""
-        status = response.status_code
-        if status != 429 and not (status >= 500 and idempotent):
-            return None
-        asked = retry_after(response.headers.get("retry-after"), self._clock())
-        if asked is not None:
-            return asked
+    def _reset(self, response: httpx.Response) -> float | None:
+        """GitLab's ``RateLimit-Reset`` (a Unix time), plus a second."""
         reset = whole_number(response.headers.get("ratelimit-reset"))
-        if status == 429 and reset is not None:
-            return max(float(reset) - self._clock(), 0.0) + 1.0
-        return min(self._retry.base_delay * 2.0**attempt, self._retry.max_delay)
+        return None if reset is None else max(float(reset) - self._clock(), 0.0) + 1.0
 
     def _message(self, response: httpx.Response) -> str:
         return _message(response)
@@ -199,16 +167,6 @@ def _next_page(response: httpx.Response) -> int | None:
     if number is None or number < 1:
         raise _error(response.request, f"{_describe(response.request)}: bad x-next-page")
     return number
-
-
-def _json(response: httpx.Response) -> Any:
-    if not response.content:
-        return None
-    try:
-        return orjson.loads(response.content)
-    except orjson.JSONDecodeError:
-        what = f"{_describe(response.request)} returned invalid JSON"
-        raise _error(response.request, what, response.status_code) from None
 
 
 def _message(response: httpx.Response) -> str:

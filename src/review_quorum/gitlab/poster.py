@@ -20,6 +20,7 @@ replied to are never edited or deleted.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -29,7 +30,9 @@ from review_quorum.delivery.bodies import (
     moved_section,
     unchecked_body,
 )
-from review_quorum.delivery.draft import DraftComment, ReviewDraft, not_rechecked
+from review_quorum.delivery.draft import DraftComment, ReviewDraft
+from review_quorum.delivery.fixing import judge_gone, line_at
+from review_quorum.delivery.outcome import ThreadPostResult, Words
 from review_quorum.delivery.reconcile import normal
 from review_quorum.errors import GitLabError
 from review_quorum.gitlab.client import TOKEN_HELP, GitLabClient
@@ -37,8 +40,7 @@ from review_quorum.gitlab.positions import addressable, anchored_at, position_fo
 from review_quorum.gitlab.reconcile import FindingThread, Ours, find_ours, find_thread
 from review_quorum.gitlab.snapshot import DiffRefs, MergeRequestSnapshot, read_merge_request
 from review_quorum.gitlab.target import MergeRequest
-from review_quorum.plan import Gate
-from review_quorum.retrying import create_once
+from review_quorum.retrying import create_once, unless_done
 
 STATUS_NAME = "review-quorum"
 NOT_IN_DIFF = (
@@ -46,42 +48,16 @@ NOT_IN_DIFF = (
 )
 
 
-class GitLabPostResult(msgspec.Struct, frozen=True):
-    """What one run did (or, in a dry run, would do)."""
+class GitLabPostResult(ThreadPostResult, frozen=True):
+    """What one run did on GitLab (`ThreadPostResult`)."""
 
-    target: str
-    created: int
-    skipped_existing: int
-    moved_to_summary: int
-    reanchored: int
-    updated: int
-    resolved: int
-    kept_replied: int
-    sticky: str
-    status: str
-    dry_run: bool
-    warnings: tuple[str, ...] = ()
-    unchecked: int = 0  # gone findings kept open: a bot that reported them did not report
-
-    def describe(self) -> str:
-        """One line for a person reading the job log."""
-        verb = "would post" if self.dry_run else "posted"
-        parts = [
-            f"{self.created} new diff discussion(s)",
-            f"{self.skipped_existing} already there",
-            f"{self.moved_to_summary} listed in the summary (not on the diff)",
-            f"{self.reanchored} re-anchored after a push",
-            f"{self.updated} refreshed",
-            f"{self.resolved} resolved as fixed",
-        ]
-        if self.kept_replied:
-            parts.append(f"{self.kept_replied} fixed but left alone (someone replied)")
-        if self.unchecked:
-            parts.append(f"{self.unchecked} not re-checked (their bots did not report)")
-        return (
-            f"{self.target}: {verb} {', '.join(parts)}; summary note {self.sticky}; "
-            f"commit status {self.status}"
-        )
+    words = Words(
+        "new diff discussion(s)",
+        "resolved as fixed",
+        "someone replied",
+        "summary note",
+        "commit status",
+    )
 
 
 class _Work(msgspec.Struct):
@@ -204,11 +180,15 @@ class _Run:
                 if thread.replied:
                     work.kept_replied += 1
                     continue
-                missing = not_rechecked(self.draft, thread.body)
                 where = thread.position or {}
-                kept = self.draft.ran is not None and where.get("head_sha") == self.refs.head_sha
-                if missing or kept:  # its bots did not report, or its lines did not change
-                    body = unchecked_body(thread.body, self._head(), missing)
+                carried = where.get("head_sha") == self.refs.head_sha  # to the newest version
+                path, line = str(where.get("new_path") or ""), line_at(where, "new_line")
+                verdict = judge_gone(
+                    self.draft, thread.body, path, line if carried else None, outdated=not carried
+                )
+                if not verdict.fixed:  # its bots did not report, or its lines did not change
+                    missing, compared = verdict.missing, verdict.compared
+                    body = unchecked_body(thread.body, self._head(), missing, compared=compared)
                     if _stale(thread, body):
                         work.update.append((thread, body))
                     work.unchecked += 1
@@ -276,11 +256,7 @@ class _Run:
     def _delete(self, threads: Sequence[FindingThread]) -> int:
         for thread in threads:
             path = f"{self.target.path}/discussions/{thread.discussion}/notes/{thread.note}"
-            try:
-                self._write("DELETE", path)
-            except GitLabError as err:
-                if err.status != 404:  # already gone: what we wanted
-                    raise
+            unless_done(partial(self._write, "DELETE", path), 404)
         return len(threads)
 
     def _edit(self, thread: FindingThread, body: str) -> None:
@@ -301,7 +277,7 @@ class _Run:
         if gate is None:
             return "not set (the plan has no gate)"
         state = "failed" if gate.failed else "success"
-        body: dict[str, Any] = {"state": state, "name": name, "description": _describe(gate)}
+        body: dict[str, Any] = {"state": state, "name": name, "description": gate.describe()}
         web_url = self.snapshot.web_url if self.snapshot else ""
         if web_url and sticky_id is not None:
             body["target_url"] = f"{web_url}#note_{sticky_id}"
@@ -335,13 +311,6 @@ class _Run:
 
 def _stale(thread: FindingThread, body: str) -> bool:
     return not thread.replied and normal(thread.body) != normal(body)
-
-
-def _describe(gate: Gate) -> str:
-    level = gate.level.value if gate.level is not None else "any"
-    if gate.failed:
-        return f"{len(gate.blocking)} finding(s) at {level} or above"
-    return f"no finding at {level} or above"
 
 
 def _offline_refs(env: Mapping[str, str]) -> DiffRefs:

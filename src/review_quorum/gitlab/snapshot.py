@@ -38,6 +38,8 @@ class MergeRequestSnapshot(msgspec.Struct, frozen=True):
     discussions: tuple[dict[str, Any], ...] = ()
     version_created_at: datetime | None = None
     diffs: tuple[dict[str, Any], ...] | None = None
+    merge_request: dict[str, Any] = msgspec.field(default_factory=dict)  # as GitLab gave it
+    versions: tuple[dict[str, Any], ...] = ()
 
     @property
     def head_sha(self) -> str:
@@ -65,6 +67,8 @@ def read_merge_request(
         discussions=_objects(client.paginate(f"{target.path}/discussions"), "discussions"),
         version_created_at=parse_timestamp(newest.get("created_at")) if newest else None,
         diffs=diffs,
+        merge_request=merge_request,
+        versions=versions,
     )
 
 

@@ -10,37 +10,42 @@ repository's history has seen. On a reading of the pull request each one is:
 - *stale*: it reviewed an older commit only;
 - *absent*: it said nothing on this pull request.
 
-`reviewers` gives the agreement denominator (the bots that reviewed, used unless the user
-gave ``--bots``) and `notes` the summary lines naming the bots that did not review.
+The coverage is read before planning and handed to it: the plan decides who votes
+(`plan.voters`) and the summary names the bots that did not review.
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 import msgspec
 
 from review_quorum.delivery.timestamps import parse_timestamp
-from review_quorum.github.snapshot import PullSnapshot
-from review_quorum.github.waiting import SKIP_NOTICES, SKIP_WORDS, UNDER_WAY_NOTICE, bot_name
+from review_quorum.github.waiting import (
+    SKIP_NOTICES,
+    SKIP_WORDS,
+    UNDER_WAY_NOTICE,
+    Conversation,
+    bot_name,
+)
 from review_quorum.history.database import Database
 from review_quorum.ingest.bots.status import notice
-from review_quorum.markup import escape
+from review_quorum.plan import BotCoverage as BotCoverage
+from review_quorum.plan import State as State
 
 
-class State(enum.Enum):
-    REVIEWED = "reviewed the head commit"
-    DECLINED = "said it would not review"
-    STALE = "reviewed an older commit only"
-    ABSENT = "did not review"
+class Activity(msgspec.Struct, frozen=True):
+    """A platform's comments for coverage where no comment names the commit it was made
+    on (Azure DevOps, Bitbucket): each is on the head when made after the head's push
+    (`head_committed_at`; every one when that is unknown)."""
 
-
-class BotCoverage(msgspec.Struct, frozen=True):
-    bot: str
-    state: State
-    why: str = ""  # the notice, for a declined bot
+    head_sha: str
+    head_committed_at: datetime | None = None
+    reviews: tuple[Mapping[str, Any], ...] = ()
+    review_comments: tuple[Mapping[str, Any], ...] = ()
+    issue_comments: tuple[Mapping[str, Any], ...] = ()
 
 
 def expected_bots(
@@ -64,7 +69,7 @@ def expected_bots(
 
 
 def coverage(
-    snapshot: PullSnapshot,
+    snapshot: Conversation,
     expected: Iterable[str],
     logins: Mapping[str, str] | None = None,
     given: frozenset[str] = frozenset(),
@@ -101,7 +106,7 @@ def _declines(body: str) -> bool:
 
 
 def _activity(
-    snapshot: PullSnapshot, logins: Mapping[str, str]
+    snapshot: Conversation, logins: Mapping[str, str]
 ) -> Iterable[tuple[str, str, str, bool]]:
     head = snapshot.head_sha
     for item in snapshot.reviews:
@@ -128,19 +133,3 @@ def _by(
     bot = bot_name(user["login"], kind if isinstance(kind, str) else "", str(body), logins)
     if bot:
         yield str(item.get(field) or item.get("created_at") or ""), bot, str(body), on_head
-
-
-def reviewers(covered: Sequence[BotCoverage]) -> tuple[str, ...]:
-    return tuple(c.bot for c in covered if c.state is State.REVIEWED)
-
-
-def notes(covered: Sequence[BotCoverage]) -> list[str]:
-    """The summary's lines about the expected bots that did not review the head commit."""
-    missing = [c for c in covered if c.state is not State.REVIEWED]
-    if not missing:
-        return []
-    parts = [
-        f"{escape.inline(c.bot)} ({c.state.value}{f': {escape.inline(c.why)}' if c.why else ''})"
-        for c in missing
-    ]
-    return [f"**Did not review this commit:** {'; '.join(parts)}."]

@@ -64,6 +64,10 @@ CONDITIONS: dict[str, Condition] = {
         "someone (not quorum) hid it as off-topic, spam, abuse or low quality",
         "c.minimized_reason IN ('off-topic', 'spam', 'abuse', 'low-quality')",
     ),
+    "closed_as_declined": Condition(
+        "its thread was closed as won't fix or by design (Azure DevOps)",
+        "c.minimized_reason IN ('wont-fix', 'by-design')",
+    ),
     "hidden_as_duplicate": Condition(
         "someone (not quorum) hid it as a duplicate", "c.minimized_reason = 'duplicate'"
     ),
@@ -153,6 +157,7 @@ DEFAULT_RULE = OutcomeRule.parse(
         {"when": ["author_declined"], "then": "dismissed"},
         {"when": ["thumbs_down", "not thumbs_up"], "then": "dismissed"},
         {"when": ["hidden_as_noise"], "then": "dismissed"},
+        {"when": ["closed_as_declined"], "then": "dismissed"},
         {"when": ["lines_changed"], "then": "addressed"},
         {"when": ["resolved"], "then": "addressed"},
         {"when": ["hidden_as_resolved"], "then": "addressed"},

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
+from msgspec.structs import replace
 
 from review_quorum.comment_kinds import CommentKind
 from review_quorum.history.changes import Change, Commit, Span, follow
@@ -63,7 +64,7 @@ class ThreadState(msgspec.Struct, frozen=True):
 
 
 class PullReading(msgspec.Struct, frozen=True):
-    """Everything read from GitHub about one pull request."""
+    """Everything read from the platform about one pull request."""
 
     info: PullInfo
     records: tuple[Mapping[str, Any], ...]
@@ -72,6 +73,10 @@ class PullReading(msgspec.Struct, frozen=True):
     threads: Mapping[int, ThreadState] = msgspec.field(default_factory=dict)
     minimized: Mapping[str, str] = msgspec.field(default_factory=dict)
     quorum_hidden: frozenset[str] = frozenset()
+    # Where the platform itself tracks a comment's lines (GitLab): by comment key, whether
+    # they changed (1), did not (0) and the commit that changed them; a key missing here is
+    # unknown. None (GitHub): follow the lines through `commits`' patches.
+    tracked: Mapping[str, tuple[int, str]] | None = None
 
 
 class BotComment(msgspec.Struct, frozen=True):
@@ -114,6 +119,13 @@ class LabelledComment(msgspec.Struct, frozen=True):
 class PullHistory(msgspec.Struct, frozen=True):
     info: PullInfo
     comments: tuple[LabelledComment, ...]
+
+
+def reading_as(options: ReadOptions | None, own: str) -> ReadOptions | None:
+    """`options` reading as our own account `own`, unless the caller named one."""
+    if own and options is not None and options.own_login is None:
+        return replace(options, own_login=own)
+    return options
 
 
 def bot_comments(
@@ -172,7 +184,11 @@ def _label_comment(
     later = reading.commits[anchor_index(comment, reading.commits) + 1 :]
     findings = []
     for finding in comment.findings:
-        verdict = _lines_verdict(comment, finding, later)
+        verdict: tuple[int | None, str]
+        if reading.tracked is None:
+            verdict = _lines_verdict(comment, finding, later)
+        else:
+            verdict = reading.tracked.get(comment.key, (None, ""))
         cluster, bots = clusters[finding.finding_id]
         findings.append(LabelledFinding(finding, verdict[0], verdict[1], cluster, bots))
     return LabelledComment(

@@ -46,9 +46,12 @@ def disposition_count(tally: Tally, names: tuple[str, ...]) -> int:
 
 
 def reliability_text(tally: Tally) -> str:
-    low, high = tally.interval
+    """What `calibrate` gives the source and its 95% interval; `-` before any outcome."""
+    reliability = tally.reliability
+    if reliability is None:
+        return "-"
     thin = f" {THIN_MARK}" if tally.thin else ""
-    return f"{tally.reliability:.2f} [{low:.2f}-{high:.2f}]{thin}"
+    return f"{reliability.estimate:.2f} [{reliability.low:.2f}-{reliability.high:.2f}]{thin}"
 
 
 def source_cells(tally: Tally) -> list[str]:
@@ -131,6 +134,7 @@ def _month(stats: Stats, bot: str, month: str) -> Tally:
 
 
 def _tally_data(tally: Tally) -> dict[str, Any]:
+    reliability = tally.reliability
     return {
         "comments": tally.comments,
         "findings": tally.findings,
@@ -145,8 +149,8 @@ def _tally_data(tally: Tally) -> dict[str, Any]:
         "origins": dict(sorted(tally.origins.items())),
         "dispositions": dict(sorted(tally.dispositions.items())),
         "reliability": {
-            "estimate": tally.reliability,
-            "interval": list(tally.interval),
+            "estimate": None if reliability is None else reliability.estimate,
+            "interval": None if reliability is None else [reliability.low, reliability.high],
             "outcomes": tally.decided,
             "thin": tally.thin,
         },
@@ -212,8 +216,12 @@ def render_csv(stats: Stats) -> str:
         rate = tally.addressed_rate
         numbers = [tally.comments, tally.findings, tally.duplicates]
         numbers += [tally.addressed, tally.dismissed, tally.unknown]
-        low, high = tally.interval
-        estimate = [f"{value:.4f}" for value in (tally.reliability, low, high)]
+        reliability = tally.reliability
+        estimate = ["", "", ""]
+        if reliability is not None:
+            estimate = [
+                f"{v:.4f}" for v in (reliability.estimate, reliability.low, reliability.high)
+            ]
         cost = stats.cost_per_addressed(bot) if scope == "bot" else None
         writer.writerow(
             [scope, _cell(bot), _cell(rule), month, *numbers, "" if rate is None else f"{rate:.4f}"]

@@ -133,7 +133,9 @@ def signals(values: Sequence[Any]) -> tuple[str, ...]:
         said.append(f"author {reply}" if reply != "replied" else "author replied")
     if up or down:
         said.append(f"reactions +{up}/-{down}")
-    if minimized:
+    if minimized in ("wont-fix", "by-design"):
+        said.append(f"thread closed as {minimized}")
+    elif minimized:
         said.append(f"hidden as {minimized}")
     if by_quorum:
         said.append("hidden by quorum as a duplicate")

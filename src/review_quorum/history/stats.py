@@ -7,8 +7,10 @@ bot's finding on the same pull request; two bots *agree* on each such cluster th
 The *addressed rate* is addressed / (addressed + dismissed): unknown outcomes (open pull
 requests, closed ones with no signal) are left out. A bot with at least `IGNORED_MIN`
 decided findings and an addressed rate below `IGNORED_RATE` is flagged as mostly ignored.
-Each tally's reliability (the smoothed rate `calibrate` uses) comes with its 95% Wilson
-interval and the number of outcomes behind it; under `THIN_MIN` it is marked thin.
+Each bot's and rule's reliability is the figure `calibrate` (and `review --db`) gives it,
+empirical Bayes over the shipped profile (`history.rates.rate` sets it), with the 95%
+interval of its posterior and the number of outcomes behind it; under `THIN_MIN` it is
+marked thin.
 Synced comments and recorded runs are counted together (`facts`); a recorded finding is
 counted once per pull request, with the plan's disposition, the run's origin, and the
 number of runs it appeared in.
@@ -16,7 +18,6 @@ number of runs it appeared in.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -32,18 +33,15 @@ from review_quorum.history.successive import WENT_AWAY
 IGNORED_RATE = 0.25
 IGNORED_MIN = 3
 THIN_MIN = 10  # fewer decided outcomes than this: an estimate too thin to trust
-Z_95 = 1.959964
 
 
-def wilson(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
-    """The Wilson score interval (95%) for a proportion; (0, 1) when nothing is known."""
-    if trials <= 0:
-        return 0.0, 1.0
-    rate = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (rate + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+class Reliability(msgspec.Struct, frozen=True):
+    """A source's reliability as `calibrate` estimates it (empirical Bayes over the shipped
+    profile) and the 95% interval of its Beta posterior."""
+
+    estimate: float
+    low: float
+    high: float
 
 
 class Tally(msgspec.Struct):
@@ -61,6 +59,9 @@ class Tally(msgspec.Struct):
     origins: dict[str, int] = msgspec.field(default_factory=dict)
     only_addressed: int = 0  # addressed findings no other bot raised
     pulls: int = 0  # pull requests it has findings on (bots only)
+    # what `calibrate` gives the source, set by `history.rates.rate` (bots and rules with
+    # decided outcomes only)
+    reliability: Reliability | None = None
 
     @property
     def only(self) -> int:
@@ -78,15 +79,6 @@ class Tally(msgspec.Struct):
     @property
     def duplicate_rate(self) -> float | None:
         return self.duplicates / self.findings if self.findings else None
-
-    @property
-    def reliability(self) -> float:
-        """The smoothed addressed rate (Laplace): what `calibrate` gives the source."""
-        return (self.addressed + 1) / (self.decided + 2)
-
-    @property
-    def interval(self) -> tuple[float, float]:
-        return wilson(self.addressed, self.decided)
 
     @property
     def thin(self) -> bool:

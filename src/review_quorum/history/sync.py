@@ -12,8 +12,8 @@ on every sync, since its outcomes are still being decided.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol
 
 import msgspec
 
@@ -70,6 +70,55 @@ def sync(
         comments += len(history.comments)
         findings += sum(len(comment.findings) for comment in history.comments)
     return SyncReport(len(pulls), read, len(pulls) - read, comments, findings)
+
+
+class PlatformPulls(Protocol):
+    """A platform whose pull requests the history reads one at a time (GitLab, Azure DevOps
+    and Bitbucket: the APIs quorum reads there have no list of pull requests). `owner`
+    and `repo` name the repository in the history."""
+
+    owner: str
+    repo: str
+
+    def info(self, number: int) -> PullInfo: ...
+
+    def history(self, number: int, options: ReadOptions | None) -> PullHistory: ...
+
+
+def sync_pulls(
+    database: Database,
+    source: PlatformPulls,
+    numbers: Iterable[int] = (),
+    *,
+    progress: Progress | None = None,
+    options: ReadOptions | None = None,
+) -> SyncReport:
+    """Bring the stored history of `numbers` and of every pull request of the source's
+    repository the history already holds (recorded runs, earlier syncs) up to date."""
+    wanted = sorted({*numbers, *known_pulls(database, source.owner, source.repo)})
+    read = comments = findings = 0
+    for index, number in enumerate(wanted):
+        info = source.info(number)
+        if progress is not None:
+            progress(index, len(wanted), info)
+        if is_stored(database, source.owner, source.repo, info):
+            continue
+        history = source.history(number, options)
+        save_pull(database, source.owner, source.repo, history)
+        read += 1
+        comments += len(history.comments)
+        findings += sum(len(comment.findings) for comment in history.comments)
+    return SyncReport(len(wanted), read, len(wanted) - read, comments, findings)
+
+
+def known_pulls(database: Database, owner: str, repo: str) -> list[int]:
+    """The numbers of the repository's pull requests the history holds."""
+    rows = database.rows(
+        "SELECT p.number FROM pull_requests p JOIN repositories r ON r.id = p.repository_id"
+        " WHERE r.owner = ? AND r.name = ? ORDER BY p.number",
+        (owner, repo),
+    )
+    return [int(number) for (number,) in rows]
 
 
 def read_pull_history(

@@ -8,9 +8,10 @@ to our inline comment (whose marker names the fingerprint); anything after the
 fingerprint is the reason. A thumbs-up or thumbs-down reaction by a writer on our inline
 comment is triage too (``thumbs-up``, ``thumbs-down``); one on our summary is feedback on
 the whole review (fingerprint ``*``). Each decision is stored with who, when, why and the
-comment or reaction it came from (`store`), once; `decisions_for` reads them back so the
-next run honours them (`honour`). Comment text is untrusted: a fingerprint is only ever
-the hex form our markers use, and a comment counts as ours by its marker (markers in
+comment or reaction it came from (`store`), once; `triage_for` reads them back, with
+where each one's finding was recorded, as an input to the next run's plan (`plan.Triage`:
+the plan decides what a decision does). Comment text is untrusted: a fingerprint is only
+ever the hex form our markers use, and a comment counts as ours by its marker (markers in
 bot text are escaped when we render it); what a writer triages is the writer's call.
 """
 
@@ -24,12 +25,16 @@ from urllib.parse import quote
 import msgspec
 
 from review_quorum.comment_kinds import CommentKind
-from review_quorum.errors import GitHubError
+from review_quorum.errors import GitHubError, Skipped
 from review_quorum.github.snapshot import PullSnapshot
 from review_quorum.history.database import Database
 from review_quorum.history.outcomes import is_bot
 from review_quorum.history.recording import ensure_pull_request
+from review_quorum.ingest.comments import PullComment
+from review_quorum.markup.escape import one_line
 from review_quorum.markup.markers import FINDING, SUMMARY, find_markers
+from review_quorum.plan import Decision as Decision
+from review_quorum.plan import Place, Triage
 
 if TYPE_CHECKING:  # only reading decisions needs the HTTP client, and its caller has one
     from review_quorum.github.client import GitHubClient
@@ -43,20 +48,6 @@ _COMMAND = re.compile(
 )
 _REACTIONS = {"+1": "thumbs-up", "-1": "thumbs-down"}
 Permission = Callable[[str], str]
-
-
-class Decision(msgspec.Struct, frozen=True):
-    fingerprint: str
-    action: str
-    actor: str
-    acted_at: str
-    reason: str
-    via: str  # review_comment:ID, issue_comment:ID or reaction:ID
-
-    @property
-    def silences(self) -> bool:
-        """Whether the finding is not to be posted again nor to fail the gate."""
-        return self.action in ACTIONS
 
 
 def our_comments(records: Iterable[Mapping[str, Any]]) -> dict[int, str]:
@@ -74,16 +65,45 @@ def our_comments(records: Iterable[Mapping[str, Any]]) -> dict[int, str]:
     return ours
 
 
+def spoken(
+    comments: Sequence[PullComment], own: str
+) -> tuple[dict[int, str], list[tuple[str, Mapping[str, Any]]]]:
+    """What a conversation holds for triage: our comments (`our_comments` of those the
+    account `own` wrote; none without `own`) and every comment as `commands` reads it
+    (its kind and record). GitLab, Azure DevOps and Bitbucket share this reading."""
+    records = [c.record for c in comments if isinstance(c.record, dict)]
+    ours = our_comments(r for r in records if own and _record_login(r) == own)
+    said: list[tuple[str, Mapping[str, Any]]] = [
+        (c.kind.source_kind, c.record)
+        for c in comments
+        if c.kind is not None and isinstance(c.record, Mapping)
+    ]
+    return ours, said
+
+
+def _record_login(record: Mapping[str, Any]) -> str:
+    user = record.get("user")
+    login = user.get("login") if isinstance(user, Mapping) else None
+    return login if isinstance(login, str) else ""
+
+
 def commands(
-    records: Iterable[tuple[str, Mapping[str, Any]]], ours: Mapping[int, str]
+    records: Iterable[tuple[str, Mapping[str, Any]]],
+    ours: Mapping[int, str],
+    *,
+    bots: bool = False,
 ) -> list[Decision]:
-    """Every ``/quorum`` command in (kind, comment) pairs, whoever wrote it."""
+    """Every ``/quorum`` command in (kind, comment) pairs, whoever wrote it (a bot's too
+    with `bots`, for a reader that counts what it refuses)."""
     found: list[Decision] = []
     for kind, record in records:
         body, user = record.get("body"), record.get("user")
-        if not isinstance(body, str) or not isinstance(user, Mapping) or is_bot(user):
+        if not isinstance(body, str) or not isinstance(user, Mapping):
             continue
-        replied = ours.get(int(record.get("in_reply_to_id") or 0), "")
+        if is_bot(user) and not bots:
+            continue
+        parent = record.get("in_reply_to_id")
+        replied = ours.get(parent, "") if isinstance(parent, int) else ""
         for action, fingerprint, reason in _COMMAND.findall(body):
             target = fingerprint or (replied if replied != WHOLE_REVIEW else "")
             if target:
@@ -136,6 +156,57 @@ def from_writers(decisions: Iterable[Decision], permission: Permission) -> list[
     return kept
 
 
+class Screened(msgspec.Struct, frozen=True):
+    """The decisions a platform's triage reader kept, and a counted record of each refused."""
+
+    kept: tuple[Decision, ...] = ()
+    refused: tuple[Skipped, ...] = ()
+
+
+def by_triagers(
+    decisions: Iterable[Decision],
+    accounts: Mapping[str, Actor],
+    triagers: Iterable[str],
+    source: str,
+) -> Screened:
+    """The decisions made by a configured triager (GitLab, Azure DevOps, Bitbucket, whose
+    APIs quorum reads have no permission endpoint): `accounts` maps each decision's `via`
+    to the account behind it. A triager is named by a stable id (a GitLab username or user
+    id, an Azure DevOps unique name or id, a Bitbucket uuid or account id), never by a
+    display name anyone can choose; a bot never triages, even when listed. Each refused
+    decision is a `Skipped` record saying whose it was and why."""
+    allowed = {name.casefold() for name in triagers}
+    kept: list[Decision] = []
+    refused: list[Skipped] = []
+    for decision in decisions:
+        account = accounts.get(decision.via)
+        if account is None or account.bot:
+            why = "a bot's triage is not a person's decision"
+        elif not any(key.casefold() in allowed for key in account.ids if key):
+            why = "not from an account the configuration's triagers list"
+        else:
+            kept.append(decision)
+            continue
+        said = f"/quorum {decision.action}" if decision.via.split(":")[0] != "reaction" else ""
+        what = said or f"{decision.action} reaction"
+        refused.append(
+            Skipped(
+                source,
+                decision.via,
+                f"triage ignored ({what} by {one_line(decision.actor)}): {why}",
+                not_a_finding=True,
+            )
+        )
+    return Screened(tuple(kept), tuple(refused))
+
+
+class Actor(msgspec.Struct, frozen=True):
+    """Who made a decision: the stable ids that name the account, and whether it is a bot."""
+
+    ids: tuple[str, ...]
+    bot: bool = False
+
+
 def store(database: Database, owner: str, repo: str, number: int, found: list[Decision]) -> None:
     """Store `found` for the pull request; a decision already stored is not stored again."""
     with database.transaction():
@@ -163,22 +234,14 @@ def decisions_for(database: Database, owner: str, repo: str, number: int) -> lis
     return [Decision(*row) for row in rows]
 
 
-def carried_over(
-    database: Database,
-    owner: str,
-    repo: str,
-    number: int,
-    decisions: Sequence[Decision],
-    places: Mapping[tuple[str, str, int | None], str],
-) -> list[Decision]:
-    """`decisions` with an identity this review does not know (one an earlier version
-    wrote) replaced by the identity of the finding at the place the history recorded for
-    it: `places` maps (file, category, line) to this review's identities."""
-    known = set(places.values())
-    result: list[Decision] = []
-    for decision in decisions:
-        if decision.fingerprint in known or decision.fingerprint == WHOLE_REVIEW:
-            result.append(decision)
+def places_of(
+    database: Database, owner: str, repo: str, number: int, fingerprints: Iterable[str]
+) -> dict[str, Place]:
+    """Where the history last recorded the finding of each identity on the pull request:
+    (file, category, line), for the identities it has recorded."""
+    places: dict[str, Place] = {}
+    for fingerprint in dict.fromkeys(fingerprints):
+        if fingerprint == WHOLE_REVIEW:
             continue
         rows = database.rows(
             "SELECT f.file, f.category, f.line FROM findings f JOIN runs u ON u.id = f.run_id"
@@ -186,12 +249,19 @@ def carried_over(
             " JOIN repositories r ON r.id = p.repository_id"
             " WHERE r.owner = ? AND r.name = ? AND p.number = ? AND f.fingerprint = ?"
             " ORDER BY u.id DESC LIMIT 1",
-            (owner, repo, number, decision.fingerprint),
+            (owner, repo, number, fingerprint),
         )
-        place = (str(rows[0][0]), str(rows[0][1]), rows[0][2]) if rows else None
-        now = places.get(place) if place is not None else None
-        result.append(msgspec.structs.replace(decision, fingerprint=now) if now else decision)
-    return result
+        if rows:
+            places[fingerprint] = (str(rows[0][0]), str(rows[0][1]), rows[0][2])
+    return places
+
+
+def triage_for(database: Database, owner: str, repo: str, number: int) -> Triage:
+    """The pull request's stored decisions, with where each one's finding was recorded:
+    what planning needs to honour them (`plan.Triage`)."""
+    decisions = decisions_for(database, owner, repo, number)
+    places = places_of(database, owner, repo, number, (d.fingerprint for d in decisions))
+    return Triage(tuple(decisions), places)
 
 
 def read_decisions(client: GitHubClient, snapshot: PullSnapshot) -> list[Decision]:

@@ -26,11 +26,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import msgspec
-from msgspec.structs import replace
 
 from review_quorum.comment_kinds import CommentKind
 from review_quorum.errors import Skipped
-from review_quorum.ingest.base import Batch, ReadOptions
+from review_quorum.ingest.base import Batch, ReadOptions, signed
 from review_quorum.ingest.bots.signatures import signed_by
 from review_quorum.ingest.comments import PullComment, read_comments
 
@@ -108,8 +107,9 @@ def read_threads(
 ) -> Batch:
     """Every finding in the pull request's threads; system and deleted comments skipped."""
     options = options or ReadOptions()
-    logins = {**signed_accounts(talk.comments), **options.bot_logins}
-    batch = read_comments(talk.comments, name=name, options=replace(options, bot_logins=logins))
+    batch = read_comments(
+        talk.comments, name=name, options=signed(options, signed_accounts(talk.comments))
+    )
     batch.skipped.extend(Skipped(name, where, reason) for where, reason in talk.skipped)
     return batch
 

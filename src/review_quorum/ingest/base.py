@@ -45,6 +45,12 @@ class ReadOptions(msgspec.Struct, frozen=True):
     own_login: str | None = None
 
 
+def signed(options: ReadOptions, accounts: Mapping[str, str]) -> ReadOptions:
+    """`options` knowing `accounts` too (the accounts a conversation's signatures name as
+    bots, on platforms where bots post through shared tokens); configured logins win."""
+    return msgspec.structs.replace(options, bot_logins={**accounts, **options.bot_logins})
+
+
 class Source:
     """One input: a name for messages, its bytes as UTF-8, and its JSON document parsed at
     most once. `encoding` says what the bytes were written in ("UTF-8", "UTF-8 with BOM",

@@ -21,12 +21,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
-from msgspec.structs import replace
 
 from review_quorum.comment_kinds import CommentKind
 from review_quorum.errors import Skipped
 from review_quorum.ingest.azure_devops_threads import signed_accounts
-from review_quorum.ingest.base import Batch, ReadOptions
+from review_quorum.ingest.base import Batch, ReadOptions, signed
 from review_quorum.ingest.comments import PullComment, read_comments
 
 DELETED = "deleted comment"
@@ -79,8 +78,9 @@ def read_pull_comments(
 ) -> Batch:
     """Every finding in the pull request's comments; deleted ones counted as skipped."""
     options = options or ReadOptions()
-    logins = {**signed_accounts(talk.comments), **options.bot_logins}
-    batch = read_comments(talk.comments, name=name, options=replace(options, bot_logins=logins))
+    batch = read_comments(
+        talk.comments, name=name, options=signed(options, signed_accounts(talk.comments))
+    )
     batch.skipped.extend(Skipped(name, where, reason) for where, reason in talk.skipped)
     return batch
 

@@ -19,10 +19,18 @@ from review_quorum.errors import InputError
 from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.ingest.bots.authors import HUMAN
 from review_quorum.ingest.comments import REPLY, PullComment, read_comments
+from review_quorum.ingest.duplicates import EACH, Shape, check, held
 
 __all__ = ["HUMAN", "READER", "REPLY", "GitHubCommentsReader"]
 
 _WHITESPACE = re.compile(r"[ \t\r\n\ufeff]*")
+# Repeated keys refused in each comment: who wrote it (``user``, its ``login`` and
+# ``type``), what it says (``body``, where the findings are) and where (``path``, ``line``).
+CHECKED = ("user", "body", "path", "line")
+CHECKED_USER = ("login", "type")
+_COMMENTS = Shape(
+    (EACH,), (EACH, "user"), (EACH, EACH), (EACH, EACH, "user"), keys=CHECKED + CHECKED_USER
+)
 
 
 class GitHubCommentsReader:
@@ -80,6 +88,7 @@ def _pages(source: Source) -> list[tuple[tuple[int, ...], object]]:
         pages = _concatenated(source.data)
         if pages is None:
             raise
+        _check_repeats(source, pages, concatenated=True)
         return [((number,), page) for number, page in enumerate(pages)]
     if not isinstance(document, list):
         message = document.get("message") if isinstance(document, dict) else None
@@ -91,8 +100,18 @@ def _pages(source: Source) -> list[tuple[tuple[int, ...], object]]:
             f"or issues/N/comments){hint}",
         )
     if document and isinstance(document[0], list):
+        _check_repeats(source, document)
         return [((number,), page) for number, page in enumerate(document)]
+    _check_repeats(source, [document])
     return [((), document)]
+
+
+def _check_repeats(source: Source, pages: Sequence[object], *, concatenated: bool = False) -> None:
+    records = [record for page in pages if isinstance(page, list) for record in page]
+    most = held(records, CHECKED)
+    users = (record.get("user") for record in records if isinstance(record, dict))
+    most.update(held(users, CHECKED_USER))
+    check(source.name, source.data, _COMMENTS, most, pages=concatenated)
 
 
 def _concatenated(data: bytes) -> list[list[object]] | None:

@@ -20,11 +20,15 @@ from __future__ import annotations
 from review_quorum.errors import FindingError, InputError, NotAFinding, Skipped, shown
 from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.ingest.categories import Categorizer, tool_name
+from review_quorum.ingest.duplicates import EACH, Shape, check, held
 from review_quorum.ingest.paths import PathResolver
 from review_quorum.ingest.titles import first_sentence
 from review_quorum.model import Evidence, NormalizedFinding, Severity
 
 DEFAULT_BOT = "code-quality"
+# Repeated keys refused in each issue: its severity and its location.
+CHECKED = ("severity", "location")
+_ISSUES = Shape((EACH,), keys=CHECKED)
 SEVERITIES = {
     "info": Severity.INFO,
     "minor": Severity.LOW,
@@ -53,6 +57,7 @@ class GitLabReader:
         document = source.json()
         if not isinstance(document, list):
             raise InputError(source.name, "/", "expected a JSON array of Code Quality issues")
+        check(source.name, source.data, _ISSUES, held(document, CHECKED))
         issues = _Issues(source)
         batch = Batch()
         for index, issue in enumerate(document):

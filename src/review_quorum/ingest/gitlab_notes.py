@@ -27,11 +27,10 @@ from datetime import datetime
 from typing import Any
 
 import msgspec
-from msgspec.structs import replace
 
 from review_quorum.comment_kinds import CommentKind
 from review_quorum.errors import Skipped
-from review_quorum.ingest.base import Batch, ReadOptions
+from review_quorum.ingest.base import Batch, ReadOptions, signed
 from review_quorum.ingest.bots.signatures import signed_by
 from review_quorum.ingest.comments import PullComment, read_comments
 
@@ -102,8 +101,9 @@ def read_notes(
 ) -> Batch:
     """Every finding in the merge request's notes; system notes are counted as skipped."""
     options = options or ReadOptions()
-    logins = {**signed_accounts(talk.comments), **options.bot_logins}
-    batch = read_comments(talk.comments, name=name, options=replace(options, bot_logins=logins))
+    batch = read_comments(
+        talk.comments, name=name, options=signed(options, signed_accounts(talk.comments))
+    )
     batch.skipped.extend(Skipped(name, where, SYSTEM_NOTE) for where in talk.system)
     return batch
 

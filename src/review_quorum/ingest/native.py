@@ -30,6 +30,7 @@ import orjson
 
 from review_quorum.errors import FindingError, InputError, Skipped
 from review_quorum.ingest.base import Batch, Source, pointer
+from review_quorum.ingest.duplicates import EACH, Shape, check, check_lines
 from review_quorum.ingest.paths import PathResolver
 from review_quorum.model import Evidence, NormalizedFinding, Severity, is_finite
 
@@ -40,6 +41,11 @@ _DEPTH_EXCEEDED = "depth limit exceeded"  # orjson's message
 _TOO_DEEP = f"invalid JSON: {_DEPTH_EXCEEDED}"
 _EVIDENCE_TEXT = ("file", "snippet", "symbol")
 _SEVERITIES = {severity.label: severity for severity in Severity}
+# The key of a record whose repeat is an error: how severe the finding is (what the gate
+# reads). Each key checked costs one count of the file's bytes, about 2% of the read: one
+# key fits the 5% the check may cost (docs/inputs.md and benchmarks.md say why no more).
+CHECKED = ("severity",)
+_RECORDS = Shape((EACH,), keys=CHECKED)
 
 
 class _TypedEvidence(msgspec.Struct, gc=False):
@@ -111,6 +117,7 @@ def _read_typed_array(source: Source) -> Batch | None:
         records: list[_TypedRecord | None] = list(_DECODE_TYPED_ARRAY(source.data))
     except (msgspec.DecodeError, RecursionError):
         return None
+    check(source.name, source.data, _RECORDS, {"severity": len(records)})
     batch = Batch()
     findings = batch.findings
     bot_override = source.options.bot
@@ -151,26 +158,40 @@ def _read_lines(source: Source) -> Batch:
     batch = Batch()
     bot_override = source.options.bot
     paths = PathResolver(source.options.root)
+    held = dict.fromkeys(CHECKED, 0)
     for number, raw in enumerate(source.data.splitlines(), start=1):
         if not raw.strip():
             continue
         try:
-            finding = typed_record(raw, number, bot_override, paths)
+            finding = typed_record(raw, number, bot_override, paths, held)
             if finding is None:
-                finding = parse_record(orjson.loads(raw), number, bot_override, paths)
+                record = orjson.loads(raw)
+                _hold(held, record)
+                finding = parse_record(record, number, bot_override, paths)
             batch.findings.append(finding)
         except orjson.JSONDecodeError as err:
             reason = f"invalid JSON at column {err.colno}: {err.msg}"
             batch.skipped.append(Skipped(source.name, f"line {number}", reason))
         except FindingError as err:
             batch.skipped.append(Skipped(source.name, f"line {number}", str(err)))
+    check_lines(source.name, source.data, held)
     return batch
+
+
+def _hold(held: dict[str, int], record: object) -> None:
+    """Count the checked keys `record` (a typed record or parsed JSON) holds."""
+    if isinstance(record, _TypedRecord):
+        held["severity"] += 1  # a typed record has every key of CHECKED
+    elif isinstance(record, dict):
+        for key in held:
+            held[key] += key in record
 
 
 def _read_records(source: Source, records: list[object]) -> Batch:
     batch = Batch()
     bot_override = source.options.bot
     paths = PathResolver(source.options.root)
+    held = dict.fromkeys(CHECKED, 0)
     for index in range(len(records)):
         # Release each parsed record once it is a finding: a million parsed dicts and a
         # million findings need not be alive at the same time.
@@ -178,10 +199,11 @@ def _read_records(source: Source, records: list[object]) -> Batch:
         try:
             finding = None
             if type(record) is msgspec.Raw:
-                finding = typed_record(record, index, bot_override, paths)
+                finding = typed_record(record, index, bot_override, paths, held)
                 if finding is None:
                     record = _decode_record(record, source)
             if finding is None:
+                _hold(held, record)
                 finding = parse_record(record, index, bot_override, paths)
             batch.findings.append(finding)
         except FindingError as err:
@@ -190,6 +212,7 @@ def _read_records(source: Source, records: list[object]) -> Batch:
             batch.skipped.append(Skipped(source.name, pointer(index), f"invalid JSON: {err}"))
         except RecursionError:
             batch.skipped.append(Skipped(source.name, pointer(index), _TOO_DEEP))
+    check(source.name, source.data, _RECORDS, held)
     return batch
 
 
@@ -212,14 +235,22 @@ def _decode_record(raw: msgspec.Raw, source: Source) -> object:
 
 
 def typed_record(
-    raw: bytes | msgspec.Raw, index: int, bot_override: str | None, paths: PathResolver
+    raw: bytes | msgspec.Raw,
+    index: int,
+    bot_override: str | None,
+    paths: PathResolver,
+    held: dict[str, int] | None = None,
 ) -> NormalizedFinding | None:
-    """The finding of a well-typed record, or None for `parse_record` to read and judge."""
+    """The finding of a well-typed record, or None for `parse_record` to read and judge;
+    `held` counts the keys of `CHECKED` the record holds when it is a finding."""
     try:
         record = _DECODE_TYPED(raw)
     except (msgspec.DecodeError, RecursionError):  # too deep for msgspec: orjson words it
         return None
-    return _typed_finding(record, index, bot_override, paths)
+    finding = _typed_finding(record, index, bot_override, paths)
+    if finding is not None and held is not None:
+        _hold(held, record)
+    return finding
 
 
 def _typed_finding(

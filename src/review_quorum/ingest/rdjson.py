@@ -19,6 +19,7 @@ import orjson
 from review_quorum.errors import FindingError, InputError, Skipped, shown
 from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.ingest.categories import Categorizer, tool_name
+from review_quorum.ingest.duplicates import EACH, Shape, check, check_lines, held
 from review_quorum.ingest.paths import PathResolver
 from review_quorum.ingest.titles import first_sentence
 from review_quorum.model import Evidence, NormalizedFinding, Severity
@@ -32,6 +33,10 @@ SEVERITIES = {
 }
 # The same enum by number, as protobuf's JSON mapping also writes it (reviewdog's proto).
 SEVERITY_NUMBERS = {0: None, 1: Severity.HIGH, 2: Severity.MEDIUM, 3: Severity.LOW}
+# Repeated keys refused: the result's diagnostics, and each diagnostic's severity and
+# location (the result's severity is every diagnostic's default).
+CHECKED = ("severity", "location")
+_RESULT_AND_DIAGNOSTICS = Shape((), ("diagnostics", EACH), keys=("diagnostics", *CHECKED))
 
 
 class _Diagnostics:
@@ -155,6 +160,10 @@ class RdjsonReader:
             default = _severity(document.get("severity"), Severity.MEDIUM)
         except FindingError as err:
             raise InputError(source.name, "/severity", str(err)) from err
+        most = held(diagnostics, CHECKED)
+        most["severity"] += "severity" in document
+        most["diagnostics"] = int("diagnostics" in document)
+        check(source.name, source.data, _RESULT_AND_DIAGNOSTICS, most)
         bot = _source_name(document.get("source")) or DEFAULT_BOT
         diagnostics_reader = _Diagnostics(source, bot, default)
         batch = Batch()
@@ -179,6 +188,7 @@ class RdjsonlReader:
     def read(self, source: Source) -> Batch:
         diagnostics = _Diagnostics(source, DEFAULT_BOT, Severity.MEDIUM)
         batch = Batch()
+        most = dict.fromkeys(CHECKED, 0)
         for number, raw in enumerate(source.data.splitlines(), start=1):
             if not raw.strip():
                 continue
@@ -188,7 +198,10 @@ class RdjsonlReader:
             except orjson.JSONDecodeError as err:
                 batch.skipped.append(Skipped(source.name, where, f"invalid JSON: {err.msg}"))
                 continue
+            for key, count in held((record,), CHECKED).items():
+                most[key] += count
             diagnostics.add(batch, record, where)
+        check_lines(source.name, source.data, most)
         return batch
 
 

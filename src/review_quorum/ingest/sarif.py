@@ -12,10 +12,12 @@ Mapping choices, documented for users in ``docs/categories.md``:
   band of that score instead (>= 9 critical, >= 7 high, >= 4 medium, > 0 low); level
   ``none`` stays info. Results of kind ``pass``/``notApplicable``, suppressed results and
   results with ``baselineState: absent`` are not findings: each becomes a Skipped.
-- confidence: ``rank`` / 100 (/ 1 for flawfinder, which writes it on a 0-1 scale), else
-  what the result's properties state (Bandit's ``issue_confidence``, ``confidence``,
-  ``precision``: a level name of `PRECISION_CONFIDENCE` or a number from 0 to 1), else the
-  rule's (a Semgrep ``HIGH CONFIDENCE`` tag first, then its properties), else 1.0.
+- confidence: what the result's properties state (Bandit's ``issue_confidence``,
+  ``confidence``, ``precision``: a level name of `PRECISION_CONFIDENCE` or a number from 0
+  to 1), else the rule's (a Semgrep ``HIGH CONFIDENCE`` tag first, then its properties),
+  else 1.0.
+- priority: ``rank`` / 100 (/ 1 for flawfinder, which writes its risk level / 5 there and
+  so also sets the severity), -1 without one; range-checked, never a confidence.
 - CWE ids: the rule's tags, its ``cwe`` property and its relationships to the CWE taxonomy.
 - title: the first sentence of the message (``text``, or ``id`` looked up in the rule's
   ``messageStrings`` with ``arguments`` substituted), else of the rule's description.
@@ -43,7 +45,7 @@ from review_quorum.errors import InputError, Skipped, shown
 from review_quorum.ingest import sarif_typed
 from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.ingest.categories import Categorizer
-from review_quorum.ingest.duplicates import duplicate_error
+from review_quorum.ingest.duplicates import check
 from review_quorum.ingest.sarif_results import RunReader
 
 # A top-level object whose members before "runs" are scalars, then "runs": [ (how every
@@ -97,11 +99,9 @@ def read_parsed(source: Source) -> Batch:
         return Batch(skipped=[Skipped(source.name, "/runs", NOT_RUN)])
     if not isinstance(runs, list):
         raise InputError(source.name, "/runs", "expected an array of runs")
-    data = source.data
-    if data.count(b'"runs"') > 1 or data.count(b'"results"') > len(runs):
-        error = duplicate_error(source.name, data, sarif_typed.is_log_or_run, 2)
-        if error is not None:  # a repeated "runs" or "results" would replace findings
-            raise error
+    with_results = sum(1 for run in runs if isinstance(run, dict) and "results" in run)
+    most = {"runs": 1, "results": with_results}
+    check(source.name, source.data, sarif_typed.LOG_AND_RUNS, most)
     batch = Batch()
     categorizer = Categorizer(source.options.categories)
     for index, run in enumerate(runs):

@@ -22,11 +22,11 @@ from review_quorum.ingest.sarif_rules import (
     SkipRecord,
     check_live,
     confidence_of,
-    ranked_severity,
+    ranked,
     severity_of,
 )
 from review_quorum.ingest.titles import first_sentence, sentence
-from review_quorum.model import Evidence, NormalizedFinding, Severity
+from review_quorum.model import NO_PRIORITY, Evidence, NormalizedFinding, Severity
 
 # Semgrep writes this in place of a fingerprint when not logged in.
 PLACEHOLDER_FINGERPRINTS = frozenset(["requires login"])
@@ -145,8 +145,9 @@ class RunReader:
         else:
             severity = severity_of(level, kind, rule, properties)
         rank = get("rank")
+        priority = NO_PRIORITY
         if rank is not None:
-            severity = ranked_severity(rank, severity, rule)
+            severity, priority = ranked(rank, severity, rule)
         confidence = confidence_of(properties, rule) if properties else rule.confidence
         category = self.rules.category(rule, properties) if properties else rule.category
         if category in HOUSEKEEPING and severity > Severity.MEDIUM:
@@ -173,6 +174,7 @@ class RunReader:
             body,
             cwes=rule.cwes,
             use_only=rule.use_only,
+            priority=priority,
         )
 
     def title(self, message: object, text: object, rule: Rule) -> str:

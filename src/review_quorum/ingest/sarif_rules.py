@@ -6,8 +6,9 @@ the SARIF fallback order for levels, kinds that are not findings, suppressions, 
 Only what states how sure a tool is becomes a finding's confidence: Bandit's
 ``issue_confidence``, a ``confidence`` or ``precision`` property, Semgrep's confidence tags.
 SARIF's ``rank`` is a result's priority (3.27.28), not its precision: its range is still
-checked, and where a tool documents it as its risk level (flawfinder: level / 5) it sets the
-severity, which orders findings; otherwise it changes nothing.
+checked, it becomes the finding's ``priority`` (0 to 1), which orders findings the score and
+severity leave tied, and where a tool documents it as its risk level (flawfinder: level / 5)
+it also sets the severity. It never changes the confidence.
 
 A SARIF result names its rule by ``ruleId``, ``ruleIndex`` or a ``rule`` reference that may
 point into a tool extension (CodeQL keeps its queries in ``tool.extensions``). `RuleTable`
@@ -24,7 +25,7 @@ import re
 from review_quorum.errors import shown
 from review_quorum.ingest.categories import Categorizer, cwe_ids
 from review_quorum.ingest.titles import first_sentence
-from review_quorum.model import Severity
+from review_quorum.model import NO_PRIORITY, Severity
 
 LEVEL_SEVERITY = {
     "error": Severity.HIGH,
@@ -379,18 +380,20 @@ def confidence_of(properties: object, rule: Rule) -> float:
     return _precision(properties) or rule.confidence
 
 
-def ranked_severity(rank: object, severity: Severity, rule: Rule) -> Severity:
-    """The severity once a result's ``rank`` is read: checked against its tool's scale, and
-    the risk level it states where the tool documents it as one (`RISK_RANK_TOOLS`).
-    A rank of -1 is SARIF's "none given"."""
+def ranked(rank: object, severity: Severity, rule: Rule) -> tuple[Severity, float]:
+    """The severity and priority once a result's ``rank`` is read: checked against its
+    tool's scale, the priority is the rank on a 0-1 scale, and the severity is the risk
+    level it states where the tool documents it as one (`RISK_RANK_TOOLS`). A rank of -1
+    is SARIF's "none given"."""
     if rank is None or rank == -1:
-        return severity
+        return severity, NO_PRIORITY
     scale = 1.0 if rule.rank_is_risk else 100.0
     if type(rank) not in (int, float) or not 0 <= rank <= scale:  # type: ignore[operator]
         raise SkipRecord(f"rank must be a number from 0 to {scale:g}, not {shown(rank)}", "rank")
+    priority = rank / scale  # type: ignore[operator]
     if not rule.rank_is_risk:
-        return severity
-    return RISK_SEVERITY[round(rank * RISK_LEVELS)]  # type: ignore[operator]
+        return severity, priority
+    return RISK_SEVERITY[round(rank * RISK_LEVELS)], priority  # type: ignore[operator]
 
 
 def severity_of(level: object, kind: object, rule: Rule, properties: object) -> Severity:

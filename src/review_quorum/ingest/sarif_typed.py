@@ -31,15 +31,15 @@ from review_quorum.errors import FindingError
 from review_quorum.ingest.base import Batch, Source
 from review_quorum.ingest.categories import Categorizer
 from review_quorum.ingest.category_tables import HOUSEKEEPING
-from review_quorum.ingest.duplicates import duplicate_error
+from review_quorum.ingest.duplicates import EACH, Shape, repeated_key
 from review_quorum.ingest.sarif_results import GLOBAL, RunReader, first_fingerprint
 from review_quorum.ingest.sarif_rules import (
     SkipRecord,
     confidence_of,
-    ranked_severity,
+    ranked,
     severity_of,
 )
-from review_quorum.model import Evidence, NormalizedFinding, Severity
+from review_quorum.model import NO_PRIORITY, Evidence, NormalizedFinding, Severity
 
 # orjson reads integers beyond 64 bits as floats, msgspec as ints: integers outside int64
 # (the widest bound msgspec checks) fail the typed decode, so the generic path reports them.
@@ -220,15 +220,15 @@ def _decode(name: str, data: bytes) -> Log:
         log = _DECODER.decode(data)
         runs, results = _DECODED
     if runs != len(log.runs) or results != sum(len(run.results or ()) for run in log.runs):
-        error = duplicate_error(name, data, is_log_or_run, 2)
+        error = repeated_key(name, data, LOG_AND_RUNS)
         if error is not None:
             raise error
     return log
 
 
-def is_log_or_run(path: tuple[str | int, ...]) -> bool:
-    """Whether `path` leads to the log object or one of its runs."""
-    return not path or (len(path) == 2 and path[0] == "runs")
+LOG_AND_RUNS = Shape((), ("runs", EACH), keys=("runs", "results"))
+"""The objects whose repeated keys would replace findings: the log (``runs``) and each
+run (``results``)."""
 
 
 class _TypedRun:
@@ -296,8 +296,9 @@ class _TypedRun:
         else:
             severity = severity_of(level, kind, rule, bag)
         rank = result.rank
+        priority = NO_PRIORITY
         if rank is not None:
-            severity = ranked_severity(rank, severity, rule)
+            severity, priority = ranked(rank, severity, rule)
         confidence = rule.confidence if bag is None else confidence_of(bag, rule)
         category = rule.category if bag is None else rules.category(rule, bag)
         if category in HOUSEKEEPING and severity > Severity.MEDIUM:
@@ -324,6 +325,7 @@ class _TypedRun:
             text or "",
             cwes=rule.cwes,
             use_only=rule.use_only,
+            priority=priority,
         )
 
     def _evidence(self, location: Location) -> Evidence:

@@ -18,6 +18,7 @@ SUMMARY = "summary"
 REVIEW = "review"
 FINDING = "finding"
 BY = "by"  # the bots that reported an inline comment's finding (`bots_payload`)
+CODE = "code"  # the text of the line an inline comment's finding flags, hashed
 
 _MARKER = re.compile(r"^<!-- review-quorum:([a-z]+)(?: ([A-Za-z0-9_.:-]+))? -->$", re.MULTILINE)
 _PAYLOAD = re.compile(r"[A-Za-z0-9_.:-]+")
@@ -47,6 +48,12 @@ def marked_bots(body: str) -> frozenset[str] | None:
     """The bots a body's `BY` marker names, or None when it has none (an older comment)."""
     payload = next((payload for kind, payload in find_markers(body) if kind == BY), None)
     return None if payload is None else frozenset(filter(None, payload.split(":")))
+
+
+def marked_code(body: str) -> str | None:
+    """The flagged line's hash a body's `CODE` marker holds, or None when it has none (a
+    comment written without the code at hand, or by an earlier version)."""
+    return next((payload for kind, payload in find_markers(body) if kind == CODE), None) or None
 
 
 def find_markers(body: str) -> list[tuple[str, str]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from review_quorum.comment_links import web_url
 from review_quorum.markup import escape
 from review_quorum.model import CommentSource
-from review_quorum.plan import AwaitedBots, PlannedFinding, ReviewPlan
+from review_quorum.plan import AwaitedBots, PlannedFinding, ReviewPlan, State, said
 from review_quorum.render.consensus import render_provenance
 from review_quorum.render.review_body import (
     BodyItem,
@@ -46,6 +46,7 @@ def body_item(item: PlannedFinding, *, linked: bool = False) -> BodyItem:
         fingerprint=item.fingerprint,
         link=(web_url(link.html_url) or "") if link else "",
         link_bot=_bot_of(item, link) if link else "",
+        code=item.code,
     )
 
 
@@ -98,7 +99,7 @@ def review_body(plan: ReviewPlan) -> ReviewBody:
     if plan.settings.inline_mode == "link":
         return _linked_body(plan)
     unanchored = [item for item in plan.inline if not item.addressable]
-    notes = [*awaited_notes(plan.awaited), *plan.notes, *baseline_notes(plan)]
+    notes = [*awaited_notes(plan.awaited), *plan.notes, *history_notes(plan), *baseline_notes(plan)]
     if notes and unanchored:
         notes.append("")
     if unanchored:
@@ -118,6 +119,36 @@ def review_body(plan: ReviewPlan) -> ReviewBody:
         dropped_count=len(plan.with_disposition(Disposition.DROPPED)),
         skipped_count=len(plan.skipped),
         notes=tuple(notes),
+    )
+
+
+def history_notes(plan: ReviewPlan) -> list[str]:
+    """What the history said before planning: the findings writers triaged (not posted
+    again, not gating), then the expected bots that did not review the head commit."""
+    notes: list[str] = []
+    triaged = [item for item in plan.findings if item.triage is not None]
+    if triaged:
+        lines = [_triaged_line(item) for item in triaged]
+        notes.append("**Acknowledged** (not posted again, not gating):\n" + "\n".join(lines))
+    missing = [c for c in plan.coverage if c.state is not State.REVIEWED]
+    if missing:
+        parts = [
+            f"{escape.inline(c.bot)} ({c.state.value}"
+            f"{f': {escape.inline(c.why)}' if c.why else ''})"
+            for c in missing
+        ]
+        notes.append(f"**Did not review this commit:** {'; '.join(parts)}.")
+    return notes
+
+
+def _triaged_line(item: PlannedFinding) -> str:
+    finding, decision = item.finding, item.triage
+    assert decision is not None  # only triaged findings are listed
+    where = f"{finding.file}:{finding.line}" if finding.line else finding.file
+    why = f": {escape.inline(decision.reason)}" if decision.reason else ""
+    return (
+        f"- {escape.inline(finding.title)} ({escape.inline(where)}): "
+        f"{said(decision)} by @{escape.inline(decision.actor)}{why}"
     )
 
 
@@ -160,7 +191,7 @@ def _linked_body(plan: ReviewPlan) -> ReviewBody:
         audit=items(plan.with_disposition(Disposition.AUDIT)),
         dropped_count=len(plan.with_disposition(Disposition.DROPPED)),
         skipped_count=len(plan.skipped),
-        notes=(*awaited_notes(plan.awaited), *plan.notes),
+        notes=(*awaited_notes(plan.awaited), *plan.notes, *history_notes(plan)),
         linked=True,
     )
 

@@ -17,7 +17,7 @@ from itertools import chain
 import msgspec
 
 from review_quorum.markup import escape
-from review_quorum.markup.markers import BY, FINDING, SUMMARY, bots_payload, marker
+from review_quorum.markup.markers import BY, CODE, FINDING, SUMMARY, bots_payload, marker
 from review_quorum.model import ConsensusLevel
 from review_quorum.render.consensus import LEVEL_HEADINGS, location
 from review_quorum.scoring.confidence import Assessment, ScoredFinding, ScoreReport, assess
@@ -57,6 +57,7 @@ class BodyItem(msgspec.Struct, frozen=True):
     fingerprint: str = ""
     link: str = ""  # a checked https:// URL of the bot comment this finding links to
     link_bot: str = ""
+    code: str = ""  # the flagged line's text, hashed (`identity.code_hash`): a `code` marker
 
 
 class ReviewBody(msgspec.Struct, frozen=True):
@@ -207,6 +208,8 @@ def render_inline_comment(item: BodyItem) -> str:
     lines = [marker(FINDING, item.fingerprint)] if item.fingerprint else []
     if item.fingerprint and item.detected_by:
         lines.append(marker(BY, bots_payload(item.detected_by)))
+    if item.fingerprint and item.code:
+        lines.append(marker(CODE, item.code))
     severity = escape.inline(item.severity.upper())
     category = escape.inline(item.category)
     lines.append(f"**{severity}** ({category}) {escape.inline(item.title, limit=TITLE_LIMIT)}")

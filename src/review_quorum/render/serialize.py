@@ -16,6 +16,7 @@ from msgspec import UNSET
 
 from review_quorum.errors import Skipped
 from review_quorum.model import (
+    NO_PRIORITY,
     CommentSource,
     ConsensusFinding,
     Contribution,
@@ -73,6 +74,7 @@ def member_entry(finding: NormalizedFinding) -> ReportMember:
         # them to rebuild the same clusters (`saved_plan`, `checked_plan`)
         finding.cwes if finding.cwes else UNSET,
         True if finding.use_only else UNSET,
+        UNSET if finding.priority == NO_PRIORITY else finding.priority,
     )
 
 

@@ -171,7 +171,7 @@ def resolve_bots_ran(findings: Sequence[NormalizedFinding], bots_ran: int | None
     return max(bots_ran, 1)
 
 
-def sort_for_output(consensus: list[ConsensusFinding]) -> None:
+def sort_for_output(consensus: list[ConsensusFinding], *, by_priority: bool = False) -> None:
     """Sort in output order (SPEC 3.7): score desc, severity desc, file, line (none last).
 
     One stable sort on one integer per finding that orders as the tuple key `(-score,
@@ -179,6 +179,12 @@ def sort_for_output(consensus: list[ConsensusFinding]) -> None:
     scores (highest first), then its severity from the highest, the rank of its file
     among the distinct files, and its line (none after every line). Each finding is read
     once, not once per key, and integers compare fast.
+
+    `by_priority` (the reliability model, when a finding states a priority; the agreement
+    model's order is SPEC 3.7's exactly) puts the priority its tools state (a member's
+    highest, `NormalizedFinding.priority`) between severity and file: of two findings tied
+    on score and severity, the one its tool ranks higher comes first, and findings with no
+    stated priority after those with one.
     """
     scores = sorted(set(map(_score, consensus)), reverse=True)
     score_rank = {score: rank for rank, score in enumerate(scores)}  # -0.0, 0.0: one key
@@ -186,6 +192,9 @@ def sort_for_output(consensus: list[ConsensusFinding]) -> None:
     file_rank = {file: rank for rank, file in enumerate(files)}
     severities, width, lines, last = len(Severity), len(files), MAX_LINE + 2, MAX_LINE + 1
     top = max(Severity)
+    if by_priority:
+        _sort_by_priority(consensus, score_rank, file_rank)
+        return
 
     def key(finding: ConsensusFinding) -> int:
         line = finding.line
@@ -195,7 +204,28 @@ def sort_for_output(consensus: list[ConsensusFinding]) -> None:
     consensus.sort(key=key)
 
 
+def _sort_by_priority(
+    consensus: list[ConsensusFinding], score_rank: dict[float, int], file_rank: dict[str, int]
+) -> None:
+    """`sort_for_output` with each finding's highest stated priority after its severity
+    (no priority, -1, after every stated one)."""
+    top, last = max(Severity), MAX_LINE + 1
+
+    def key(finding: ConsensusFinding) -> tuple[int, int, float, int, int]:
+        line = finding.line
+        return (
+            score_rank[finding.consensus_score],
+            top - finding.severity,
+            -max(map(_priority, finding.members)),
+            file_rank[finding.file],
+            last if line is None else line,
+        )
+
+    consensus.sort(key=key)
+
+
 _score, _file = attrgetter("consensus_score"), attrgetter("file")
+_priority = attrgetter("priority")
 
 
 Spread = tuple[NormalizedFinding | None, int | None, str, Severity, float]

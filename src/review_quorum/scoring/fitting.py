@@ -64,6 +64,34 @@ def estimate(
     `base`'s and `families`), else the mean; rules' toward `base`'s figure, else their bot's.
     Every rule's bot must have counts too (a rule's findings are its bot's).
     """
+    sources = []
+    for (bot, rule), (real, seen, centre, strength) in _shrinkage(counts, base, families).items():
+        value = (real + strength * centre) / (seen + strength)
+        sources.append(SourceReliability(bot, rule, round(value, 4), real, seen - real, origin))
+    return tuple(sources)
+
+
+def posteriors(
+    counts: Mapping[Key, tuple[int, int]],
+    base: Profile,
+    families: Sequence[WitnessFamily] = (),
+) -> dict[Key, tuple[float, float]]:
+    """Each source's Beta posterior (alpha, beta): the prior `estimate` shrinks toward,
+    updated by the source's counts. Its mean is the source's estimate."""
+    return {
+        key: (real + strength * centre, seen - real + strength * (1 - centre))
+        for key, (real, seen, centre, strength) in _shrinkage(counts, base, families).items()
+    }
+
+
+Shrinkage = tuple[int, int, float, float]  # real, seen, the centre, the prior's strength
+
+
+def _shrinkage(
+    counts: Mapping[Key, tuple[int, int]], base: Profile, families: Sequence[WitnessFamily]
+) -> dict[Key, Shrinkage]:
+    """Per source (sorted by bot and rule), its counts and what it is shrunk toward, by how
+    much (see `estimate`)."""
     known = base.lookup()
     bots = {key[0]: value for key, value in counts.items() if key[1] is None}
     mean, strength = beta_prior(list(bots.values()))
@@ -74,6 +102,7 @@ def estimate(
         total[0] += real
         total[1] += seen
     estimates = {}
+    shrunk: dict[Key, Shrinkage] = {}
     for bot, (real, seen) in bots.items():
         entry = known.get((bot, None))
         if entry is not None:
@@ -83,19 +112,15 @@ def estimate(
             others_real, others_seen = group_real - real, group_seen - seen
             centre = (others_real + strength * mean) / (others_seen + strength)
         estimates[bot] = (real + strength * centre) / (seen + strength)
+        shrunk[(bot, None)] = (real, seen, centre, strength)
     rules = [value for key, value in counts.items() if key[1] is not None]
     _, rule_strength = beta_prior(rules)
-    sources = []
-    for key in sorted(counts, key=lambda item: (item[0], item[1] or "")):
-        bot, rule = key
-        real, seen = counts[key]
-        value = estimates[bot]
-        if rule is not None:
+    for key in counts:
+        if key[1] is not None:
             entry = known.get(key)
-            centre = entry.reliability if entry is not None else value
-            value = (real + rule_strength * centre) / (seen + rule_strength)
-        sources.append(SourceReliability(bot, rule, round(value, 4), real, seen - real, origin))
-    return tuple(sources)
+            centre = entry.reliability if entry is not None else estimates[key[0]]
+            shrunk[key] = (*counts[key], centre, rule_strength)
+    return {key: shrunk[key] for key in sorted(shrunk, key=lambda item: (item[0], item[1] or ""))}
 
 
 def _families(base: Profile, families: Sequence[WitnessFamily]) -> dict[str, str]:
@@ -164,3 +189,61 @@ def beta_prior(counts: Sequence[tuple[int, int]]) -> tuple[float, float]:
         return mean, MAX_STRENGTH
     strength = mean * (1 - mean) / excess - 1
     return mean, min(max(strength, MIN_STRENGTH), MAX_STRENGTH)
+
+
+def beta_interval(alpha: float, beta: float, mass: float = 0.95) -> tuple[float, float]:
+    """The equal-tailed interval holding `mass` of a Beta(alpha, beta) distribution, to
+    within 1e-4 (bisection on the regularized incomplete beta function)."""
+    if alpha <= 0.0 or beta <= 0.0:  # all the mass at one end (a centre of 0 or 1, no doubt)
+        return (1.0, 1.0) if alpha > 0.0 else (0.0, 0.0)
+    tail = (1 - mass) / 2
+    return _beta_quantile(alpha, beta, tail), _beta_quantile(alpha, beta, 1 - tail)
+
+
+def _beta_quantile(alpha: float, beta: float, probability: float) -> float:
+    low, high = 0.0, 1.0
+    while high - low > 1e-4:
+        middle = (low + high) / 2
+        if _incomplete_beta(alpha, beta, middle) < probability:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
+
+
+def _incomplete_beta(alpha: float, beta: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(alpha, beta), by its continued fraction
+    (evaluated where it converges fast, the other side by symmetry)."""
+    if x <= 0.0 or x >= 1.0:
+        return 0.0 if x <= 0.0 else 1.0
+    log_front = (
+        math.lgamma(alpha + beta)
+        - math.lgamma(alpha)
+        - math.lgamma(beta)
+        + alpha * math.log(x)
+        + beta * math.log1p(-x)
+    )
+    if x < (alpha + 1) / (alpha + beta + 2):
+        return math.exp(log_front) * _fraction(alpha, beta, x) / alpha
+    return 1.0 - math.exp(log_front) * _fraction(beta, alpha, 1 - x) / beta
+
+
+def _fraction(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    result = d
+    for m in range(1, 300):
+        for numerator in (
+            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
+        ):
+            d = 1.0 + numerator * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            result *= d * c
+        if abs(d * c - 1.0) < 1e-12:
+            break
+    return result

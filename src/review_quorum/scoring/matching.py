@@ -10,7 +10,12 @@ second one; the same source on the same line is a duplicate and joins.
 Findings without a line then join the cluster of their file whose members' text they
 resemble most (`text.TextIndex`, average TF-IDF cosine >= `TEXT_SIMILARITY`); a cluster
 that already holds the same bot needs a near-duplicate (`DUPLICATE_SIMILARITY`), since a
-bot states each issue once and repeats itself nearly verbatim.
+bot states each issue once and repeats itself nearly verbatim. Each such finding is
+compared with at most `text.CANDIDATES` clusters of its file, at any size: where more
+share its rarest words, those sharing the most of them (`TextIndex.candidates`), and the
+run warns how many findings that bound applied to, since a closer cluster may have been
+among the others. A bound on the clusters compared, never on the findings matched: every
+finding without a line is still matched, however many there are.
 
 Categories: where both sides state CWEs, the CWEs decide, not the categories drawn from
 them: two rules of one analyser whose stated CWE ids share nothing are different issues
@@ -26,12 +31,15 @@ makes canonical.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator, Sequence
-from itertools import chain, compress
-from operator import attrgetter, itemgetter
+from itertools import chain, compress, repeat
+from math import fsum
+from operator import attrgetter, itemgetter, mul
 
+from review_quorum.errors import QuorumWarning
 from review_quorum.model import NormalizedFinding, is_stated
-from review_quorum.scoring.text import Corpus, TextIndex, Vector, tokens_of_each
+from review_quorum.scoring.text import CANDIDATES, Corpus, TextIndex, Vector, tokens_of_each
 from review_quorum.scoring.witnesses import GENERIC, Source, source_of
 
 TEXT_SIMILARITY = 0.4
@@ -122,6 +130,15 @@ def cluster(
             by_text.gather([], lineless)
     for clusters in by_text.join():
         _place(clusters, members_at, bots_at, alone)
+    if by_text.bounded:
+        warnings.warn(
+            f"{by_text.bounded:,} of {by_text.probes:,} findings without a line had more than"
+            f" {CANDIDATES} clusters of their file sharing their rarest words; each was"
+            f" compared with the {CANDIDATES} sharing the most of them, so a closer match"
+            " among the others may have been missed",
+            QuorumWarning,
+            stacklevel=4,
+        )
     return list(filter(None, members_at)), list(filter(None, bots_at))
 
 
@@ -249,6 +266,8 @@ class _ByText:
         self.files: list[
             tuple[list[_Cluster], list[tuple[int, NormalizedFinding]], list[str], TextIndex]
         ] = []
+        self.probes = 0  # findings without a line matched by text
+        self.bounded = 0  # of them, those compared with `CANDIDATES` of more clusters
 
     def gather(
         self, clusters: list[_Cluster], lineless: list[tuple[int, NormalizedFinding]]
@@ -303,6 +322,8 @@ class _ByText:
                 if is_stated(finding):
                     _note_stated(target, finding)
                 index.add(target.number, text, vector)
+            self.probes += len(lineless)
+            self.bounded += index.bounded
             yield clusters
 
 
@@ -313,13 +334,19 @@ def _best_by_text(
     best_key: tuple[bool, float] | None = None
     bot, category, cwes = finding.bot, finding.category, finding.cwes
     stated = is_stated(finding)  # a guessed category never walls
-    similarity_to = index.similarity
+    similarity_to, sums, texts = index.similarity, index.sums, index.texts
+    tokens, weights = list(vector), list(vector.values())
     for number in index.candidates(vector):
+        total = sums.get(number)
+        similarity = (  # index.similarity, inline once the cluster's sum is made
+            similarity_to(number, vector)
+            if total is None
+            else fsum(map(mul, weights, map(total.get, tokens, repeat(0.0)))) / len(texts[number])
+        )
+        if similarity < TEXT_SIMILARITY:  # below either threshold: the bots need not be known
+            continue
         found = clusters[number]
         if stated and _walled(found, bot, category, cwes):
-            continue
-        similarity = similarity_to(number, vector)
-        if similarity < TEXT_SIMILARITY:  # below either threshold: the bots need not be known
             continue
         bots = found.bots
         if bots is None:

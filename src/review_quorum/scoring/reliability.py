@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
 
 from review_quorum.model import (
+    NO_PRIORITY,
     ConsensusFinding,
     ConsensusLevel,
     Contribution,
@@ -65,6 +67,7 @@ def logit(probability: float) -> float:
 
 
 _PRIOR_LOG_ODDS = logit(PRIOR_REAL)
+_priority = attrgetter("priority")
 
 
 def compute_reliability(
@@ -94,7 +97,8 @@ def compute_reliability(
         alone(members, bots) if len(members) == 1 else several(members, bots)
         for members, bots in zip(clusters, bots_of, strict=True)
     ]
-    sort_for_output(consensus)
+    # a tool's stated priority (SARIF rank) orders what the score and severity leave tied
+    sort_for_output(consensus, by_priority=max(map(_priority, items), default=NO_PRIORITY) >= 0)
     return consensus
 
 

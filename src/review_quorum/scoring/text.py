@@ -10,8 +10,9 @@ weigh much. A finding joins the cluster whose members it resembles most on avera
 (cosine to the sum of their unit vectors, divided by their number).
 
 Candidates come from an inverted index over the clusters of one file: a finding probes
-only its rarest tokens, and only posting lists that are not huge, so matching stays
-near-linear; there is no all-pairs comparison.
+only its rarest tokens, and compares at most `CANDIDATES` of the clusters posted under
+them (those sharing the most of those tokens, when more share one), so matching stays
+linear at any size and every finding is still matched; there is no all-pairs comparison.
 """
 
 from __future__ import annotations
@@ -42,8 +43,10 @@ STOPWORDS = frozenset(
 )  # fmt: skip
 # A finding probes at most this many of its rarest tokens...
 PROBE_TOKENS = 8
-# ...and skips a token whose posting list in the file is longer than this.
-POSTING_CAP = 256
+# ...and compares at most this many of the clusters posted under them (its candidates):
+# where more share its probed tokens, those that share the most of them among the latest
+# this many of each token's clusters, a rarer token's first on ties.
+CANDIDATES = 32
 
 Vector = dict[str, float]
 
@@ -178,8 +181,9 @@ class TextIndex:
         # The tokens of a cluster's first text where the caller had them (lined clusters):
         # kept here, in a small dict per file, rather than in the corpus's cache of texts.
         self.first_tokens: dict[int, list[str]] = {}
-        self._sums: dict[int, Vector] = {}
+        self.sums: dict[int, Vector] = {}
         self._posted: dict[int, set[str]] = {}  # of clusters with more than one member
+        self.bounded = 0  # probes that compared `CANDIDATES` of more clusters
 
     def reach(self, cluster: int, text: str, reached: set[str]) -> None:
         """A new cluster whose first text holds the probed tokens `reached` (not empty)."""
@@ -205,7 +209,7 @@ class TextIndex:
         self._post(cluster, new)
         posted |= new
         texts.append(text)
-        total = self._sums.get(cluster)
+        total = self.sums.get(cluster)
         if total is not None:
             _accumulate(total, vector)
 
@@ -220,25 +224,30 @@ class TextIndex:
                 posting.append(cluster)
 
     def candidates(self, vector: Vector) -> list[int]:
-        """Clusters sharing one of the rarest tokens of `vector`, in cluster order."""
+        """Clusters sharing one of the rarest tokens of `vector`, in cluster order: all of
+        them when they are at most `CANDIDATES`, else the `CANDIDATES` that share the most
+        of those tokens among the latest `CANDIDATES` of each (counted in `bounded`)."""
         rare = sorted(vector)  # by frequency, then alphabetically: two sorts in C
         rare.sort(key=self.corpus.frequency.__getitem__)
-        found: set[int] = set()
-        for token in rare[:PROBE_TOKENS]:
-            posting = self.postings.get(token)
-            if posting is not None and len(posting) <= POSTING_CAP:
-                found.update(posting)
-        return sorted(found)
+        postings = list(filter(None, map(self.postings.get, rare[:PROBE_TOKENS])))
+        shared = Counter(chain.from_iterable(posting[-CANDIDATES:] for posting in postings))
+        if len(shared) > CANDIDATES or any(len(posting) > CANDIDATES for posting in postings):
+            self.bounded += 1
+            most = sorted(shared, key=shared.__getitem__, reverse=True)  # stable: rarest first
+            del most[CANDIDATES:]
+            most.sort()
+            return most
+        return sorted(shared)
 
     def similarity(self, cluster: int, vector: Vector) -> float:
         """Average cosine between `vector` and the cluster's members."""
-        total = self._sums.get(cluster)
+        total = self.sums.get(cluster)
         texts = self.texts[cluster]
         if total is None:
             # most clusters have one member: the sum is its vector (0.0 + w is w)
             first = self.first_tokens.get(cluster)
             corpus = self.corpus
-            total = self._sums[cluster] = (
+            total = self.sums[cluster] = (
                 corpus.vector(texts[0]) if first is None else corpus.weigh(first)
             )
             for text in texts[1:]:

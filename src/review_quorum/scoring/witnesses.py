@@ -13,7 +13,10 @@ from the input itself, where what the input can show depends on the source:
   (the cluster precisions measured on the public code-review benchmark the
   review-bots-dev corpus comes from: 2+ tools 0.70-0.80, 1 tool 0.36). The mix of the two
   by the source's agreement rate is shrunk toward its bot's estimate, and the bot's
-  toward the mean bot of the profile (`PRIOR` without one), by `PSEUDO_COUNT` findings.
+  toward the mean bot of the profile, by `PSEUDO_COUNT` findings. Without a profile the
+  bot's pseudo-findings are findings nobody has corroborated yet, right `LONE` of the time
+  (`PRIOR`): even odds would lift the lone findings of a bot that shared one of two past
+  `needs-verification`.
 - Where no other family could have reported it, a lone finding is no evidence against
   it: the source keeps its bot's profile entry, else the confidence its tool states,
   else its bot's estimate from the sources that could be corroborated, else, knowing
@@ -42,7 +45,9 @@ from review_quorum.scoring.profile import Profile, SourceReliability
 
 AGREED = 0.75
 LONE = 0.36
-PRIOR = 0.5
+# Without a profile an unknown bot starts where a finding nobody has corroborated yet
+# stands: its prior's pseudo-findings are lone findings, right `LONE` of the time.
+PRIOR = LONE
 UNKNOWN = 0.5
 PSEUDO_COUNT = 4.0
 LEVEL_LOG_ODDS = math.log(2.0)  # the floor: each level above the tool's average doubles the odds
@@ -345,7 +350,8 @@ def _logit(probability: float) -> float:
 
 
 def _population_mean(profile: Profile) -> float:
-    """What an unknown bot is taken to be: the mean bot of the profile, else `PRIOR`."""
+    """What an unknown bot is taken to be: the mean bot of the profile, else `PRIOR` (a
+    finding nobody has corroborated yet)."""
     bots = [source.reliability for source in profile.sources if source.rule is None]
     return math.fsum(bots) / len(bots) if bots else PRIOR
 

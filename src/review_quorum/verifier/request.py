@@ -265,6 +265,23 @@ def base_lines(head: Sequence[str], patched: PatchedFile | None) -> tuple[list[s
     return base, mapping
 
 
+NOT_HEAD = "the checkout is not the diff's head"
+
+
+def matches_head(head: Sequence[str], patched: PatchedFile | None) -> bool:
+    """Whether `head` (a file's lines as checked out) has every line the diff's hunks say
+    the head commit has there: code read from another commit is never sent as the head."""
+    for hunk in patched or ():
+        position = hunk.target_start
+        for line in hunk:
+            if not (line.is_context or line.is_added):
+                continue
+            if position > len(head) or head[position - 1] != line.value.rstrip("\r\n"):
+                return False
+            position += 1
+    return True
+
+
 def hunks_near(patched: PatchedFile | None, line: int, radius: int = RADIUS) -> str:
     """The hunks of `patched` whose head side comes within `radius` lines of `line`."""
     if patched is None:
@@ -335,6 +352,8 @@ def build_request(
     if head is None or not head.has(line):
         return Unsendable("line not in the file at head")
     patched = patches.get(finding.file)
+    if not matches_head(head_lines, patched):
+        return Unsendable(NOT_HEAD)
     base: Window | None = None
     if patched is None or not patched.is_added_file:
         rebuilt, mapping = base_lines(head_lines, patched)

@@ -25,7 +25,7 @@ from msgspec.structs import replace
 
 from review_quorum.errors import InputError, QuorumError
 from review_quorum.markup.escape import code, inline
-from review_quorum.plan import Gate, ReviewPlan
+from review_quorum.plan import ReviewPlan, kept_gate
 from review_quorum.scoring.confidence.attach import AttachedVerdict, AttachedVerdictInput
 from review_quorum.verifier import select as selection
 from review_quorum.verifier.answer import (
@@ -47,6 +47,8 @@ from review_quorum.verifier.client import (
 )
 from review_quorum.verifier.command import run_command
 from review_quorum.verifier.figures import Figures, Place
+from review_quorum.verifier.options import CACHE_NAME as CACHE_NAME
+from review_quorum.verifier.options import VerifyOptions as VerifyOptions
 from review_quorum.verifier.request import (
     ClusterRequest,
     Unsendable,
@@ -59,27 +61,6 @@ if TYPE_CHECKING:
 
 SOURCE = "verifier"
 INJECTION = "injection suspected"
-CACHE_NAME = ".quorum-verifier-cache.json"
-
-
-class VerifyOptions(msgspec.Struct, frozen=True):
-    """How to verify: the endpoint or command, the limits, where code and cache live."""
-
-    url: str | None = None
-    model: str | None = None
-    key_env: str | None = None
-    command: str | None = None
-    max_clusters: int = 10
-    concurrency: int = 2
-    timeout: float = 60.0
-    budget_s: float = 300.0
-    checkout: str = "."
-    cache: str | None = None
-    gate_on_verified: bool = False
-
-    @property
-    def wanted(self) -> bool:
-        return bool(self.url or self.command)
 
 
 class ClusterOutcome(msgspec.Struct, frozen=True):
@@ -267,15 +248,21 @@ def apply(
     """`plan` re-planned with the verdicts, the gate kept on consensus, figures added."""
     after = replan(verification.placed) if verification.placed else plan
     if not options.gate_on_verified and after is not plan:
-        blocking = {id(item) for item in plan.gate.blocking}
-        pairs = zip(plan.findings, after.findings, strict=True)
-        kept = tuple(new for old, new in pairs if id(old) in blocking)
-        after = replace(after, gate=Gate(plan.gate.level, kept))
+        after = kept_gate(plan, after)
     data = figures(verification, plan, after, options)
     return replace(
         after,
         notes=(*after.notes, *notes(data, after)),
         extra={**after.extra, "verification": msgspec.to_builtins(data)},
+    )
+
+
+def moved(before: ReviewPlan, after: ReviewPlan) -> int:
+    """How many findings the verdicts placed otherwise (inline, summary, dropped)."""
+    return sum(
+        1
+        for old, new in zip(before.findings, after.findings, strict=True)
+        if old.disposition is not new.disposition
     )
 
 
@@ -298,11 +285,6 @@ def figures(
     verdicts = Counter(
         o.verdict for o in verification.outcomes if o.verdict and o.status != "audit"
     )
-    moved = sum(
-        1
-        for old, new in zip(before.findings, after.findings, strict=True)
-        if old.disposition is not new.disposition
-    )
 
     def places(chosen: Callable[[ClusterOutcome], bool]) -> list[Place]:
         found = [before.findings[o.index].finding for o in verification.outcomes if chosen(o)]
@@ -319,7 +301,7 @@ def figures(
         review_by_hand=places(lambda o: o.status == "audit"),
         injection_suspected=places(lambda o: o.reason == INJECTION),
         verdicts=dict(sorted(verdicts.items())),
-        placements_changed=moved,
+        placements_changed=moved(before, after),
         requests=verification.requests,
         tokens_in=verification.tokens_in,
         tokens_out=verification.tokens_out,
@@ -361,15 +343,20 @@ def notes(data: Figures, plan: ReviewPlan) -> list[str]:
     return lines
 
 
+def read_figures(saved: object, source: str) -> Figures:
+    """A file's `verification` member (a saved plan's, a verdicts file's), checked strictly."""
+    try:
+        return msgspec.convert(saved, Figures, strict=True)
+    except msgspec.ValidationError as err:
+        raise InputError(source, "/verification", f"not a verification summary: {err}") from err
+
+
 def restore(plan: ReviewPlan, saved: object, source: str) -> ReviewPlan:
     """A saved plan's `verification` member back on the plan read (`saved_plan`), checked
     strictly, with the summary lines it gives; `plan` itself without one."""
     if saved is None:
         return plan
-    try:
-        data = msgspec.convert(saved, Figures, strict=True)
-    except msgspec.ValidationError as err:
-        raise InputError(source, "/verification", f"not a verification summary: {err}") from err
+    data = read_figures(saved, source)
     return replace(
         plan,
         notes=(*plan.notes, *notes(data, plan)),

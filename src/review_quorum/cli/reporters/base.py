@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from review_quorum.checked_plan import CheckedPlan, Fresh
     from review_quorum.cli.posting import PostingOptions
+    from review_quorum.identity import CodeLines
     from review_quorum.ingest.base import ReadOptions
 
 
@@ -43,6 +44,7 @@ class Delivery(msgspec.Struct, frozen=True):
     http: httpx.Client | None = None
     reading: ReadOptions | None = None
     rebuild: Callable[[Fresh], CheckedPlan] | None = None
+    lines: CodeLines | None = None  # the head's code: is a gone finding's line changed?
 
 
 class Reporter(Protocol):

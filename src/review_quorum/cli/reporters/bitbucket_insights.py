@@ -9,13 +9,12 @@ its annotations in line is `bitbucket.insights`. ``--dry-run`` prints the write 
 
 from __future__ import annotations
 
-from contextlib import nullcontext
-
 from review_quorum.bitbucket.client import BitbucketClient
 from review_quorum.bitbucket.insights import REPORT_ID, post_insights, report_id
 from review_quorum.bitbucket.target import pull_request_page, resolve_pull_request
-from review_quorum.cli import github_input, posting, progress
+from review_quorum.cli import posting
 from review_quorum.cli.reporters.base import Delivery
+from review_quorum.cli.reporters.threads import connected
 from review_quorum.render.code_insights import insights_report
 
 
@@ -24,22 +23,8 @@ def report(delivery: Delivery) -> int:
     name = report_id(options.check_name or REPORT_ID)
     target = resolve_pull_request(options.repo, options.pr, delivery.env)
     insights = insights_report(delivery.plan, name=name, link=pull_request_page(target))
-    http = posting.make_http_client() if delivery.http is None else delivery.http
-    try:
-        timing = github_input.TIMING  # the CLI's clock and sleeper, which tests replace
-        client = BitbucketClient.from_env(
-            http,
-            delivery.env,
-            dry_run=options.dry_run,
-            on_wait=progress.note,
-            sleep=timing.sleep,
-            clock=timing.clock,
+    with connected(delivery, BitbucketClient.from_env, target, "reporting on") as client:
+        result = post_insights(
+            client, target, insights, name=name, dry_run=options.dry_run, env=delivery.env
         )
-        with nullcontext() if client.offline else progress.stage(f"reporting on {target}"):
-            result = post_insights(
-                client, target, insights, name=name, dry_run=options.dry_run, env=delivery.env
-            )
-    finally:
-        if delivery.http is None:
-            http.close()
     return posting.report_outcome(options.dry_run, client, result, "BITBUCKET_TOKEN")

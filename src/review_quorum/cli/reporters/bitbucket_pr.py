@@ -13,50 +13,26 @@ longer reported. What GitHub alone has is refused: ``--hide-duplicates`` and
 
 from __future__ import annotations
 
-from contextlib import nullcontext
-
 from review_quorum.bitbucket.client import BitbucketClient
 from review_quorum.bitbucket.poster import STATUS_KEY, post_pull_request
 from review_quorum.bitbucket.target import resolve_pull_request
-from review_quorum.cli import github_input, posting, progress
-from review_quorum.cli.common import warn
+from review_quorum.cli import posting
 from review_quorum.cli.reporters.base import Delivery
-from review_quorum.delivery.draft import ReviewDraft
-from review_quorum.errors import ConfigError
+from review_quorum.cli.reporters.threads import connected, thread_draft
 
 
 def report(delivery: Delivery) -> int:
     options = delivery.options
-    if options.hide_duplicates:
-        raise ConfigError("--hide-duplicates: Bitbucket comments cannot be minimized")
-    draft = ReviewDraft.from_plan(delivery.plan, source=delivery.source)
-    if draft.inline_mode != "post":
-        raise ConfigError("--inline-mode link links to GitHub comments: use post on Bitbucket")
-    for skipped in draft.skipped:
-        warn(f"not posted: {skipped.describe()}")
+    draft = thread_draft(delivery, "Bitbucket", "Bitbucket comments")
     target = resolve_pull_request(options.repo, options.pr, delivery.env)
-    http = posting.make_http_client() if delivery.http is None else delivery.http
-    try:
-        timing = github_input.TIMING  # the CLI's clock and sleeper, which tests replace
-        client = BitbucketClient.from_env(
-            http,
-            delivery.env,
+    with connected(delivery, BitbucketClient.from_env, target) as client:
+        result = post_pull_request(
+            client,
+            target,
+            draft,
+            resolve_fixed=options.resolve_fixed,
             dry_run=options.dry_run,
-            on_wait=progress.note,
-            sleep=timing.sleep,
-            clock=timing.clock,
+            status_key=options.check_name or STATUS_KEY,
+            env=delivery.env,
         )
-        with nullcontext() if client.offline else progress.stage(f"posting to {target}"):
-            result = post_pull_request(
-                client,
-                target,
-                draft,
-                resolve_fixed=options.resolve_fixed,
-                dry_run=options.dry_run,
-                status_key=options.check_name or STATUS_KEY,
-                env=delivery.env,
-            )
-    finally:
-        if delivery.http is None:
-            http.close()
     return posting.report_outcome(options.dry_run, client, result, "BITBUCKET_TOKEN")

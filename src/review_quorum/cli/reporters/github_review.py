@@ -20,4 +20,5 @@ def report(delivery: Delivery) -> int:
         http=delivery.http,
         reading=delivery.reading,
         rebuild=delivery.rebuild,
+        lines=delivery.lines,
     )

@@ -10,21 +10,27 @@ for accounts already known to be bots.
 
 from __future__ import annotations
 
-from review_quorum.ingest.bots import coderabbit, codoki, cubic, cursor, devin, kodus
+from functools import cache
 
-# (bot name, text its comments carry); each text is the one the bot's reader looks for.
-SIGNATURES: tuple[tuple[str, str], ...] = (
-    (codoki.PARSER.name, codoki.MARKER),
-    (cubic.PARSER.name, '<!-- metadata:{"confidence":'),
-    (cursor.PARSER.name, "<!-- BUGBOT_BUG_ID:"),
-    (cursor.PARSER.name, cursor._DESCRIPTION[0]),
-    (devin.PARSER.name, "<!-- devin-review-comment {"),
-    *((kodus.PARSER.name, signature) for signature in kodus.SIGNATURES),
-    (coderabbit.PARSER.name, coderabbit._REPLY_MARKER),
-)
+
+@cache
+def signatures() -> tuple[tuple[str, str], ...]:
+    """(bot name, text its comments carry); each text is the one the bot's reader looks
+    for. Their readers are imported on the first call, not when a run starts."""
+    from review_quorum.ingest.bots import coderabbit, codoki, cubic, cursor, devin, kodus
+
+    return (
+        (codoki.PARSER.name, codoki.MARKER),
+        (cubic.PARSER.name, '<!-- metadata:{"confidence":'),
+        (cursor.PARSER.name, "<!-- BUGBOT_BUG_ID:"),
+        (cursor.PARSER.name, cursor._DESCRIPTION[0]),
+        (devin.PARSER.name, "<!-- devin-review-comment {"),
+        *((kodus.PARSER.name, signature) for signature in kodus.SIGNATURES),
+        (coderabbit.PARSER.name, coderabbit._REPLY_MARKER),
+    )
 
 
 def signed_by(body: str) -> str:
     """The one bot whose signature `body` carries, else ""."""
-    bots = {bot for bot, signature in SIGNATURES if signature in body}
+    bots = {bot for bot, signature in signatures() if signature in body}
     return bots.pop() if len(bots) == 1 else ""

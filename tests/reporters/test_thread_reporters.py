@@ -1,0 +1,65 @@
+"""The thread platforms' reporters refuse what only GitHub has, before any request."""
+
+from __future__ import annotations
+
+import pytest
+
+from review_quorum.cli.posting import PostingOptions
+from review_quorum.cli.reporters import REPORTERS, Delivery
+from review_quorum.errors import ConfigError
+from review_quorum.model import Evidence, NormalizedFinding, Severity
+from review_quorum.plan import Settings, review
+
+PLATFORMS = [
+    ("gitlab-mr", "GitLab notes", "GitLab"),
+    ("azure-devops-pr", "Azure DevOps comments", "Azure DevOps"),
+    ("bitbucket-pr", "Bitbucket comments", "Bitbucket"),
+]
+FINDING = NormalizedFinding(
+    "bandit", "b-1", Severity.HIGH, "security", "SQL injection", Evidence("app.py", 3)
+)
+
+
+def delivery(options: PostingOptions, settings: Settings = Settings(bots_ran=1)) -> Delivery:
+    plan = review([FINDING], settings=settings)
+    return Delivery(plan, "plan.json", options, {})  # no token, no client: nothing is sent
+
+
+@pytest.mark.parametrize(("reporter", "comments", "platform"), PLATFORMS)
+def test_hiding_duplicates_is_refused_by_name(reporter: str, comments: str, platform: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        REPORTERS[reporter](delivery(PostingOptions(hide_duplicates=True, dry_run=True)))
+    assert str(caught.value) == f"--hide-duplicates: {comments} cannot be minimized (GitHub only)"
+
+
+@pytest.mark.parametrize(("reporter", "comments", "platform"), PLATFORMS)
+def test_link_mode_is_refused_by_name(reporter: str, comments: str, platform: str) -> None:
+    linked = Settings(bots_ran=1, inline_mode="link")
+    with pytest.raises(ConfigError) as caught:
+        REPORTERS[reporter](delivery(PostingOptions(dry_run=True), linked))
+    assert str(caught.value) == (
+        f"--inline-mode link links to GitHub comments: use post on {platform}"
+    )
+
+
+def test_a_client_is_connected_with_the_commands_dry_run_clock_and_sleeper(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`connected` makes the client as the command says (a dry run without a token is
+    offline, not refused), with the command line's clock and sleeper, and leaves an
+    injected HTTP client open for its owner."""
+    import httpx
+
+    from review_quorum.cli import github_input
+    from review_quorum.cli.reporters.threads import connected
+    from review_quorum.gitlab.client import GitLabClient
+
+    time = github_input.Timing(sleep=lambda seconds: None, clock=lambda: 12.0)
+    monkeypatch.setattr(github_input, "TIMING", time)
+    http = httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(500)))
+    given = delivery(PostingOptions(dry_run=True))
+    given = Delivery(given.plan, given.source, given.options, {}, http=http)
+    with connected(given, GitLabClient.from_env, "group/project!1") as client:
+        assert client.offline and client.dry_run
+        assert client._clock is time.clock and client._sleep is time.sleep
+    assert not http.is_closed
