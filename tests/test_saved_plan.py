@@ -16,14 +16,15 @@ from hypothesis import strategies as st
 from conftest import REPO_ROOT, examples
 from review_quorum.cli import main
 from review_quorum.errors import InputError
-from review_quorum.model import CommentSource, Evidence, NormalizedFinding
-from review_quorum.plan import AwaitedBots, Settings, review
+from review_quorum.model import CommentSource, ConsensusLevel, Evidence, NormalizedFinding
+from review_quorum.plan import AwaitedBots, Settings, Triage, review
 from review_quorum.render.json_report import report_data
 from review_quorum.saved_plan import read_saved_plan
 from review_quorum.scope import DiffScope
 from review_quorum.scoring import MODELS
 
 EXAMPLE = REPO_ROOT / "examples" / "pr-review"
+LEVEL = ConsensusLevel.UNVERIFIED
 
 
 def as_saved(data: dict[str, Any]) -> dict[str, Any]:
@@ -344,3 +345,72 @@ def test_a_plan_that_repeats_a_key_is_refused_at_its_line_and_column(
     sarif = str(sorted(EXAMPLE.glob("analysers/*.sarif"))[0])
     assert main(["review", sarif, "--baseline", str(path), "-o", str(tmp_path / "r.md")]) == 2
     assert capsys.readouterr().err.startswith(repeat)
+
+
+# --- triage: saved as a claim, honoured only as the posting run's history holds it -------
+
+
+def triaged_plan(actor: str = "alice") -> tuple[dict[str, Any], Triage]:
+    """A plan whose lone finding a writer acknowledged (a `--db` run), and that triage."""
+    from review_quorum.plan import Decision
+
+    findings = [
+        finding("a", "x.py", 3, "Off by one"),
+        finding("b", "y.py", 9, "Nul"),
+        finding("c", "y.py", 9, "Nul"),
+    ]
+    settings = Settings(bots_ran=3, inline_level=LEVEL, gate_level=LEVEL)
+    target = next(
+        item for item in review(findings, settings=settings).findings if item.finding.file == "x.py"
+    )
+    decision = Decision(
+        target.fingerprint, "ack", actor, "2026-01-01T00:00:00Z", "known", "issue_comment:5"
+    )
+    triage = Triage((decision,))
+    return as_saved(report_data(review(findings, settings=settings, triage=triage))), triage
+
+
+def test_a_plan_made_with_triage_reads_back_with_its_gate() -> None:
+    document, _ = triaged_plan()
+    lone = next(item for item in document["findings"] if item["file"] == "x.py")
+    assert lone["disposition"] == "audit"
+    assert lone["triage"] == {
+        "action": "ack",
+        "actor": "alice",
+        "acted_at": "2026-01-01T00:00:00Z",
+        "reason": "known",
+        "via": "issue_comment:5",
+        "disposition": "inline",  # where it was before the decision
+    }
+    assert document["gate"]["count"] == 1  # the triaged finding does not gate
+    assert [item.get("triage") for item in document["findings"]].count(None) == 1
+    assert round_trip(document) == document
+
+
+def test_a_posting_run_honours_a_plans_triage_only_as_its_history_holds_it() -> None:
+    document, triage = triaged_plan()
+    held = read_saved_plan(document, "plan.json", triage=triage)
+    assert as_saved(report_data(held)) == document
+    assert not held.notes
+    note = "1 triage decision(s) the plan claims are not in this run's history: not honoured"
+    posted = read_saved_plan(document, "plan.json", triage=Triage())
+    lone = next(item for item in posted.findings if item.finding.file == "x.py")
+    assert (
+        lone.triage is None and lone.reason == "consensus level unverified reaches the inline level"
+    )
+    assert lone in posted.inline and lone in posted.gate.blocking
+    assert posted.notes == (note,)
+    # the posting run's history decides: its own decision on the finding is the one kept
+    posted = read_saved_plan(document, "plan.json", triage=triaged_plan("mallory")[1])
+    lone = next(item for item in posted.findings if item.finding.file == "x.py")
+    assert lone.triage is not None and lone.triage.actor == "mallory"
+    assert lone not in posted.gate.blocking
+    assert posted.notes == (note,)
+
+
+def test_a_claimed_triage_must_be_a_decision_quorum_writes() -> None:
+    document, _ = triaged_plan()
+    lone = next(item for item in document["findings"] if item["file"] == "x.py")
+    lone["triage"]["action"] = "thumbs-up"
+    with pytest.raises(InputError, match=r"/findings/\d+/triage/action: expected one of"):
+        read_saved_plan(document, "plan.json")

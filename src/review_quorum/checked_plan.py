@@ -38,7 +38,16 @@ from review_quorum.identity import CodeLines, code_hashes
 from review_quorum.ingest.bots import BOT_NAMES
 from review_quorum.markup import escape
 from review_quorum.model import ConsensusFinding, ConsensusLevel, NormalizedFinding
-from review_quorum.plan import PlannedFinding, ReviewPlan, Settings, assemble, place_finding
+from review_quorum.plan import (
+    UNHELD,
+    PlannedFinding,
+    ReviewPlan,
+    Settings,
+    Triage,
+    assemble,
+    place_finding,
+    unheld,
+)
 from review_quorum.render.serialize import member_entry
 from review_quorum.scoring import compute_consensus
 from review_quorum.scoring.confidence import Disposition
@@ -143,6 +152,8 @@ def check_plan(
         skipped=(*plan.skipped, *skipped, *unmatched),
         input_count=len(analysed) + len(said),
         commit_id=plan.commit_id,
+        # the triage the saved plan was read with (`saved_plan`: the posting run's history)
+        triage=Triage(tuple(item.triage for item in plan.findings if item.triage is not None)),
     )
     return CheckedPlan(replace(checked, notes=notes), mismatched, ghosts, differing, added)
 
@@ -330,6 +341,8 @@ def _notes(
         f"from their {comments} comment(s) on this pull request; from the plan, this run "
         f"kept {kept} and nothing else."
     ]
+    if plan.extra.get(UNHELD):
+        notes.append(unheld(plan.extra[UNHELD]))
     if differing or added:
         notes.append(
             f"The plan showed {differing} finding(s) from the bots otherwise than their "

@@ -11,8 +11,9 @@ are generated from it (`schema_text`; `python tests/test_report_schema.py --writ
 
 Field order is the order of the document. A member written only in some documents is
 `UNSET` when absent (`model` and `contributions` with the reliability model, `cwes` and
-`use_only` when a rule states them, `priority` when a tool states one, a review comment's
-`start_line` for a span, the review's `commit_id`, `verification` after a verifier ran).
+`use_only` when a rule states them, `priority` when a tool states one, a finding's `triage`
+when a writer triaged it, a review comment's `start_line` for a span, the review's
+`commit_id`, `verification` after a verifier ran).
 """
 
 from __future__ import annotations
@@ -139,6 +140,20 @@ class ReportConfidence(_Node, frozen=True):
     breakdown: Breakdown
 
 
+class ReportTriage(_Node, frozen=True):
+    """A writer's decision that keeps a finding quiet and out of the gate (`--db`): what,
+    who, when, why, the comment or reaction it came from, and the finding's disposition
+    before the decision moved it to the audit list. A claim in a saved plan: a posting run
+    honours it only when its own history holds the same decision."""
+
+    action: Literal["false-positive", "wont-fix", "ack"]
+    actor: str
+    acted_at: str
+    reason: str
+    via: str
+    disposition: Disposition
+
+
 class ReportFinding(ConsensusEntry, frozen=True, kw_only=True):
     """A finding of the review: the consensus finding, its disposition and the reason."""
 
@@ -154,6 +169,7 @@ class ReportFinding(ConsensusEntry, frozen=True, kw_only=True):
     confidence: ReportConfidence | None
     verdict: AttachedVerdict | None
     link: CommentSource | None  # the bot comment the summary links to (link mode)
+    triage: ReportTriage | UnsetType = UNSET  # written when a writer triaged it
 
 
 class ReportSkipped(_Node, frozen=True):

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import partial
 from typing import NoReturn
 
 import msgspec
 import msgspec.inspect as mi
 from msgspec import UNSET
+from msgspec.structs import replace
 
 from review_quorum.baseline import Baseline
 from review_quorum.comment_links import link_targets
@@ -45,13 +47,19 @@ from review_quorum.model import (
     Severity,
 )
 from review_quorum.plan import (
+    UNHELD,
     AwaitedBots,
+    Decision,
     PlannedFinding,
     ReviewPlan,
     Settings,
+    Triage,
     assemble,
     confidence_of,
     fingerprint,
+    gate_at,
+    triaged_by,
+    unheld,
 )
 from review_quorum.render.json_report import report_data
 from review_quorum.report import (
@@ -61,6 +69,7 @@ from review_quorum.report import (
     ReportSettings,
     ReviewReport,
 )
+from review_quorum.scoring.confidence import Disposition
 from review_quorum.verifier import stage as verification
 
 _RENDERED = re.compile(r"/summary_markdown|/github_review/body|/github_review/comments/\d+/body")
@@ -98,7 +107,12 @@ class _At:
 
 
 def read_saved_plan(
-    document: object, source: str, *, pull_page: str = "", data: bytes | None = None
+    document: object,
+    source: str,
+    *,
+    pull_page: str = "",
+    data: bytes | None = None,
+    triage: Triage | None = None,
 ) -> ReviewPlan:
     """The plan a saved `quorum review --format json` document holds, rebuilt and checked.
 
@@ -106,6 +120,14 @@ def read_saved_plan(
     a comment on that page: a plan cannot make the summary link anywhere else. With the
     file's bytes (`data`), a key repeated in any of its objects is an error at its line and
     column: quorum never writes one, and a JSON reader would keep only the last.
+
+    A finding's `triage` (a writer's decision the review read from its history) is a
+    claim. The plan is re-derived with the decisions it claims, so its gate and counts are
+    checked as written. A posting run passes `triage`, what its own history holds for the
+    pull request (SPEC 8: the posting process decides what is hidden from what it reads
+    itself): the plan is then assembled again with that triage instead, so a decision the
+    file claims and the history does not hold is not honoured (its finding is commented
+    on and gates again) and the plan's notes say how many were not.
     """
     if data is not None:
         check_everywhere(source, data)
@@ -116,8 +138,12 @@ def read_saved_plan(
         for index, entry in enumerate(saved.findings)
     ]
     links = link_targets(findings)
-    plan = assemble(
-        [_planned(*parts, settings) for parts in zip(saved.findings, findings, links, strict=True)],
+    planned = [
+        _planned(*parts, settings) for parts in zip(saved.findings, findings, links, strict=True)
+    ]
+    plan_with = partial(
+        assemble,
+        planned,
         settings,
         bots_ran=saved.bots_ran,
         skipped=[Skipped(item.source, item.position, item.reason) for item in saved.skipped],
@@ -134,9 +160,48 @@ def read_saved_plan(
         baseline=_baseline(saved, source, pull_page),
     )
     figures = None if saved.verification is UNSET else msgspec.to_builtins(saved.verification)
-    plan = verification.restore(plan, figures, source)
+
+    def plan_of(triage: Triage) -> ReviewPlan:
+        plan = verification.restore(plan_with(triage=triage), figures, source)
+        if saved.verification is UNSET or saved.verification.gate != "consensus":
+            return plan
+        # a verified plan whose gate stayed on consensus (`plan.kept_gate`)
+        level, on = settings.gate_level, settings.gate_on
+        return replace(plan, gate=gate_at(plan.findings, level, on, verified=False))
+
+    plan = plan_of(_claimed(saved))
     _compare(report_data(plan), _At(source, "", document))
-    return plan
+    if triage is None:
+        return plan
+    honoured = plan_of(triage)
+    refused = sum(
+        1
+        for said, kept in zip(plan.findings, honoured.findings, strict=True)
+        if said.triage is not None and not _same_decision(said.triage, kept.triage)
+    )
+    if not refused:
+        return honoured
+    notes = (*honoured.notes, unheld(refused))
+    return replace(honoured, notes=notes, extra={**honoured.extra, UNHELD: refused})
+
+
+def _claimed(saved: ReviewReport) -> Triage:
+    """The writers' decisions the document says its findings carry."""
+    return Triage(tuple(_decision(entry) for entry in saved.findings if entry.triage is not UNSET))
+
+
+def _decision(entry: ReportFinding) -> Decision:
+    said = entry.triage
+    assert said is not UNSET  # only asked of a finding that names one
+    what = (said.action, said.actor, said.acted_at, said.reason, said.via)
+    return Decision(entry.fingerprint, *what)
+
+
+def _same_decision(claimed: Decision, held: Decision | None) -> bool:
+    """Whether the history holds the decision a plan claims (what, who and where from)."""
+    if held is None:
+        return False
+    return (claimed.action, claimed.actor, claimed.via) == (held.action, held.actor, held.via)
 
 
 def decode(document: object, source: str) -> ReviewReport:
@@ -253,11 +318,16 @@ def _planned(
     saved: ReportFinding, finding: ConsensusFinding, link: CommentSource | None, settings: Settings
 ) -> PlannedFinding:
     verdict, in_diff, code = saved.verdict, saved.in_diff, saved.code
+    disposition, reason = saved.disposition, saved.reason
+    if saved.triage is not UNSET and saved.triage.disposition is not Disposition.DROPPED:
+        # as planned before the writer's decision, which assembling applies again
+        disposition = saved.triage.disposition
+        reason = reason.removesuffix(triaged_by(_decision(saved)))
     return PlannedFinding(
         finding=finding,
-        disposition=saved.disposition,
+        disposition=disposition,
         forced=saved.forced,
-        reason=saved.reason,
+        reason=reason,
         fingerprint=fingerprint(finding, code),
         in_diff=in_diff,
         addressable=saved.addressable,

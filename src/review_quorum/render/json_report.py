@@ -20,7 +20,7 @@ from msgspec import UNSET
 
 from review_quorum.baseline import Baseline
 from review_quorum.model import ConsensusLevel
-from review_quorum.plan import AwaitedBots, PlannedFinding, ReviewPlan, Settings
+from review_quorum.plan import AwaitedBots, Decision, PlannedFinding, ReviewPlan, Settings
 from review_quorum.render.github_review import payload
 from review_quorum.render.json_stream import Stream, document
 from review_quorum.render.review import render as render_body
@@ -42,6 +42,7 @@ from review_quorum.report import (
     ReportFinding,
     ReportGate,
     ReportSettings,
+    ReportTriage,
     ReviewReport,
 )
 from review_quorum.scoring.confidence import Disposition
@@ -84,6 +85,18 @@ def finding_entry(item: PlannedFinding, shares: Shares | None = None) -> ReportF
         confidence=_confidence(item.confidence),
         verdict=item.verdict,
         link=item.link,
+        triage=UNSET if item.triage is None else _triage(item.triage, item),
+    )
+
+
+def _triage(decision: Decision, item: PlannedFinding) -> ReportTriage:
+    return ReportTriage(
+        decision.action,  # type: ignore[arg-type]  # a silencing action (`plan.SILENCING`)
+        decision.actor,
+        decision.acted_at,
+        decision.reason,
+        decision.via,
+        item.untriaged or item.disposition,  # a dropped finding stays dropped
     )
 
 
@@ -98,11 +111,9 @@ def finding_data(item: PlannedFinding) -> dict[str, Any]:
 
 
 def _gate_findings_by_level(plan: ReviewPlan) -> LevelCounts:
-    """How many findings the gate would weigh (in scope, not dismissed) at each level."""
-    counts = dict.fromkeys(ConsensusLevel, 0)
-    for item in plan.findings:
-        if item.disposition is not Disposition.DROPPED and item.believed:
-            counts[item.finding.level] += 1
+    """How many findings the plan's gate weighs at each level (`plan.Gate.weighed`), so
+    the counts at and above the gate's level add up to its count."""
+    counts = plan.gate.weighed_by_level()
     return LevelCounts(
         confirmed=counts[ConsensusLevel.CONFIRMED],
         needs_verification=counts[ConsensusLevel.NEEDS_VERIFICATION],
