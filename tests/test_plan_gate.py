@@ -464,3 +464,24 @@ def test_a_saved_verified_plan_reads_back_with_the_gate_it_was_given(
     assert {k: v for k, v in again.items() if k not in rendered} == {
         k: v for k, v in document.items() if k not in rendered
     }
+
+
+def test_the_reports_counts_by_level_count_every_finding_at_a_level() -> None:
+    more = [finding("bandit", 70, "Hard-coded password"), finding("semgrep", 90, "Bare except")]
+    counts = by_level(review([*SQL, ASSERT, *more], settings=SETTINGS))
+    assert counts == {"confirmed": 1, "needs-verification": 1, "unverified": 2}
+
+
+def test_the_gate_kept_on_consensus_leaves_out_a_finding_out_of_the_diff() -> None:
+    diff = DiffScope.parse(
+        "diff --git a/app/db.py b/app/db.py\n--- a/app/db.py\n+++ b/app/db.py\n"
+        "@@ -9,0 +10,1 @@\n+query = 1\n"
+    )
+    before = review([*SQL, ASSERT], settings=SETTINGS, diff=diff)
+    after = review(
+        [*SQL, ASSERT], settings=SETTINGS, diff=diff, verdicts=[_verdict(10, Verdict.CONFIRMED)]
+    )
+    assert at(after, 40).disposition is Disposition.DROPPED
+    kept = kept_gate(before, after)
+    assert gated(kept) == [10]
+    assert by_level(kept) == {"confirmed": 1, "needs-verification": 0, "unverified": 0}

@@ -69,7 +69,6 @@ from review_quorum.report import (
     ReportSettings,
     ReviewReport,
 )
-from review_quorum.scoring.confidence import Disposition
 from review_quorum.verifier import stage as verification
 
 _RENDERED = re.compile(r"/summary_markdown|/github_review/body|/github_review/comments/\d+/body")
@@ -319,8 +318,9 @@ def _planned(
 ) -> PlannedFinding:
     verdict, in_diff, code = saved.verdict, saved.in_diff, saved.code
     disposition, reason = saved.disposition, saved.reason
-    if saved.triage is not UNSET and saved.triage.disposition is not Disposition.DROPPED:
-        # as planned before the writer's decision, which assembling applies again
+    if saved.triage is not UNSET:
+        # as planned before the writer's decision, which assembling applies again (a
+        # dropped finding stays dropped, its reason unchanged)
         disposition = saved.triage.disposition
         reason = reason.removesuffix(triaged_by(_decision(saved)))
     return PlannedFinding(

@@ -204,8 +204,9 @@ def test_post_reads_a_plan_made_with_stored_triage_and_honours_only_its_own_hist
     assert main([*review, "--db", db_target, *TARGET]) == 0  # acknowledged: out of the gate
     capsys.readouterr()
     assert main(["post", str(plan), "--db", db_target, *TARGET, "--dry-run"]) == 0
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
     assert "does not match" not in err and "not honoured" not in err
+    assert '"path": "app/db.py"' not in out  # acknowledged: not commented on again
     saved = json.loads(plan.read_text())
     assert saved["gate"]["count"] == 0 and saved["findings"][0]["triage"]["actor"] == "alice"
     # a posting run without that history honours none of the plan's triage, and says so
