@@ -368,3 +368,120 @@ def test_the_gate_is_said_in_a_few_words_for_a_status() -> None:
     assert plan(settings=replace(SETTINGS, gate_level=None)).gate.describe() == (
         "no finding at any or above"
     )
+
+
+# --- the report's counts by level are the gate's ------------------------------------------
+
+
+def by_level(plan: ReviewPlan) -> dict[str, int]:
+    from review_quorum.render.json_report import report_data
+
+    document = report_data(plan)
+    assert document["gate"]["count"] == len(plan.gate.blocking)
+    return dict(document["gate_findings_by_level"])
+
+
+def test_the_reports_counts_by_level_leave_out_a_triaged_finding_as_the_gate_does() -> None:
+    assert by_level(plan()) == {"confirmed": 1, "needs-verification": 0, "unverified": 1}
+    after = plan(Triage((decide(at(plan(), 40)),)))
+    assert gated(after) == [10]
+    assert by_level(after) == {"confirmed": 1, "needs-verification": 0, "unverified": 0}
+
+
+@pytest.mark.parametrize(("on", "unverified"), [("new", 0), ("all", 1)])
+def test_the_reports_counts_by_level_follow_gate_on_for_a_pre_existing_finding(
+    on: str, unverified: int
+) -> None:
+    settings = replace(SETTINGS, gate_on=on)
+    compared = review([*SQL, ASSERT], settings=settings, baseline=[ASSERT], baseline_sources=["b"])
+    counts = by_level(compared)
+    assert counts == {"confirmed": 1, "needs-verification": 0, "unverified": unverified}
+    assert counts["confirmed"] + counts["unverified"] == len(compared.gate.blocking)
+
+
+def test_the_reports_counts_by_level_are_weighed_even_without_a_gate_level() -> None:
+    ungated = plan(settings=replace(SETTINGS, gate_level=None))
+    assert ungated.gate.blocking == ()
+    assert by_level(ungated) == {"confirmed": 1, "needs-verification": 0, "unverified": 1}
+
+
+def test_the_reports_counts_by_level_stay_on_consensus_with_the_kept_gate() -> None:
+    after = review([*SQL, ASSERT], settings=SETTINGS, verdicts=[_verdict(40, Verdict.DISMISSED)])
+    assert by_level(after) == {"confirmed": 1, "needs-verification": 0, "unverified": 0}
+    kept = kept_gate(plan(), after)
+    assert gated(kept) == [10, 40]
+    assert by_level(kept) == {"confirmed": 1, "needs-verification": 0, "unverified": 1}
+    assert kept.gate.weighed[1] is at(after, 40)
+
+
+def _verified(plan: ReviewPlan, gate: str) -> ReviewPlan:
+    """`plan` with a verification's figures, as the verifier stage leaves them."""
+    import msgspec
+
+    from review_quorum.verifier.figures import Figures
+
+    figures = Figures(
+        model="m",
+        endpoint="openai",
+        verified=1,
+        cached=0,
+        not_verified={},
+        skipped={},
+        dismissed_for_review_by_hand=0,
+        review_by_hand=[],
+        injection_suspected=[],
+        verdicts={"DISMISSED": 1},
+        placements_changed=1,
+        requests=1,
+        tokens_in=10,
+        tokens_out=5,
+        latency_p50_s=0.5,
+        latency_p95_s=0.5,
+        problems=[],
+        gate=gate,
+    )
+    return replace(plan, extra={"verification": msgspec.to_builtins(figures)})
+
+
+@pytest.mark.parametrize(("gate", "expected"), [("consensus", [10, 40]), ("verified", [10])])
+def test_a_saved_verified_plan_reads_back_with_the_gate_it_was_given(
+    gate: str, expected: list[int]
+) -> None:
+    import orjson
+
+    from review_quorum.render.json_report import report_data
+    from review_quorum.saved_plan import read_saved_plan
+
+    after = review([*SQL, ASSERT], settings=SETTINGS, verdicts=[_verdict(40, Verdict.DISMISSED)])
+    verified = _verified(kept_gate(plan(), after) if gate == "consensus" else after, gate)
+    assert gated(verified) == expected
+    document = orjson.loads(orjson.dumps(report_data(verified)))
+    assert document["gate"]["count"] == len(expected)
+    read = read_saved_plan(document, "plan.json")
+    assert gated(read) == expected
+    again = orjson.loads(orjson.dumps(report_data(read)))
+    rendered = ("summary_markdown", "github_review")  # the summary adds the figures' notes
+    assert {k: v for k, v in again.items() if k not in rendered} == {
+        k: v for k, v in document.items() if k not in rendered
+    }
+
+
+def test_the_reports_counts_by_level_count_every_finding_at_a_level() -> None:
+    more = [finding("bandit", 70, "Hard-coded password"), finding("semgrep", 90, "Bare except")]
+    counts = by_level(review([*SQL, ASSERT, *more], settings=SETTINGS))
+    assert counts == {"confirmed": 1, "needs-verification": 1, "unverified": 2}
+
+
+def test_the_gate_kept_on_consensus_leaves_out_a_finding_out_of_the_diff() -> None:
+    diff = DiffScope.parse(
+        "diff --git a/app/db.py b/app/db.py\n--- a/app/db.py\n+++ b/app/db.py\n"
+        "@@ -9,0 +10,1 @@\n+query = 1\n"
+    )
+    before = review([*SQL, ASSERT], settings=SETTINGS, diff=diff)
+    after = review(
+        [*SQL, ASSERT], settings=SETTINGS, diff=diff, verdicts=[_verdict(10, Verdict.CONFIRMED)]
+    )
+    assert at(after, 40).disposition is Disposition.DROPPED
+    kept = kept_gate(before, after)
+    assert gated(kept) == [10]
+    assert by_level(kept) == {"confirmed": 1, "needs-verification": 0, "unverified": 0}

@@ -16,14 +16,15 @@ from hypothesis import strategies as st
 from conftest import REPO_ROOT, examples
 from review_quorum.cli import main
 from review_quorum.errors import InputError
-from review_quorum.model import CommentSource, Evidence, NormalizedFinding
-from review_quorum.plan import AwaitedBots, Settings, review
+from review_quorum.model import CommentSource, ConsensusLevel, Evidence, NormalizedFinding
+from review_quorum.plan import AwaitedBots, Settings, Triage, review
 from review_quorum.render.json_report import report_data
 from review_quorum.saved_plan import read_saved_plan
 from review_quorum.scope import DiffScope
 from review_quorum.scoring import MODELS
 
 EXAMPLE = REPO_ROOT / "examples" / "pr-review"
+LEVEL = ConsensusLevel.UNVERIFIED
 
 
 def as_saved(data: dict[str, Any]) -> dict[str, Any]:
@@ -103,7 +104,7 @@ def test_a_plan_keeps_the_priority_a_tool_states() -> None:
     assert stated == {"a": 0.35, "b": 1.0, "c": None}
     assert round_trip(document) == document
     document["findings"][0]["members"][0]["priority"] = 3
-    with pytest.raises(InputError, match=r"priority must be a number in \[0, 1\]"):
+    with pytest.raises(InputError, match=r"/priority: expected a number in \[0, 1\]"):
         read_saved_plan(document, "plan.json")
 
 
@@ -204,17 +205,18 @@ ALTERED = "does not match the plan's findings, which give"
     [
         ("/settings", DELETE, "/settings", "missing"),
         ("/settings/filter_mode", "all", "/settings/filter_mode", "expected one of added, "),
-        ("/settings/order", "random", "/settings/order", "expected one of input, canonical"),
+        ("/settings/order", "random", "/settings/order", "expected one of canonical, input"),
         ("/findings", {}, "/findings", "expected an array"),
         ("/findings/0/line", "12", "/findings/0/line", "expected a whole number >= 1"),
         ("/findings/0/forced", 1, "/findings/0/forced", "expected true or false"),
         ("/findings/0/level", "sure", "/findings/0/level", "expected one of confirmed, "),
-        ("/findings/0/severity", "urgent", "/findings/0/severity", 'unknown severity "urgent"'),
-        ("/findings/0/members", [], "/findings/0/members", "at least one member"),
+        ("/findings/0/severity", "urgent", "/findings/0/severity", "expected one of critical, "),
+        ("/findings/0/members", [], "/findings/0/members", "an array of at least 1 item"),
         ("/findings/0/members/0/bot", "", "/findings/0/members/0", "bot must be a non-empty"),
         ("/findings/0/members/0/evidence/line", 0, "/findings/0/members/0/evidence/line", ">= 1"),
         ("/findings/0/verdict", {"verdict": "YES"}, "/findings/0/verdict/verdict", "one of"),
         ("/findings/0/detected_by/0", 7, "/findings/0/detected_by/0", "expected a string"),
+        ("/findings/0/code", "XYZ", "/findings/0/code", "16 lowercase hex digits or an empty"),
         ("/findings/0/fingerprint", "0" * 24, "/findings/0/fingerprint", ALTERED),
         ("/findings/0/detected_by_count", 9, "/findings/0/detected_by_count", ALTERED),
         ("/findings/0/confidence", None, "/findings/0/confidence", "expected a JSON object"),
@@ -248,8 +250,18 @@ def test_a_plan_whose_structure_is_off_is_refused_naming_the_place(
         ("/github_review/commit_id", 5, "/github_review/commit_id", "expected a commit SHA"),
         ("/github_review/comments/0", "text", "/github_review/comments/0", "a JSON object"),
         ("/github_review/comments/0/path", " ", "/github_review/comments/0/path", ALTERED),
-        ("/github_review/comments/0/line", True, "/github_review/comments/0/line", ALTERED),
-        ("/github_review/comments/0/side", "MIDDLE", "/github_review/comments/0/side", ALTERED),
+        (
+            "/github_review/comments/0/line",
+            True,
+            "/github_review/comments/0/line",
+            "expected a whole number >= 1 or null",
+        ),
+        (
+            "/github_review/comments/0/side",
+            "MIDDLE",
+            "/github_review/comments/0/side",
+            "one of RIGHT",
+        ),
         (
             "/github_review/comments/0/start_line",
             42,
@@ -257,14 +269,28 @@ def test_a_plan_whose_structure_is_off_is_refused_naming_the_place(
             ALTERED,
         ),
         ("/gate", [], "/gate", "expected a JSON object"),
-        ("/gate/level", "high", "/gate/level", ALTERED),
-        ("/gate/count", 1.5, "/gate/count", ALTERED),
+        ("/gate/level", "high", "/gate/level", "expected one of confirmed, "),
+        ("/gate/level", "unverified", "/gate/level", ALTERED),
+        ("/gate/count", 1.5, "/gate/count", "expected a whole number >= 0"),
+        ("/gate/count", 7, "/gate/count", ALTERED),
         ("/gate_findings_by_level", {"bogus": 1}, "/gate_findings_by_level/bogus", "not part of"),
-        ("/gate_findings_by_level/confirmed", -1, "/gate_findings_by_level/confirmed", ALTERED),
+        ("/gate_findings_by_level/confirmed", -1, "/gate_findings_by_level/confirmed", ">= 0"),
+        ("/gate_findings_by_level/confirmed", 99, "/gate_findings_by_level/confirmed", ALTERED),
         ("/findings/0", 7, "/findings/0", "expected a JSON object"),
-        ("/findings/0/fingerprint", 1, "/findings/0/fingerprint", ALTERED),
-        ("/settings/inline_mode", "both", "/settings/inline_mode", "expected one of post, link"),
-        ("/findings/0/members/0/source", {"kind": "x"}, "/findings/0/members/0/source/", "missing"),
+        ("/findings/0/fingerprint", 1, "/findings/0/fingerprint", "expected a string"),
+        ("/settings/inline_mode", "both", "/settings/inline_mode", "expected one of link, post"),
+        (
+            "/findings/0/members/0/source",
+            {"kind": "x"},
+            "/findings/0/members/0/source/kind",
+            "one of",
+        ),
+        (
+            "/findings/0/members/0/source",
+            {"kind": "review"},
+            "/findings/0/members/0/source/",
+            "missing",
+        ),
     ],
 )
 def test_what_the_poster_is_handed_is_refused_naming_the_place(
@@ -319,3 +345,72 @@ def test_a_plan_that_repeats_a_key_is_refused_at_its_line_and_column(
     sarif = str(sorted(EXAMPLE.glob("analysers/*.sarif"))[0])
     assert main(["review", sarif, "--baseline", str(path), "-o", str(tmp_path / "r.md")]) == 2
     assert capsys.readouterr().err.startswith(repeat)
+
+
+# --- triage: saved as a claim, honoured only as the posting run's history holds it -------
+
+
+def triaged_plan(actor: str = "alice") -> tuple[dict[str, Any], Triage]:
+    """A plan whose lone finding a writer acknowledged (a `--db` run), and that triage."""
+    from review_quorum.plan import Decision
+
+    findings = [
+        finding("a", "x.py", 3, "Off by one"),
+        finding("b", "y.py", 9, "Nul"),
+        finding("c", "y.py", 9, "Nul"),
+    ]
+    settings = Settings(bots_ran=3, inline_level=LEVEL, gate_level=LEVEL)
+    target = next(
+        item for item in review(findings, settings=settings).findings if item.finding.file == "x.py"
+    )
+    decision = Decision(
+        target.fingerprint, "ack", actor, "2026-01-01T00:00:00Z", "known", "issue_comment:5"
+    )
+    triage = Triage((decision,))
+    return as_saved(report_data(review(findings, settings=settings, triage=triage))), triage
+
+
+def test_a_plan_made_with_triage_reads_back_with_its_gate() -> None:
+    document, _ = triaged_plan()
+    lone = next(item for item in document["findings"] if item["file"] == "x.py")
+    assert lone["disposition"] == "audit"
+    assert lone["triage"] == {
+        "action": "ack",
+        "actor": "alice",
+        "acted_at": "2026-01-01T00:00:00Z",
+        "reason": "known",
+        "via": "issue_comment:5",
+        "disposition": "inline",  # where it was before the decision
+    }
+    assert document["gate"]["count"] == 1  # the triaged finding does not gate
+    assert [item.get("triage") for item in document["findings"]].count(None) == 1
+    assert round_trip(document) == document
+
+
+def test_a_posting_run_honours_a_plans_triage_only_as_its_history_holds_it() -> None:
+    document, triage = triaged_plan()
+    held = read_saved_plan(document, "plan.json", triage=triage)
+    assert as_saved(report_data(held)) == document
+    assert not held.notes
+    note = "1 triage decision(s) the plan claims are not in this run's history: not honoured"
+    posted = read_saved_plan(document, "plan.json", triage=Triage())
+    lone = next(item for item in posted.findings if item.finding.file == "x.py")
+    assert (
+        lone.triage is None and lone.reason == "consensus level unverified reaches the inline level"
+    )
+    assert lone in posted.inline and lone in posted.gate.blocking
+    assert posted.notes == (note,)
+    # the posting run's history decides: its own decision on the finding is the one kept
+    posted = read_saved_plan(document, "plan.json", triage=triaged_plan("mallory")[1])
+    lone = next(item for item in posted.findings if item.finding.file == "x.py")
+    assert lone.triage is not None and lone.triage.actor == "mallory"
+    assert lone not in posted.gate.blocking
+    assert posted.notes == (note,)
+
+
+def test_a_claimed_triage_must_be_a_decision_quorum_writes() -> None:
+    document, _ = triaged_plan()
+    lone = next(item for item in document["findings"] if item["file"] == "x.py")
+    lone["triage"]["action"] = "thumbs-up"
+    with pytest.raises(InputError, match=r"/findings/\d+/triage/action: expected one of"):
+        read_saved_plan(document, "plan.json")

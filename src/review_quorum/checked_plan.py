@@ -38,8 +38,17 @@ from review_quorum.identity import CodeLines, code_hashes
 from review_quorum.ingest.bots import BOT_NAMES
 from review_quorum.markup import escape
 from review_quorum.model import ConsensusFinding, ConsensusLevel, NormalizedFinding
-from review_quorum.plan import PlannedFinding, ReviewPlan, Settings, assemble, place_finding
-from review_quorum.render.serialize import member_data
+from review_quorum.plan import (
+    UNHELD,
+    PlannedFinding,
+    ReviewPlan,
+    Settings,
+    Triage,
+    assemble,
+    place_finding,
+    unheld,
+)
+from review_quorum.render.serialize import member_entry
 from review_quorum.scoring import compute_consensus
 from review_quorum.scoring.confidence import Disposition
 from review_quorum.scoring.confidence.attach import (
@@ -86,7 +95,7 @@ class CheckedPlan(msgspec.Struct, frozen=True):
 
 def identity(finding: NormalizedFinding) -> bytes:
     """Every field of a finding as serialised: equal exactly when the findings are equal."""
-    return orjson.dumps(member_data(finding), option=orjson.OPT_SORT_KEYS)
+    return msgspec.json.encode(member_entry(finding), order="sorted")
 
 
 def cluster_key(members: Sequence[NormalizedFinding]) -> str:
@@ -143,6 +152,8 @@ def check_plan(
         skipped=(*plan.skipped, *skipped, *unmatched),
         input_count=len(analysed) + len(said),
         commit_id=plan.commit_id,
+        # the triage the saved plan was read with (`saved_plan`: the posting run's history)
+        triage=Triage(tuple(item.triage for item in plan.findings if item.triage is not None)),
     )
     return CheckedPlan(replace(checked, notes=notes), mismatched, ghosts, differing, added)
 
@@ -330,6 +341,8 @@ def _notes(
         f"from their {comments} comment(s) on this pull request; from the plan, this run "
         f"kept {kept} and nothing else."
     ]
+    if plan.extra.get(UNHELD):
+        notes.append(unheld(plan.extra[UNHELD]))
     if differing or added:
         notes.append(
             f"The plan showed {differing} finding(s) from the bots otherwise than their "

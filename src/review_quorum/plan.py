@@ -6,7 +6,8 @@ window); verified findings are placed by the confidence policy (SPEC 4), the oth
 consensus: forced inline when security or high severity at needs-verification or above,
 inline when at or above the inline level, else the summary. One comment cap applies across
 both kinds. Out-of-scope findings are dropped with a reason, never silently. The CI gate
-counts in-scope findings at or above the gate level that no verifier dismissed. Each
+counts in-scope findings at or above the gate level that no verifier dismissed (`Gate`, which
+also holds every finding it weighs, for the report's counts by level). Each
 finding also names the existing bot comment it links to (`link`), which the summary shows
 instead of an inline comment of ours when `inline_mode` is "link".
 
@@ -170,6 +171,7 @@ class PlannedFinding(msgspec.Struct, frozen=True):
     code: str = ""  # the flagged line's text, hashed (`identity.code_hash`); "" when unknown
     baseline_state: BaselineState | None = None  # compared with a baseline: SARIF's value
     triage: Decision | None = None  # the writer's decision that keeps it out of the gate
+    untriaged: Disposition | None = None  # where it was before that decision moved it
 
     @property
     def believed(self) -> bool:
@@ -177,8 +179,20 @@ class PlannedFinding(msgspec.Struct, frozen=True):
 
 
 class Gate(msgspec.Struct, frozen=True):
+    """The CI gate: its level, the findings that block at it, and every finding it weighs
+    (those it would block at a low enough level: neither dropped nor dismissed nor triaged,
+    nor, gating on new findings, unchanged from the baseline)."""
+
     level: ConsensusLevel | None
     blocking: tuple[PlannedFinding, ...]
+    weighed: tuple[PlannedFinding, ...] = ()
+
+    def weighed_by_level(self) -> dict[ConsensusLevel, int]:
+        """How many findings the gate weighs at each consensus level."""
+        counts = dict.fromkeys(ConsensusLevel, 0)
+        for item in self.weighed:
+            counts[item.finding.level] += 1
+        return counts
 
     @property
     def failed(self) -> bool:
@@ -418,8 +432,26 @@ def said(decision: Decision) -> str:
 def _quiet(item: PlannedFinding, decision: Decision) -> PlannedFinding:
     if item.disposition is Disposition.DROPPED:
         return replace(item, triage=decision)
-    reason = f"{item.reason}; {said(decision)} by {decision.actor}"
-    return replace(item, disposition=Disposition.AUDIT, reason=reason, triage=decision)
+    return replace(
+        item,
+        disposition=Disposition.AUDIT,
+        reason=f"{item.reason}{triaged_by(decision)}",
+        triage=decision,
+        untriaged=item.disposition,
+    )
+
+
+UNHELD = "unheld triage"  # `ReviewPlan.extra`: a saved plan's decisions a posting run did not hold
+
+
+def unheld(count: int) -> str:
+    """The summary's note on a saved plan's triage that the posting run's history lacks."""
+    return f"{count} triage decision(s) the plan claims are not in this run's history: not honoured"
+
+
+def triaged_by(decision: Decision) -> str:
+    """What a writer's decision adds to its finding's reason."""
+    return f"; {said(decision)} by {decision.actor}"
 
 
 def voters(
@@ -566,29 +598,37 @@ def _assessment_inputs(inline: Sequence[PlannedFinding]) -> list[tuple[str, Verd
 
 
 def gate_at(
-    planned: Sequence[PlannedFinding], level: ConsensusLevel | None, on: GateOn = "new"
+    planned: Sequence[PlannedFinding],
+    level: ConsensusLevel | None,
+    on: GateOn = "new",
+    *,
+    verified: bool = True,
 ) -> Gate:
     """The gate at `level`: the findings at or above it, neither dropped nor dismissed nor
     triaged by a writer; with a baseline and `on` "new", only new and updated ones (not
-    those the base has)."""
-    if level is None:
-        return Gate(None, ())
-    blocking = tuple(
+    those the base has). Without a level nothing blocks, but the gate still says what it
+    weighs. Not `verified`, the gate stays on consensus after a verifier re-planned: each
+    finding is weighed as the plan without verdicts placed it, where only a finding out of
+    the diff is dropped (`place_finding`), whatever its verdict."""
+    weighed = tuple(
         item
         for item in planned
-        if item.disposition is not Disposition.DROPPED
-        and item.believed
+        if (
+            item.disposition is not Disposition.DROPPED and item.believed
+            if verified
+            else item.in_diff is not False
+        )
         and item.triage is None
-        and item.finding.level.rank >= level.rank
         and not (on == "new" and item.baseline_state == "unchanged")
     )
-    return Gate(level, blocking)
+    if level is None:
+        return Gate(None, (), weighed)
+    rank = level.rank
+    return Gate(level, tuple(item for item in weighed if item.finding.level.rank >= rank), weighed)
 
 
 def kept_gate(before: ReviewPlan, after: ReviewPlan) -> ReviewPlan:
     """`after` (`before` re-planned with a verifier's verdicts) gated as `before` was: the
     gate stays on consensus unless the user let verdicts change it."""
-    blocking = {id(item) for item in before.gate.blocking}
-    pairs = zip(before.findings, after.findings, strict=True)
-    kept = tuple(new for old, new in pairs if id(old) in blocking)
-    return replace(after, gate=Gate(before.gate.level, kept))
+    gate = gate_at(after.findings, before.gate.level, after.settings.gate_on, verified=False)
+    return replace(after, gate=gate)

@@ -6,22 +6,33 @@ settings and counts, rebuilds the plan through `plan.assemble` (inline order, as
 gate), and every body it then posts is rendered afresh by the same escaping renderers that
 wrote the file. The rendered texts in the file (`github_review` bodies, `summary_markdown`)
 are never used, and the bot comment each finding links to is chosen again from its
-members. Everything else must be exactly what `report_data` writes for the rebuilt
-plan: derived values (fingerprints, confidence scores, counts, the gate, the review's
-anchors) are recomputed, and a value of the wrong type or vocabulary, a missing or unknown
-key, or a derived value that differs raises `InputError` naming the file and the JSON
-pointer. A plan written by another version of quorum is refused the same way. This is the
-one reader of plan JSON: the poster's draft is made from the `ReviewPlan` read here
+members.
+
+The document is decoded through the report's own Struct tree (`report.ReviewReport`, the
+types the JSON report is written from and its published schema is generated from): a
+value of the wrong type, vocabulary or bounds, or a missing or unknown key, raises
+`InputError` naming the file and the JSON pointer. Then the security re-derivation:
+everything else must be exactly what the rebuilt plan writes, so derived values
+(fingerprints, confidence scores, counts, the gate, the review's anchors) are recomputed
+and compared, and the first that differs is named the same way. A plan written by another
+version of quorum is refused the same way. This is the one reader of plan JSON: the
+poster's draft is made from the `ReviewPlan` read here
 (`delivery.draft.ReviewDraft.from_plan`), never from the file.
 """
 
 from __future__ import annotations
 
-import enum
 import re
-from typing import Any, NoReturn, TypeVar
+from collections.abc import Sequence
+from functools import partial
+from typing import NoReturn
 
-from review_quorum.baseline import BASELINE_STATES, GATE_ON, Baseline, BaselineState, GateOn
+import msgspec
+import msgspec.inspect as mi
+from msgspec import UNSET
+from msgspec.structs import replace
+
+from review_quorum.baseline import Baseline
 from review_quorum.comment_links import link_targets
 from review_quorum.errors import FindingError, InputError, Skipped
 from review_quorum.ingest.duplicates import check_everywhere
@@ -36,39 +47,37 @@ from review_quorum.model import (
     Severity,
 )
 from review_quorum.plan import (
-    INLINE_MODES,
+    UNHELD,
     AwaitedBots,
-    InlineMode,
+    Decision,
     PlannedFinding,
     ReviewPlan,
     Settings,
+    Triage,
     assemble,
     confidence_of,
     fingerprint,
+    gate_at,
+    triaged_by,
+    unheld,
 )
 from review_quorum.render.json_report import report_data
-from review_quorum.scope import FilterMode
-from review_quorum.scoring import MODELS, Model
-from review_quorum.scoring.confidence import Disposition
-from review_quorum.scoring.confidence.attach import AttachedVerdict
-from review_quorum.scoring.confidence.verdicts import (
-    ContextCompleteness,
-    EvidenceStrength,
-    Verdict,
-    VerifierSeverity,
+from review_quorum.report import (
+    ConsensusEntry,
+    ReportFinding,
+    ReportMember,
+    ReportSettings,
+    ReviewReport,
 )
 from review_quorum.verifier import stage as verification
 
-_E = TypeVar("_E", bound=enum.Enum)
-_MISSING = object()
-_SHA = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 _RENDERED = re.compile(r"/summary_markdown|/github_review/body|/github_review/comments/\d+/body")
 _AZURE_PAGE = re.compile(r"/_git/[^/]+/pullrequest/[0-9]+$")
-_ORDERS = ("input", "canonical")
+_SEVERITIES = {severity.label: severity for severity in Severity}
 
 
 class _At:
-    """A JSON value and where it stands, read through typed accessors that name it."""
+    """A JSON value and where it stands, for comparing with what the plan writes."""
 
     __slots__ = ("pointer", "source", "value")
 
@@ -81,15 +90,9 @@ class _At:
     def key(self, name: str) -> _At:
         if not isinstance(self.value, dict):
             self.fail("expected a JSON object")
-        value = self.value.get(name, _MISSING)
-        child = _At(self.source, f"{self.pointer}/{name}", value)
-        if value is _MISSING:
-            child.fail("missing")
-        return child
-
-    def optional(self, name: str) -> _At | None:
-        """The child `name`, or None when the object leaves it out (as it may)."""
-        return self.key(name) if isinstance(self.value, dict) and name in self.value else None
+        if name not in self.value:
+            _At(self.source, f"{self.pointer}/{name}", None).fail("missing")
+        return _At(self.source, f"{self.pointer}/{name}", self.value[name])
 
     def items(self) -> list[_At]:
         if not isinstance(self.value, list):
@@ -101,41 +104,14 @@ class _At:
             self.fail("expected a string")
         return self.value
 
-    def texts(self) -> tuple[str, ...]:
-        return tuple(item.text() for item in self.items())
-
-    def integer(self, minimum: int) -> int:
-        value = self.value
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            self.fail(f"expected a whole number >= {minimum}")
-        return value
-
-    def optional_integer(self, minimum: int) -> int | None:
-        return None if self.value is None else self.integer(minimum)
-
-    def number(self) -> float:
-        if isinstance(self.value, bool) or not isinstance(self.value, int | float):
-            self.fail("expected a number")
-        return self.value
-
-    def flag(self) -> bool:
-        if not isinstance(self.value, bool):
-            self.fail("expected true or false")
-        return self.value
-
-    def optional_flag(self) -> bool | None:
-        return None if self.value is None else self.flag()
-
-    def choice(self, kind: type[_E]) -> _E:
-        try:
-            return kind(self.value)
-        except (ValueError, TypeError):
-            allowed = ", ".join(str(member.value) for member in kind)
-            self.fail(f"expected one of {allowed}")
-
 
 def read_saved_plan(
-    document: object, source: str, *, pull_page: str = "", data: bytes | None = None
+    document: object,
+    source: str,
+    *,
+    pull_page: str = "",
+    data: bytes | None = None,
+    triage: Triage | None = None,
 ) -> ReviewPlan:
     """The plan a saved `quorum review --format json` document holds, rebuilt and checked.
 
@@ -143,209 +119,288 @@ def read_saved_plan(
     a comment on that page: a plan cannot make the summary link anywhere else. With the
     file's bytes (`data`), a key repeated in any of its objects is an error at its line and
     column: quorum never writes one, and a JSON reader would keep only the last.
+
+    A finding's `triage` (a writer's decision the review read from its history) is a
+    claim. The plan is re-derived with the decisions it claims, so its gate and counts are
+    checked as written. A posting run passes `triage`, what its own history holds for the
+    pull request (SPEC 8: the posting process decides what is hidden from what it reads
+    itself): the plan is then assembled again with that triage instead, so a decision the
+    file claims and the history does not hold is not honoured (its finding is commented
+    on and gates again) and the plan's notes say how many were not.
     """
     if data is not None:
         check_everywhere(source, data)
-    root = _At(source, "", document)
-    settings = _settings(root.key("settings"))
-    rows = root.key("findings").items()
-    findings = [_consensus(row, pull_page) for row in rows]
+    saved = decode(document, source)
+    settings = _settings(saved.settings)
+    findings = [
+        _consensus(entry, f"/findings/{index}", source, pull_page)
+        for index, entry in enumerate(saved.findings)
+    ]
     links = link_targets(findings)
-    plan = assemble(
-        [_planned(*parts, settings) for parts in zip(rows, findings, links, strict=True)],
+    planned = [
+        _planned(*parts, settings) for parts in zip(saved.findings, findings, links, strict=True)
+    ]
+    plan_with = partial(
+        assemble,
+        planned,
         settings,
-        bots_ran=root.key("bots_ran").integer(1),
-        skipped=[_skipped(item) for item in root.key("skipped").items()],
-        input_count=root.key("input_findings").integer(0),
-        awaited=_awaited(root.key("awaited")),
-        commit_id=_commit_id(root.key("github_review")),
-        baseline=_baseline(root.optional("baseline"), pull_page),
+        bots_ran=saved.bots_ran,
+        skipped=[Skipped(item.source, item.position, item.reason) for item in saved.skipped],
+        input_count=saved.input_findings,
+        awaited=None
+        if saved.awaited is None
+        else AwaitedBots(
+            saved.awaited.bots,
+            saved.awaited.skipped,
+            saved.awaited.missing,
+            saved.awaited.waited_seconds,
+        ),
+        commit_id=None if saved.github_review.commit_id is UNSET else saved.github_review.commit_id,
+        baseline=_baseline(saved, source, pull_page),
     )
-    saved = document.get("verification") if isinstance(document, dict) else None
-    plan = verification.restore(plan, saved, source)
-    _compare(report_data(plan), root)
-    return plan
+    figures = None if saved.verification is UNSET else msgspec.to_builtins(saved.verification)
+
+    def plan_of(triage: Triage) -> ReviewPlan:
+        plan = verification.restore(plan_with(triage=triage), figures, source)
+        if saved.verification is UNSET or saved.verification.gate != "consensus":
+            return plan
+        # a verified plan whose gate stayed on consensus (`plan.kept_gate`)
+        level, on = settings.gate_level, settings.gate_on
+        return replace(plan, gate=gate_at(plan.findings, level, on, verified=False))
+
+    plan = plan_of(_claimed(saved))
+    _compare(report_data(plan), _At(source, "", document))
+    if triage is None:
+        return plan
+    honoured = plan_of(triage)
+    refused = sum(
+        1
+        for said, kept in zip(plan.findings, honoured.findings, strict=True)
+        if said.triage is not None and not _same_decision(said.triage, kept.triage)
+    )
+    if not refused:
+        return honoured
+    notes = (*honoured.notes, unheld(refused))
+    return replace(honoured, notes=notes, extra={**honoured.extra, UNHELD: refused})
 
 
-def _settings(at: _At) -> Settings:
-    order = at.key("order")
-    if order.value not in _ORDERS:
-        order.fail(f"expected one of {', '.join(_ORDERS)}")
-    gate = at.key("gate_level")
+def _claimed(saved: ReviewReport) -> Triage:
+    """The writers' decisions the document says its findings carry."""
+    return Triage(tuple(_decision(entry) for entry in saved.findings if entry.triage is not UNSET))
+
+
+def _decision(entry: ReportFinding) -> Decision:
+    said = entry.triage
+    assert said is not UNSET  # only asked of a finding that names one
+    what = (said.action, said.actor, said.acted_at, said.reason, said.via)
+    return Decision(entry.fingerprint, *what)
+
+
+def _same_decision(claimed: Decision, held: Decision | None) -> bool:
+    """Whether the history holds the decision a plan claims (what, who and where from)."""
+    if held is None:
+        return False
+    return (claimed.action, claimed.actor, claimed.via) == (held.action, held.actor, held.via)
+
+
+def decode(document: object, source: str) -> ReviewReport:
+    """`document` (parsed JSON) as the report's Structs, or `InputError` at the first place
+    it is not one: the pointer, and what the report's types expect there."""
+    try:
+        return msgspec.convert(document, ReviewReport, strict=True)
+    except msgspec.ValidationError as err:
+        pointer, message = explained(str(err))
+        raise InputError(source, pointer or "/", message) from None
+
+
+_WHERE = re.compile(r"(?s)(?P<what>.*?)(?: - at `\$(?P<path>[^`]*)`)?")
+_STEP = re.compile(r"\.([^.\[]+)|\[([^\]]*)\]")
+_FIELD = re.compile(r"Object (missing required|contains unknown) field `([^`]*)`")
+
+
+def explained(error: str) -> tuple[str, str]:
+    """A msgspec validation error as a JSON pointer and a message in the report's terms."""
+    found = _WHERE.fullmatch(error)
+    assert found is not None  # the pattern matches every text
+    what, path = found["what"], found["path"] or ""
+    steps = [name or index for name, index in _STEP.findall(path)]
+    pointer = "".join(f"/{step}" for step in steps)
+    field = _FIELD.fullmatch(what)
+    if field is not None:
+        missing = field[1] == "missing required"
+        return f"{pointer}/{field[2]}", "missing" if missing else "not part of a quorum plan"
+    if what.startswith(("Expected `", "Invalid enum value")):
+        return pointer, f"expected {describe(_type_at(steps))}"
+    return pointer, what  # a value's own check (`CommentSource`), in its own words
+
+
+def _type_at(steps: Sequence[str]) -> mi.Type:
+    """The report's type at a path of field names and indices."""
+    kind: mi.Type = mi.type_info(ReviewReport)
+    for step in steps:
+        kind = _inner(kind, step)
+    return kind
+
+
+def _inner(kind: mi.Type, step: str) -> mi.Type:
+    if isinstance(kind, mi.Metadata):
+        return _inner(kind.type, step)
+    if isinstance(kind, mi.UnionType):
+        nested = [t for t in kind.types if not isinstance(t, mi.NoneType)]
+        return _inner(nested[0], step)
+    if isinstance(kind, mi.StructType):
+        return next(field.type for field in kind.fields if field.encode_name == step)
+    if isinstance(kind, mi.ListType | mi.VarTupleType):
+        return kind.item_type
+    if isinstance(kind, mi.DictType):
+        return kind.value_type
+    return kind
+
+
+def describe(kind: mi.Type) -> str:
+    """What a value of the report's type `kind` is, in a user's words."""
+    if isinstance(kind, mi.Metadata):
+        wanted = (kind.extra_json_schema or {}).get("description")
+        return str(wanted) if wanted else describe(kind.type)
+    if isinstance(kind, mi.UnionType):
+        nullable = any(isinstance(t, mi.NoneType) for t in kind.types)
+        kinds = [t for t in kind.types if not isinstance(t, mi.NoneType)]
+        return " or ".join([*map(describe, kinds), *(["null"] if nullable else [])])
+    if isinstance(kind, mi.IntType):
+        return "a whole number" + (f" >= {kind.ge}" if kind.ge is not None else "")
+    if isinstance(kind, mi.FloatType):
+        return "a number"
+    if isinstance(kind, mi.BoolType):
+        return "true or false"
+    if isinstance(kind, mi.StrType):
+        return "a string"
+    if isinstance(kind, mi.EnumType):
+        return "one of " + ", ".join(str(member.value) for member in kind.cls)
+    if isinstance(kind, mi.LiteralType):
+        return "one of " + ", ".join(map(str, kind.values))
+    if isinstance(kind, mi.ListType | mi.VarTupleType):
+        least = kind.min_length
+        return "an array" + (f" of at least {least} item(s)" if least else "")
+    return "a JSON object"  # a Struct or a dict
+
+
+def _settings(saved: ReportSettings) -> Settings:
+    gate = saved.gate_level
     return Settings(
-        model=_model(at.key("model")),
-        bots_ran=at.key("bots_ran").optional_integer(1),
-        line_window=at.key("line_window").integer(0),
-        title_overlap=at.key("title_overlap").number(),
-        order=order.text(),  # type: ignore[arg-type]  # checked against _ORDERS above
-        filter_mode=at.key("filter_mode").choice(FilterMode),
-        context_lines=at.key("context_lines").integer(0),
-        post_threshold=at.key("post_threshold").integer(0),
-        comment_cap=at.key("comment_cap").integer(0),
-        inline_level=at.key("inline_level").choice(ConsensusLevel),
-        gate_level=None if gate.value == "none" else gate.choice(ConsensusLevel),
-        inline_mode=_inline_mode(at.key("inline_mode")),
-        gate_on=_gate_on(at.optional("gate_on")),
+        model=saved.model,
+        bots_ran=saved.bots_ran,
+        line_window=saved.line_window,
+        title_overlap=saved.title_overlap,
+        order=saved.order,
+        filter_mode=saved.filter_mode,
+        context_lines=saved.context_lines,
+        post_threshold=saved.post_threshold,
+        comment_cap=saved.comment_cap,
+        inline_level=saved.inline_level,
+        gate_level=None if gate == "none" else ConsensusLevel(gate),
+        inline_mode=saved.inline_mode,
+        gate_on=saved.gate_on,
     )
 
 
-def _gate_on(at: _At | None) -> GateOn:
-    if at is None:
-        return "new"
-    if at.value not in GATE_ON:
-        at.fail(f"expected one of {', '.join(GATE_ON)}")
-    return at.value  # one of GATE_ON
-
-
-def _baseline(at: _At | None, pull_page: str) -> Baseline | None:
-    if at is None or at.value is None:
+def _baseline(saved: ReviewReport, source: str, pull_page: str) -> Baseline | None:
+    if saved.baseline is None:
         return None
-    sources = at.key("sources").texts()
-    absent = tuple(_consensus(row, pull_page) for row in at.key("absent").items())
-    return Baseline(sources, absent)
-
-
-def _baseline_state(at: _At | None) -> BaselineState | None:
-    if at is None or at.value is None:
-        return None
-    if at.value not in BASELINE_STATES:
-        at.fail(f"expected one of {', '.join(BASELINE_STATES)} or null")
-    return at.value  # one of BASELINE_STATES
-
-
-def _inline_mode(at: _At) -> InlineMode:
-    if at.value not in INLINE_MODES:
-        at.fail(f"expected one of {', '.join(INLINE_MODES)}")
-    return at.value  # one of INLINE_MODES
+    absent = tuple(
+        _consensus(entry, f"/baseline/absent/{index}", source, pull_page)
+        for index, entry in enumerate(saved.baseline.absent)
+    )
+    return Baseline(saved.baseline.sources, absent)
 
 
 def _planned(
-    at: _At, finding: ConsensusFinding, link: CommentSource | None, settings: Settings
+    saved: ReportFinding, finding: ConsensusFinding, link: CommentSource | None, settings: Settings
 ) -> PlannedFinding:
-    verdict = _verdict(at.key("verdict"))
-    in_diff = at.key("in_diff").optional_flag()
-    code = _code(at.optional("code"))
+    verdict, in_diff, code = saved.verdict, saved.in_diff, saved.code
+    disposition, reason = saved.disposition, saved.reason
+    if saved.triage is not UNSET:
+        # as planned before the writer's decision, which assembling applies again (a
+        # dropped finding stays dropped, its reason unchanged)
+        disposition = saved.triage.disposition
+        reason = reason.removesuffix(triaged_by(_decision(saved)))
     return PlannedFinding(
         finding=finding,
-        disposition=at.key("disposition").choice(Disposition),
-        forced=at.key("forced").flag(),
-        reason=at.key("reason").text(),
+        disposition=disposition,
+        forced=saved.forced,
+        reason=reason,
         fingerprint=fingerprint(finding, code),
         in_diff=in_diff,
-        addressable=at.key("addressable").flag(),
+        addressable=saved.addressable,
         confidence=confidence_of(finding, verdict, in_diff, settings),
         verdict=verdict,
-        span_end=at.key("span_end").optional_integer(1),
+        span_end=saved.span_end,
         link=link,
         code=code,
-        baseline_state=_baseline_state(at.optional("baseline_state")),
+        baseline_state=saved.baseline_state,
     )
 
 
-def _code(at: _At | None) -> str:
-    """The flagged line's hash (`identity.code_hash`): 16 hex digits, or "" (absent too)."""
-    if at is None:
-        return ""
-    text = at.text()
-    if text and not (len(text) == 16 and all(c in "0123456789abcdef" for c in text)):
-        at.fail("expected 16 lowercase hex digits or an empty string")
-    return text
-
-
-def _consensus(at: _At, pull_page: str) -> ConsensusFinding:
-    members = at.key("members")
-    if not members.items():
-        members.fail("a finding has at least one member")
-    return ConsensusFinding(
-        file=at.key("file").text(),
-        line=at.key("line").optional_integer(1),
-        category=at.key("category").text(),
-        title=at.key("title").text(),
-        severity=_severity(at.key("severity")),
-        detected_by=at.key("detected_by").texts(),
-        bots_ran=at.key("bots_ran").integer(1),
-        agreement_ratio=at.key("agreement_ratio").number(),
-        max_confidence=at.key("max_confidence").number(),
-        consensus_score=at.key("consensus_score").number(),
-        level=at.key("level").choice(ConsensusLevel),
-        members=tuple(_member(member, pull_page) for member in members.items()),
-        **_scoring(at),
+def _consensus(
+    saved: ConsensusEntry, pointer: str, source: str, pull_page: str
+) -> ConsensusFinding:
+    members = tuple(
+        _member(member, f"{pointer}/members/{index}", source, pull_page)
+        for index, member in enumerate(saved.members)
     )
-
-
-def _model(at: _At) -> Model:
-    if at.value not in MODELS:
-        at.fail(f"expected one of {', '.join(MODELS)}")
-    return at.value  # one of MODELS
-
-
-def _scoring(at: _At) -> dict[str, Any]:
-    """The model and contributions a finding names when not scored by agreement."""
-    model = at.optional("model")
-    if model is None:
-        return {}
+    finding = ConsensusFinding(
+        file=saved.file,
+        line=saved.line,
+        category=saved.category,
+        title=saved.title,
+        severity=_SEVERITIES[saved.severity],
+        detected_by=saved.detected_by,
+        bots_ran=saved.bots_ran,
+        agreement_ratio=saved.agreement_ratio,
+        max_confidence=saved.max_confidence,
+        consensus_score=saved.consensus_score,
+        level=saved.level,
+        members=members,
+    )
+    if saved.model is UNSET:
+        return finding
     contributions = tuple(
         Contribution(
-            source=item.key("source").text(),
-            family=item.key("family").text(),
-            reliability=item.key("reliability").number(),
-            origin=item.key("origin").text(),
-            counted=item.key("counted").flag(),
-            weight=item.key("log_odds").number(),
+            item.source, item.family, item.reliability, item.origin, item.counted, item.log_odds
         )
-        for item in at.key("contributions").items()
+        for item in (() if saved.contributions is UNSET else saved.contributions)
     )
-    return {"model": _model(model), "contributions": contributions}
+    return msgspec.structs.replace(finding, model=saved.model, contributions=contributions)
 
 
-def _member(at: _At, pull_page: str) -> NormalizedFinding:
-    evidence = at.key("evidence")
+def _member(saved: ReportMember, pointer: str, source: str, pull_page: str) -> NormalizedFinding:
+    comment = saved.source
+    url = "" if comment is None else comment.html_url
+    if pull_page and url and not url.startswith(_comment_prefix(pull_page)):
+        raise InputError(source, f"{pointer}/source/html_url", f"not a comment on {pull_page}")
+    evidence = saved.evidence
     try:
         return NormalizedFinding.create(
-            bot=at.key("bot").text(),
-            finding_id=at.key("finding_id").text(),
-            severity=_severity(at.key("severity")),
-            category=at.key("category").text(),
-            title=at.key("title").text(),
-            file=evidence.key("file").text(),
-            line=evidence.key("line").optional_integer(1),
-            end_line=evidence.key("end_line").optional_integer(1),
-            snippet=evidence.key("snippet").text(),
-            symbol=evidence.key("symbol").text(),
-            confidence=at.key("confidence").number(),
-            rule_id=at.key("rule_id").text(),
-            suggestion=at.key("suggestion").text(),
-            related=tuple(_place(place) for place in at.key("related").items()),
-            source=_comment_source(at.key("source"), pull_page),
-            use_only=_use_only(at.optional("use_only")),
-            cwes=_cwes(at.optional("cwes")),
-            priority=_priority(at.optional("priority")),
+            bot=saved.bot,
+            finding_id=saved.finding_id,
+            severity=_SEVERITIES[saved.severity],
+            category=saved.category,
+            title=saved.title,
+            file=evidence.file,
+            line=evidence.line,
+            end_line=evidence.end_line,
+            snippet=evidence.snippet,
+            symbol=evidence.symbol,
+            confidence=saved.confidence,
+            rule_id=saved.rule_id,
+            suggestion=saved.suggestion,
+            related=tuple(Evidence(p.file, p.line, end_line=p.end_line) for p in saved.related),
+            source=comment,
+            use_only=saved.use_only is True,
+            cwes=() if saved.cwes is UNSET else saved.cwes,
+            priority=NO_PRIORITY if saved.priority is UNSET else saved.priority,
         )
     except FindingError as err:
-        at.fail(str(err))
-
-
-def _use_only(at: _At | None) -> bool:
-    """A member whose rule states only the use of a function (written only when true)."""
-    return at is not None and at.flag()
-
-
-def _priority(at: _At | None) -> float:
-    """The priority a member's tool states (written only when it states one)."""
-    return NO_PRIORITY if at is None else at.number()
-
-
-def _cwes(at: _At | None) -> tuple[int, ...]:
-    """The CWE ids a member's rule states (written only when there are some)."""
-    return () if at is None else tuple(item.integer(1) for item in at.items())
-
-
-def _place(at: _At) -> Evidence:
-    return Evidence(
-        file=at.key("file").text(),
-        line=at.key("line").optional_integer(1),
-        end_line=at.key("end_line").optional_integer(1),
-    )
+        raise InputError(source, pointer, str(err)) from None
 
 
 def _comment_prefix(pull_page: str) -> str:
@@ -354,71 +409,6 @@ def _comment_prefix(pull_page: str) -> str:
     if _AZURE_PAGE.search(pull_page):
         return f"{pull_page}?discussionId="
     return f"{pull_page}#"
-
-
-def _comment_source(at: _At, pull_page: str) -> CommentSource | None:
-    if at.value is None:
-        return None
-    url = at.key("html_url")
-    if pull_page and url.text() and not url.text().startswith(_comment_prefix(pull_page)):
-        url.fail(f"not a comment on {pull_page}")
-    try:
-        return CommentSource(
-            kind=at.key("kind").text(),  # type: ignore[arg-type]  # checked by CommentSource
-            rest_id=at.key("rest_id").integer(1),
-            node_id=at.key("node_id").text(),
-            html_url=url.text(),
-            author=at.key("author").text(),
-        )
-    except FindingError as err:
-        at.fail(str(err))
-
-
-def _severity(at: _At) -> Severity:
-    try:
-        return Severity.parse(at.text())
-    except ValueError as err:
-        at.fail(str(err))
-
-
-def _verdict(at: _At) -> AttachedVerdict | None:
-    if at.value is None:
-        return None
-    return AttachedVerdict(
-        verdict=at.key("verdict").choice(Verdict),
-        severity=at.key("severity").choice(VerifierSeverity),
-        evidence_strength=at.key("evidence_strength").choice(EvidenceStrength),
-        context_completeness=at.key("context_completeness").choice(ContextCompleteness),
-        in_changed_code=at.key("in_changed_code").flag(),
-        issue=at.key("issue").text(),
-        details=at.key("details").text(),
-        source=at.key("source").text(),
-        position=at.key("position").text(),
-    )
-
-
-def _skipped(at: _At) -> Skipped:
-    return Skipped(at.key("source").text(), at.key("position").text(), at.key("reason").text())
-
-
-def _awaited(at: _At) -> AwaitedBots | None:
-    if at.value is None:
-        return None
-    return AwaitedBots(
-        names=at.key("bots").texts(),
-        skipped=at.key("skipped").texts(),
-        missing=at.key("missing").texts(),
-        waited=at.key("waited_seconds").number(),
-    )
-
-
-def _commit_id(review: _At) -> str | None:
-    if not isinstance(review.value, dict) or "commit_id" not in review.value:
-        return None
-    commit = review.key("commit_id")
-    if not isinstance(commit.value, str) or not _SHA.fullmatch(commit.value):
-        commit.fail("expected a commit SHA (40 or 64 lowercase hex digits)")
-    return commit.value
 
 
 def _compare(expected: object, at: _At) -> None:

@@ -101,8 +101,8 @@ def test_deep_nesting_in_a_plan_start_line(
     assert quorum(capsys, "post", path, "--dry-run", "--repo", "o/r", "--pr", "7") == (
         2,
         "",
-        f"quorum: error: {path}:/github_review/comments/0/start_line: does not match the "
-        "plan's findings, which give 9\n",
+        f"quorum: error: {path}:/github_review/comments/0/start_line: expected a whole "
+        "number >= 1\n",
     )
 
 

@@ -16,6 +16,7 @@ from review_quorum.model import CommentSource, NormalizedFinding
 from review_quorum.plan import AwaitedBots, ReviewPlan, Settings, assemble, review
 from review_quorum.render.github_review import payload
 from review_quorum.render.review import inline_comment
+from review_quorum.render.serialize import plain
 from review_quorum.scope import DiffScope
 from review_quorum.scoring.confidence import Disposition
 
@@ -50,14 +51,14 @@ def test_a_plan_becomes_a_draft() -> None:
         DraftComment("app.py", 4, inline_comment(sql), sql.fingerprint),
         DraftComment("app.py", 9, inline_comment(xss), xss.fingerprint, "RIGHT", 7, "RIGHT"),
     )
-    assert [comment.payload() for comment in draft.comments] == payload(plan)["comments"]
+    assert [comment.payload() for comment in draft.comments] == plain(payload(plan))["comments"]
     assert (draft.event, draft.commit_id, draft.skipped, draft.gate) == (
         "COMMENT",
         "c" * 40,
         (),
         plan.gate,
     )
-    assert draft.body == payload(plan)["body"]
+    assert draft.body == payload(plan).body
     assert draft.summary == draft.body and draft.summary.startswith(marker("summary"))
     assert unused.disposition is Disposition.SUMMARY
     assert draft.fingerprints() == {sql.fingerprint, xss.fingerprint, unused.fingerprint}

@@ -173,3 +173,46 @@ def test_post_never_records_what_a_plan_claims_of_a_bot_that_did_not_say_it(
         database.close()
     assert bots == {"bandit", "semgrep"}  # cursor has no comment here: not credited
     assert "quorum: warning: not credited: cursor" in capsys.readouterr().err
+
+
+def test_post_reads_a_plan_made_with_stored_triage_and_honours_only_its_own_history(
+    tmp_path: Path,
+    db_target: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from review_quorum.history.triage import Decision, store
+
+    fake = new_fake()
+    fake.set_diff({"app/db.py": range(1, 50)})
+    monkeypatch.setattr(
+        posting,
+        "make_http_client",
+        lambda: httpx.Client(transport=httpx.MockTransport(fake.handle)),
+    )
+    monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
+    plan = tmp_path / "plan.json"
+    review = ["review", findings_file(tmp_path), "--bots", "2", "--format", "json", "-o", str(plan)]
+    assert main([*review, "--db", db_target, *TARGET]) == 1  # the finding gates
+    fingerprint = json.loads(plan.read_text())["findings"][0]["fingerprint"]
+    database = open_history(db_target)
+    try:
+        decision = Decision(fingerprint, "ack", "alice", "2026-01-01T00:00:00Z", "known", "ic:5")
+        store(database, "octo-org", "widgets", 7, [decision])
+    finally:
+        database.close()
+    assert main([*review, "--db", db_target, *TARGET]) == 0  # acknowledged: out of the gate
+    capsys.readouterr()
+    assert main(["post", str(plan), "--db", db_target, *TARGET, "--dry-run"]) == 0
+    out, err = capsys.readouterr()
+    assert "does not match" not in err and "not honoured" not in err
+    assert '"path": "app/db.py"' not in out  # acknowledged: not commented on again
+    saved = json.loads(plan.read_text())
+    assert saved["gate"]["count"] == 0 and saved["findings"][0]["triage"]["actor"] == "alice"
+    # a posting run without that history honours none of the plan's triage, and says so
+    assert main(["post", str(plan), *TARGET, "--dry-run"]) == 0
+    out, err = capsys.readouterr()
+    unheld = "1 triage decision(s) the plan claims are not in this run's history: not honoured"
+    assert f"quorum: warning: {unheld}" in err.splitlines()
+    assert unheld in out  # the summary says it
+    assert '"path": "app/db.py"' in out  # and the finding is commented on again

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 import orjson
 import pytest
 
@@ -58,3 +59,15 @@ def test_plain_members_nest_like_the_whole_dump() -> None:
         streamed = b"".join(document(members, chunk=chunk))
         assert streamed == orjson.dumps(whole, option=orjson.OPT_INDENT_2) + b"\n"
     assert b"".join(document([])) == b"{}\n"
+
+
+@pytest.mark.parametrize("confidence", [1e16, -3e17, 1e20, 9.999e15, 1e-7, 0.1, 7])
+def test_numbers_are_written_as_orjson_writes_them(confidence: float) -> None:
+    """msgspec writes 1e16 as 1e16 where orjson writes 1e+16: an out-of-range confidence
+    (kept as given) is still written as before, byte for byte."""
+    lone = msgspec.structs.replace(findings(1)[0], confidence=confidence)
+    consensus = compute_consensus([lone], bots_ran=2)
+    whole = {"bots_ran": 2, "findings": [consensus_data(consensus[0])], "skipped": []}
+    streamed = b"".join(consensus_document(consensus, 2, []))
+    assert streamed == orjson.dumps(whole, option=orjson.OPT_INDENT_2) + b"\n"
+    assert orjson.dumps(confidence) in streamed

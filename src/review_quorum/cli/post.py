@@ -46,7 +46,7 @@ from review_quorum.cli.record import Recorder, add_record_arguments
 from review_quorum.identity import CodeLines
 from review_quorum.ingest.base import ReadOptions, Source
 from review_quorum.model import ConsensusLevel
-from review_quorum.plan import INLINE_MODES, ReviewPlan
+from review_quorum.plan import INLINE_MODES, UNHELD, ReviewPlan, unheld
 
 if TYPE_CHECKING:
     from review_quorum.checked_plan import CheckedPlan, Fresh
@@ -171,6 +171,7 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from review_quorum.checked_plan import check_plan
+    from review_quorum.cli import history_review
     from review_quorum.cli.common import load_verdicts
     from review_quorum.cli.posting import PostingOptions
     from review_quorum.github import resolve_target
@@ -199,9 +200,13 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         page = pull_page(resolve_target(args.repo, args.pr, os.environ), os.environ)
-    plans = [read_saved_plan(document, source, pull_page=page, data=plan_file.data)]
-    faithful: list[bool] = []
     recorder = Recorder.from_args(args)
+    # The triage this run's own history holds (none without --db), never the plan's claim.
+    held = history_review.triage_for(recorder, None)
+    plans = [read_saved_plan(document, source, pull_page=page, data=plan_file.data, triage=held)]
+    if plans[0].extra.get(UNHELD):
+        warn(unheld(plans[0].extra[UNHELD]))
+    faithful: list[bool] = []
 
     reading = ReadOptions(bot_logins=settings.get("bot-logins") or {})
 

@@ -9,36 +9,33 @@ finding to the bot comment that raised it.
 
 from __future__ import annotations
 
-from typing import Any
-
-import orjson
+from msgspec import UNSET
 
 from review_quorum.plan import ReviewPlan
+from review_quorum.render.json_stream import indented_document
 from review_quorum.render.review import anchored, inline_comment
 from review_quorum.render.review import render as render_body
+from review_quorum.report import ReviewComment, ReviewPayload
 
 
-def payload(plan: ReviewPlan, *, event: str = "COMMENT", body: str | None = None) -> dict[str, Any]:
+def payload(plan: ReviewPlan, *, event: str = "COMMENT", body: str | None = None) -> ReviewPayload:
     """The review to post; `body` is the plan's rendered body, when the caller has it."""
-    comments: list[dict[str, Any]] = []
+    comments: list[ReviewComment] = []
     linking = plan.settings.inline_mode == "link"
     for item in () if linking else anchored(plan):
-        comment: dict[str, Any] = {
-            "path": item.finding.file,
-            "line": item.finding.line,
-            "side": "RIGHT",
-            "body": inline_comment(item),
-        }
-        if item.span_end is not None and item.finding.line is not None:
-            comment.update(start_line=item.finding.line, start_side="RIGHT", line=item.span_end)
+        line = item.finding.line
+        if item.span_end is not None and line is not None:
+            comment = ReviewComment(
+                item.finding.file, item.span_end, "RIGHT", inline_comment(item), line, "RIGHT"
+            )
+        else:
+            comment = ReviewComment(item.finding.file, line, "RIGHT", inline_comment(item))
         comments.append(comment)
     if body is None:
         body = render_body(plan)
-    review: dict[str, Any] = {"body": body, "event": event, "comments": comments}
-    if plan.commit_id is not None:
-        review["commit_id"] = plan.commit_id
-    return review
+    commit = UNSET if plan.commit_id is None else plan.commit_id
+    return ReviewPayload(body, event, tuple(comments), commit)
 
 
 def render(plan: ReviewPlan) -> str:
-    return orjson.dumps(payload(plan), option=orjson.OPT_INDENT_2).decode() + "\n"
+    return indented_document(payload(plan)).decode()

@@ -46,6 +46,7 @@ from review_quorum.verifier.client import (
     key_may_go_to,
 )
 from review_quorum.verifier.command import run_command
+from review_quorum.verifier.figures import Figures, Place
 from review_quorum.verifier.options import CACHE_NAME as CACHE_NAME
 from review_quorum.verifier.options import VerifyOptions as VerifyOptions
 from review_quorum.verifier.request import (
@@ -272,36 +273,6 @@ def _percentile(values: Sequence[float], share: float) -> float | None:
         return round(values[0], 3)
     cuts = statistics.quantiles(values, n=100, method="inclusive")
     return round(cuts[int(share * 100) - 1], 3)
-
-
-class Place(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A finding named in the figures, by where it is."""
-
-    file: str
-    line: int | None
-
-
-class Figures(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """What the summary and the JSON report say about the verification (`verification`)."""
-
-    model: str | None
-    endpoint: str
-    verified: int
-    cached: int
-    not_verified: dict[str, int]
-    skipped: dict[str, int]
-    dismissed_for_review_by_hand: int
-    review_by_hand: list[Place]
-    injection_suspected: list[Place]
-    verdicts: dict[str, int]
-    placements_changed: int
-    requests: int
-    tokens_in: int
-    tokens_out: int
-    latency_p50_s: float | None
-    latency_p95_s: float | None
-    problems: list[str]
-    gate: str
 
 
 def figures(
