@@ -14,6 +14,7 @@ import warnings
 from collections.abc import Callable
 from typing import TypeVar
 
+import msgspec
 import pytest
 
 from review_quorum import Evidence, NormalizedFinding, QuorumWarning, Severity, compute_consensus
@@ -267,3 +268,24 @@ def test_no_warning_when_the_match_compared_is_better_than_any_left_out() -> Non
         groups = compute_consensus(findings, model="reliability")
     joined = [group.members for group in groups if len(group.members) == 2]
     assert joined == [(findings[33], findings[34])]
+
+
+def test_a_cluster_walled_off_by_its_stated_category_costs_no_vector(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Ten lined clusters say "alpha beta" under a stated category other than the finding
+    # without a line's: they can never be its match, so no vector of theirs is made.
+    findings = [lined("f.py", number, f"alpha beta case{number}") for number in range(10)]
+    findings = [msgspec.structs.replace(finding, category="logic_error") for finding in findings]
+    findings.append(lineless_in("f.py", "alpha beta"))
+    weighed: list[list[str]] = []
+    weigh = Corpus.weigh
+
+    def counted(corpus: Corpus, tokens: list[str]) -> Vector:
+        weighed.append(tokens)
+        return weigh(corpus, tokens)
+
+    monkeypatch.setattr(Corpus, "weigh", counted)
+    groups = compute_consensus(findings, model="reliability")
+    assert len(groups) == 11
+    assert weighed == [["alpha", "beta"]]  # the finding's own vector only

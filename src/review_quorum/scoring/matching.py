@@ -369,6 +369,9 @@ def _best_by_text(
     similarity_to, sums, texts = index.similarity, index.sums, index.texts
     tokens, weights = list(vector), list(vector.values())
     for number in candidates:
+        found = clusters[number]
+        if stated and _walled(found, bot, category, cwes):  # first: a vector costs more
+            continue
         total = sums.get(number)
         similarity = (  # index.similarity, inline once the cluster's sum is made
             similarity_to(number, vector)
@@ -376,9 +379,6 @@ def _best_by_text(
             else fsum(map(mul, weights, map(total.get, tokens, repeat(0.0)))) / len(texts[number])
         )
         if similarity < TEXT_SIMILARITY:  # below either threshold: the bots need not be known
-            continue
-        found = clusters[number]
-        if stated and _walled(found, bot, category, cwes):
             continue
         bots = found.bots
         if bots is None:
