@@ -6,6 +6,8 @@ hide an import) and lists the modules it ended with.
 
 from __future__ import annotations
 
+import argparse
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -61,6 +63,39 @@ def test_help_with_no_command_imports_no_command_module() -> None:
     )
 
 
+def test_help_loads_neither_the_commands_shared_module_nor_msgspec() -> None:
+    # what `quorum --help` prints needs argparse and the summaries: not the readers,
+    # scoring and errors every command shares (a third of a review's start-up)
+    loaded = modules_after(["--help"])
+    assert {"review_quorum.cli.common", "review_quorum.errors", "msgspec"} & loaded == set()
+
+
+def help_in_a_fresh_process(argv: list[str]) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "review_quorum", *argv],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "100"},
+        check=True,
+    )
+    return done.stdout
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+def test_each_commands_help_is_what_its_parser_says_with_every_module_loaded(
+    command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A fresh process loads only what the command's parser needs; this process has
+    # built every command's parser (and so loaded every module they import): lazy
+    # loading must not change a byte of the help.
+    monkeypatch.setenv("COLUMNS", "100")
+    parser = build_parser()
+    subparsers = next(
+        action for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+    )
+    assert help_in_a_fresh_process([command, "--help"]) == subparsers.choices[command].format_help()
+
+
 def test_help_lists_each_command_as_its_module_describes_it(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -92,3 +127,7 @@ def test_the_readme_example_loads_only_what_it_uses() -> None:
     assert "review_quorum.render.review" in loaded
     rendered = {"sarif", "json_report", "github_review", "terminal"}
     assert {name for name in rendered if f"review_quorum.render.{name}" in loaded} == set()
+    # no pull request is read from a platform, and the output is short: not written behind
+    platforms = {"gitlab_notes", "azure_devops_threads", "bitbucket_comments", "bots.signatures"}
+    assert {name for name in platforms if f"review_quorum.ingest.{name}" in loaded} == set()
+    assert "queue" not in loaded

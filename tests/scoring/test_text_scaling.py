@@ -14,10 +14,11 @@ import warnings
 from collections.abc import Callable
 from typing import TypeVar
 
+import msgspec
 import pytest
 
 from review_quorum import Evidence, NormalizedFinding, QuorumWarning, Severity, compute_consensus
-from review_quorum.scoring.text import CANDIDATES, Corpus, TextIndex, Vector
+from review_quorum.scoring.text import CANDIDATES, CHECKED, Corpus, TextIndex, Vector
 
 BOTS = ["bandit", "semgrep", "codeql", "coderabbit", "copilot", "sourcery", "gemini"]
 PHRASES = ["possible", "potential", "detected", "unsafe", "risk of"]
@@ -178,35 +179,113 @@ def test_no_warning_when_every_cluster_was_compared() -> None:
     assert len(groups) < 20
 
 
-def test_the_warning_counts_the_findings_the_bound_applied_to() -> None:
-    # a.py and b.py: 33 lined clusters sharing "alpha" (lines 100 apart, outside the line
-    # window), and one finding without a line saying "alpha"; c.py: one alone.
-    def lined(file: str, number: int) -> NormalizedFinding:
-        return NormalizedFinding(
-            bot="semgrep",
-            finding_id=f"{file}-{number}",
-            severity=Severity.HIGH,
-            category="security",
-            title=f"alpha case{number}",
-            evidence=Evidence(file=file, line=1 + 100 * number),
-        )
+def lined(file: str, number: int, title: str) -> NormalizedFinding:
+    """A lined finding of `file`, 100 lines after the one before (outside the window)."""
+    return NormalizedFinding(
+        bot="semgrep",
+        finding_id=f"{file}-{number}",
+        severity=Severity.HIGH,
+        category="security",
+        title=title,
+        evidence=Evidence(file=file, line=1 + 100 * number),
+    )
 
-    findings = [lined(file, number) for file in ("a.py", "b.py") for number in range(33)]
-    findings += [
-        NormalizedFinding(
-            bot="copilot",
-            finding_id=f"free-{file}",
-            severity=Severity.HIGH,
-            category="security",
-            title="alpha overflow",
-            evidence=Evidence(file=file),
+
+def lineless_in(file: str, title: str) -> NormalizedFinding:
+    return NormalizedFinding(
+        bot="copilot",
+        finding_id=f"free-{file}",
+        severity=Severity.HIGH,
+        category="security",
+        title=title,
+        evidence=Evidence(file=file),
+    )
+
+
+def bound_files(counts: dict[str, int], first: dict[str, str]) -> list[NormalizedFinding]:
+    """Each file's lined clusters "alpha caseN" (the first titled `first[file]` where
+    given), then one finding without a line saying "alpha" in each file."""
+    findings = [
+        lined(
+            file, number, first.get(file, "alpha case0") if number == 0 else f"alpha case{number}"
         )
-        for file in ("a.py", "b.py", "c.py")
+        for file, count in counts.items()
+        for number in range(count)
     ]
+    return findings + [lineless_in(file, "alpha") for file in counts]
+
+
+def test_the_warning_counts_the_findings_the_bound_may_have_matched_elsewhere() -> None:
+    # Each file's "alpha" is posted under more than 32 lined clusters, so the finding
+    # without a line is compared with the latest 32. In a.py the first cluster, left out,
+    # says just "alpha": it would have been the match. In b.py none of those left out
+    # would have matched. In d.py the postings are too many to check (more than CHECKED).
+    findings = bound_files({"a.py": 34, "b.py": 34, "d.py": CHECKED + 2}, {"a.py": "alpha"})
+    findings.append(lineless_in("c.py", "alpha"))  # alone in its file: no bound
     with pytest.warns(QuorumWarning) as caught:
-        compute_consensus(findings, model="reliability")
+        groups = compute_consensus(findings, model="reliability")
     assert [str(warning.message) for warning in caught] == [
-        "2 of 3 findings without a line had more than 32 clusters of their file sharing their"
-        " rarest words; each was compared with the 32 sharing the most of them, so a closer"
+        "2 of 4 findings without a line had more than 32 clusters of their file sharing their"
+        " rarest words; each was compared with the 32 sharing the most of them, and a better"
         " match among the others may have been missed"
     ]
+    # the bound decides the match all the same: a.py's finding stays alone
+    alone = [group.members for group in groups if len(group.members) == 1]
+    assert (lineless_in("a.py", "alpha"),) in alone
+
+
+def test_no_warning_when_the_clusters_left_out_would_not_have_matched() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", QuorumWarning)
+        groups = compute_consensus(bound_files({"b.py": 40}, {}), model="reliability")
+    assert len(groups) == 41  # nothing matched: "alpha" weighs little beside "caseN"
+
+
+def test_the_clusters_left_out_are_kept_only_when_few_enough_to_check() -> None:
+    index = index_of({"alpha": list(range(CANDIDATES + 2))})
+    assert index.candidates({"alpha": 1.0}) == list(range(2, CANDIDATES + 2))
+    assert index.passed_over == [0, 1]
+    index = index_of({"alpha": list(range(CHECKED - 1)), "beta": [0]})  # CHECKED postings
+    found = index.candidates({"alpha": 0.7, "beta": 0.7})
+    assert found[0] == 0 and len(found) == CANDIDATES  # beta's, the rarer word's, first
+    assert index.passed_over == sorted(set(range(CHECKED - 1)).difference(found))
+    index = index_of({"alpha": list(range(CHECKED)), "beta": [0]})
+    index.candidates({"alpha": 0.7, "beta": 0.7})
+    assert index.passed_over is None  # CHECKED + 1 postings: too many to check
+    index = index_of({"alpha": list(range(CANDIDATES))})
+    index.candidates({"alpha": 1.0})
+    assert index.passed_over == []  # the bound did not apply
+
+
+def test_no_warning_when_the_match_compared_is_better_than_any_left_out() -> None:
+    # The first cluster, left out, says "alpha gamma" (gamma as common as alpha): it would
+    # match "alpha", but less than the latest cluster, compared, which says just "alpha".
+    findings = [lined("e.py", number, f"alpha gamma case{number}") for number in range(1, 33)]
+    findings = [lined("e.py", 0, "alpha gamma"), *findings, lined("e.py", 33, "alpha")]
+    findings.append(lineless_in("e.py", "alpha"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", QuorumWarning)
+        groups = compute_consensus(findings, model="reliability")
+    joined = [group.members for group in groups if len(group.members) == 2]
+    assert joined == [(findings[33], findings[34])]
+
+
+def test_a_cluster_walled_off_by_its_stated_category_costs_no_vector(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Ten lined clusters say "alpha beta" under a stated category other than the finding
+    # without a line's: they can never be its match, so no vector of theirs is made.
+    findings = [lined("f.py", number, f"alpha beta case{number}") for number in range(10)]
+    findings = [msgspec.structs.replace(finding, category="logic_error") for finding in findings]
+    findings.append(lineless_in("f.py", "alpha beta"))
+    weighed: list[list[str]] = []
+    weigh = Corpus.weigh
+
+    def counted(corpus: Corpus, tokens: list[str]) -> Vector:
+        weighed.append(tokens)
+        return weigh(corpus, tokens)
+
+    monkeypatch.setattr(Corpus, "weigh", counted)
+    groups = compute_consensus(findings, model="reliability")
+    assert len(groups) == 11
+    assert weighed == [["alpha", "beta"]]  # the finding's own vector only

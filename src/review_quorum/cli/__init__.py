@@ -19,9 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from review_quorum._perf import paused_gc
-from review_quorum.cli.common import ExitCode, keep_until_exit
-from review_quorum.cli.output import STDOUT, silence_stdout
-from review_quorum.errors import QuorumError
+from review_quorum.cli.exits import ExitCode, keep_until_exit
 
 
 class Command(Protocol):
@@ -206,6 +204,8 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
         return ExitCode.OK if exit_.code == 0 else ExitCode.USAGE
     except OSError as err:  # `--version` printed to a closed pipe or a full disk
         return _stdout_failed(err)
+    from review_quorum.errors import QuorumError  # a command runs: it loads the errors anyway
+
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -246,6 +246,8 @@ def _stdout_failed(err: OSError) -> ExitCode:
     """The status when standard output failed: a reader that closed the pipe has all it
     wanted, so quietly 141, as for a program SIGPIPE ends (`cat`, `yes`); anything else
     (a full disk) is an error naming the stream."""
+    from review_quorum.cli.output import STDOUT, silence_stdout
+
     silence_stdout()
     if isinstance(err, BrokenPipeError):
         return ExitCode.BROKEN_PIPE

@@ -21,7 +21,6 @@ from review_quorum.cli import github_input, progress
 from review_quorum.cli.common import PullSource
 from review_quorum.cli.github_input import PullInput, with_triage
 from review_quorum.errors import ConfigError
-from review_quorum.ingest.azure_devops_threads import conversation, read_threads
 from review_quorum.ingest.base import ReadOptions
 
 if TYPE_CHECKING:
@@ -61,6 +60,7 @@ def read_azure_devops(
     from review_quorum.azure_devops.client import AzureDevOpsClient
     from review_quorum.azure_devops.snapshot import read_pull_request
     from review_quorum.azure_devops.target import resolve_pull_request
+    from review_quorum.ingest.azure_devops_threads import conversation, read_threads
 
     env = os.environ if env is None else env
     if pull.wait_for is not None:

@@ -21,7 +21,6 @@ from review_quorum.cli.common import PullSource
 from review_quorum.cli.github_input import PullInput, with_triage
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions
-from review_quorum.ingest.bitbucket_comments import conversation, read_pull_comments
 
 
 def add_bitbucket_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,6 +47,7 @@ def read_bitbucket(
     from review_quorum.bitbucket.poster import head_commit
     from review_quorum.bitbucket.snapshot import read_pull_request
     from review_quorum.bitbucket.target import resolve_pull_request
+    from review_quorum.ingest.bitbucket_comments import conversation, read_pull_comments
 
     env = os.environ if env is None else env
     if pull.wait_for is not None:

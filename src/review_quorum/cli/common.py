@@ -8,7 +8,6 @@ and the exit status.
 from __future__ import annotations
 
 import argparse
-import enum
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -19,11 +18,12 @@ import msgspec
 
 from review_quorum import ingest
 from review_quorum.cli import progress
+from review_quorum.cli.exits import ExitCode as ExitCode
+from review_quorum.cli.exits import keep_until_exit as keep_until_exit
 from review_quorum.cli.output import print_chunks, print_text, write_file
 from review_quorum.errors import InputError, Skipped, UsageError, shown
 from review_quorum.ingest.base import Batch, ReadOptions, Source
 from review_quorum.ingest.categories import CategoryMap
-from review_quorum.ingest.github_comments import read_together
 from review_quorum.ingest.paths import outside_repository
 from review_quorum.markup.escape import one_line
 from review_quorum.model import MAX_BOTS, ConsensusLevel, check_bot_count
@@ -34,17 +34,6 @@ if TYPE_CHECKING:
     from review_quorum.scoring.confidence.attach import AttachedVerdictInput
 
 GATE_LEVELS = ["confirmed", "needs-verification", "unverified", "none"]
-
-
-class ExitCode(enum.IntEnum):
-    """The exit statuses of `quorum`, as documented in the README."""
-
-    OK = 0
-    GATE_FAILED = 1
-    USAGE = 2
-    INTERNAL = 3
-    INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
-    BROKEN_PIPE = 141  # 128 + SIGPIPE: the reader closed the pipe (`quorum ... | head`)
 
 
 def add_input_arguments(parser: argparse.ArgumentParser) -> None:
@@ -246,6 +235,8 @@ def load_inputs(
             del source
             advance(path)
     if comments:
+        from review_quorum.ingest.github_comments import read_together  # comments given
+
         parts.insert(comments_at, read_together(comments))
     batch = Batch()
     readable = not planned
@@ -303,30 +294,6 @@ def write_output(text: str, output: str | None) -> None:
         print_text(text)
     else:
         write_file(output, [text.encode()])
-
-
-class _Keeper:
-    """What commands built, held until the process ends when the console script runs.
-
-    The console script leaves with `os._exit` (see `cli.entry_point`); until then nothing
-    a command keeps here is freed, so it is not freed object by object on the way out.
-    Called from `main` in a library or a test, keeping does nothing.
-    """
-
-    __slots__ = ("kept",)
-
-    def __init__(self) -> None:
-        self.kept: list[object] | None = None
-
-    def enable(self) -> None:
-        self.kept = []
-
-    def __call__(self, *objects: object) -> None:
-        if self.kept is not None:
-            self.kept.extend(objects)
-
-
-keep_until_exit = _Keeper()
 
 
 def write_chunks(chunks: Iterable[bytes | memoryview], output: str | None) -> None:

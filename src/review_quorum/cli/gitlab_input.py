@@ -23,10 +23,10 @@ from review_quorum.cli.common import PullSource, request_number
 from review_quorum.cli.github_input import PullInput, wait, with_triage
 from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions
-from review_quorum.ingest.gitlab_notes import MergeRequestConversation, conversation, read_notes
 
 if TYPE_CHECKING:
     from review_quorum.gitlab.snapshot import MergeRequestSnapshot
+    from review_quorum.ingest.gitlab_notes import MergeRequestConversation
 
 
 def add_gitlab_arguments(parser: argparse.ArgumentParser) -> None:
@@ -69,6 +69,7 @@ def read_gitlab(
     from review_quorum.gitlab.client import GitLabClient
     from review_quorum.gitlab.snapshot import read_merge_request
     from review_quorum.gitlab.target import resolve_merge_request
+    from review_quorum.ingest.gitlab_notes import conversation, read_notes
 
     env = os.environ if env is None else env
     target = resolve_merge_request(pull.project, pull.mr, env)

@@ -19,10 +19,8 @@ import contextlib
 import functools
 import io
 import os
-import queue
 import stat
 import sys
-import threading
 from collections.abc import Callable, Iterable, Iterator
 
 from review_quorum.errors import InputError
@@ -150,6 +148,9 @@ class _Writer:
     """A thread that writes the pieces put to it, in order, until told to finish or stop."""
 
     def __init__(self, write: Callable[[bytes], object]) -> None:
+        import queue  # only long outputs are written behind
+        import threading
+
         self._queue: queue.Queue[bytes | None] = queue.Queue(maxsize=2)
         self._error: BaseException | None = None
         self._stopped = False

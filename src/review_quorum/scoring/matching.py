@@ -12,10 +12,13 @@ resemble most (`text.TextIndex`, average TF-IDF cosine >= `TEXT_SIMILARITY`); a 
 that already holds the same bot needs a near-duplicate (`DUPLICATE_SIMILARITY`), since a
 bot states each issue once and repeats itself nearly verbatim. Each such finding is
 compared with at most `text.CANDIDATES` clusters of its file, at any size: where more
-share its rarest words, those sharing the most of them (`TextIndex.candidates`), and the
-run warns how many findings that bound applied to, since a closer cluster may have been
-among the others. A bound on the clusters compared, never on the findings matched: every
-finding without a line is still matched, however many there are.
+share its rarest words, those sharing the most of them (`TextIndex.candidates`). Where
+that bound left clusters out, they are compared too when few enough (at most
+`text.CHECKED` postings), only to tell whether one would have been chosen: the run warns
+how many findings the bound may have matched elsewhere (those where one would have, and
+those with too many left out to check), and says nothing when it changed no match. A
+bound on the clusters compared, never on the findings matched: every finding without a
+line is still matched, however many there are.
 
 Categories: where both sides state CWEs, the CWEs decide, not the categories drawn from
 them: two rules of one analyser whose stated CWE ids share nothing are different issues
@@ -130,11 +133,11 @@ def cluster(
             by_text.gather([], lineless)
     for clusters in by_text.join():
         _place(clusters, members_at, bots_at, alone)
-    if by_text.bounded:
+    if by_text.missed:
         warnings.warn(
-            f"{by_text.bounded:,} of {by_text.probes:,} findings without a line had more than"
+            f"{by_text.missed:,} of {by_text.probes:,} findings without a line had more than"
             f" {CANDIDATES} clusters of their file sharing their rarest words; each was"
-            f" compared with the {CANDIDATES} sharing the most of them, so a closer match"
+            f" compared with the {CANDIDATES} sharing the most of them, and a better match"
             " among the others may have been missed",
             QuorumWarning,
             stacklevel=4,
@@ -267,7 +270,7 @@ class _ByText:
             tuple[list[_Cluster], list[tuple[int, NormalizedFinding]], list[str], TextIndex]
         ] = []
         self.probes = 0  # findings without a line matched by text
-        self.bounded = 0  # of them, those compared with `CANDIDATES` of more clusters
+        self.missed = 0  # of them, those the bound on candidates may have matched elsewhere
 
     def gather(
         self, clusters: list[_Cluster], lineless: list[tuple[int, NormalizedFinding]]
@@ -306,7 +309,12 @@ class _ByText:
             clusters, lineless, free, index = files.pop()
             for (position, finding), text in zip(lineless, free, strict=True):
                 vector = corpus.vector(text)
-                target = _best_by_text(finding, vector, clusters, index)
+                candidates = index.candidates(vector)
+                target = _best_by_text(finding, vector, clusters, index, candidates)
+                if index.passed_over != [] and _missed(
+                    finding, vector, clusters, index, candidates, target
+                ):
+                    self.missed += 1
                 source = source_of(finding)
                 if target is None:
                     target = _Cluster(len(clusters), 0, 0, position, source)
@@ -323,20 +331,47 @@ class _ByText:
                     _note_stated(target, finding)
                 index.add(target.number, text, vector)
             self.probes += len(lineless)
-            self.bounded += index.bounded
             yield clusters
 
 
+def _missed(
+    finding: NormalizedFinding,
+    vector: Vector,
+    clusters: list[_Cluster],
+    index: TextIndex,
+    candidates: list[int],
+    chosen: _Cluster | None,
+) -> bool:
+    """Whether the bound on candidates, which left out `index.passed_over`, may have
+    changed the match of `finding` (`chosen` among `candidates`): comparing every cluster
+    that shares one of its probed words would choose another, or they are too many to
+    check. The comparison changes nothing in the clusters (their sums are made as they
+    would be anyway)."""
+    passed_over = index.passed_over
+    if passed_over is None:
+        return True
+    every = sorted([*candidates, *passed_over])
+    return _best_by_text(finding, vector, clusters, index, every) is not chosen
+
+
 def _best_by_text(
-    finding: NormalizedFinding, vector: Vector, clusters: list[_Cluster], index: TextIndex
+    finding: NormalizedFinding,
+    vector: Vector,
+    clusters: list[_Cluster],
+    index: TextIndex,
+    candidates: list[int],
 ) -> _Cluster | None:
+    """The cluster among `candidates` (in cluster order) that `finding` joins, or None."""
     best: _Cluster | None = None
     best_key: tuple[bool, float] | None = None
     bot, category, cwes = finding.bot, finding.category, finding.cwes
     stated = is_stated(finding)  # a guessed category never walls
     similarity_to, sums, texts = index.similarity, index.sums, index.texts
     tokens, weights = list(vector), list(vector.values())
-    for number in index.candidates(vector):
+    for number in candidates:
+        found = clusters[number]
+        if stated and _walled(found, bot, category, cwes):  # first: a vector costs more
+            continue
         total = sums.get(number)
         similarity = (  # index.similarity, inline once the cluster's sum is made
             similarity_to(number, vector)
@@ -344,9 +379,6 @@ def _best_by_text(
             else fsum(map(mul, weights, map(total.get, tokens, repeat(0.0)))) / len(texts[number])
         )
         if similarity < TEXT_SIMILARITY:  # below either threshold: the bots need not be known
-            continue
-        found = clusters[number]
-        if stated and _walled(found, bot, category, cwes):
             continue
         bots = found.bots
         if bots is None:

@@ -13,6 +13,8 @@ Candidates come from an inverted index over the clusters of one file: a finding 
 only its rarest tokens, and compares at most `CANDIDATES` of the clusters posted under
 them (those sharing the most of those tokens, when more share one), so matching stays
 linear at any size and every finding is still matched; there is no all-pairs comparison.
+Where that bound left clusters out, the index keeps them (`passed_over`) when they are
+few enough to check whether one would have been the better match.
 """
 
 from __future__ import annotations
@@ -47,6 +49,10 @@ PROBE_TOKENS = 8
 # where more share its probed tokens, those that share the most of them among the latest
 # this many of each token's clusters, a rarer token's first on ties.
 CANDIDATES = 32
+# Where the bound applied, the clusters it passed over are checked (would one have been
+# the better match?) when its probed tokens' postings hold at most this many entries in
+# all; past that, too many to check without undoing the bound.
+CHECKED = 4 * CANDIDATES
 
 Vector = dict[str, float]
 
@@ -184,6 +190,9 @@ class TextIndex:
         self.sums: dict[int, Vector] = {}
         self._posted: dict[int, set[str]] = {}  # of clusters with more than one member
         self.bounded = 0  # probes that compared `CANDIDATES` of more clusters
+        # The last probe's clusters left out by the bound, in cluster order: empty when it
+        # did not apply, None when the postings held more than `CHECKED` entries.
+        self.passed_over: list[int] | None = []
 
     def reach(self, cluster: int, text: str, reached: set[str]) -> None:
         """A new cluster whose first text holds the probed tokens `reached` (not empty)."""
@@ -226,7 +235,8 @@ class TextIndex:
     def candidates(self, vector: Vector) -> list[int]:
         """Clusters sharing one of the rarest tokens of `vector`, in cluster order: all of
         them when they are at most `CANDIDATES`, else the `CANDIDATES` that share the most
-        of those tokens among the latest `CANDIDATES` of each (counted in `bounded`)."""
+        of those tokens among the latest `CANDIDATES` of each (counted in `bounded`, the
+        others sharing one kept in `passed_over` when there are few enough to check)."""
         rare = sorted(vector)  # by frequency, then alphabetically: two sorts in C
         rare.sort(key=self.corpus.frequency.__getitem__)
         postings = list(filter(None, map(self.postings.get, rare[:PROBE_TOKENS])))
@@ -236,7 +246,13 @@ class TextIndex:
             most = sorted(shared, key=shared.__getitem__, reverse=True)  # stable: rarest first
             del most[CANDIDATES:]
             most.sort()
+            self.passed_over = (
+                sorted(set(chain.from_iterable(postings)).difference(most))
+                if sum(map(len, postings)) <= CHECKED
+                else None
+            )
             return most
+        self.passed_over = []
         return sorted(shared)
 
     def similarity(self, cluster: int, vector: Vector) -> float:
