@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from conftest import examples
 from review_quorum.errors import FindingError
+from review_quorum.ingest import duplicates, native
 from review_quorum.ingest.base import Batch, ReadOptions, Source
 from review_quorum.ingest.native import READER
 from review_quorum.model import NO_PRIORITY, Evidence, NormalizedFinding, Severity
@@ -140,3 +141,31 @@ def test_a_finding_takes_a_severity_by_its_exact_label_only() -> None:
         with pytest.raises(FindingError, match="unknown severity"):
             NormalizedFinding("b", "1", label, "security", "t")  # type: ignore[arg-type]
     assert NormalizedFinding("b", "1", Severity.LOW, "c", "t", Evidence("a.py")).file == "a.py"
+
+
+def test_a_well_typed_array_needs_no_record_struct(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every finding of a well-typed array comes straight from the decoder: reading it
+    makes no `_TypedRecord`, so the record-by-record decoders are never asked."""
+
+    def refuse(data: object) -> object:
+        raise AssertionError("a record struct was decoded")
+
+    monkeypatch.setattr(native, "_DECODE_TYPED_ARRAY", refuse)
+    monkeypatch.setattr(native, "_DECODE_TYPED", refuse)
+    straight = READER.read(Source("f.json", orjson.dumps([GOOD, {**GOOD, "finding_id": "r2"}])))
+    assert [finding.finding_id for finding in straight.findings] == ["r1", "r2"]
+    assert straight.findings[0].evidence == Evidence("app/db.py", 4, "q", "f", 6)
+
+
+def test_a_clean_array_pays_only_the_screen_for_repeated_keys(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each record holds `severity` once: the screen counts as many as findings were read,
+    so the exact walk for a repeated key (a second parse of the file) never runs."""
+
+    def walk(*args: object, **options: object) -> None:
+        raise AssertionError("the file was walked for a repeated key")
+
+    monkeypatch.setattr(duplicates, "repeated_key", walk)
+    straight = READER.read(Source("f.json", orjson.dumps([GOOD, {**GOOD, "finding_id": "r2"}])))
+    assert len(straight.findings) == 2

@@ -151,7 +151,7 @@ def _decoded_findings(source: Source) -> list[NormalizedFinding] | None:
     """
     try:
         findings: list[NormalizedFinding] = _DECODE_FINDINGS(source.data)
-    except (msgspec.DecodeError, RecursionError, FindingError):
+    except (msgspec.DecodeError, RecursionError):  # a finding's own error is a ValidationError
         return None
     paths = PathResolver(source.options.root)
     located: dict[str, str] = {}
