@@ -188,6 +188,18 @@ WORKLOADS: dict[str, Callable[[int, random.Random], list[Record]]] = {
 # --- children: each figure in a fresh process ---------------------------------------------
 
 
+def child_write(name: str, size: str, path: str) -> dict[str, float]:
+    Path(path).write_bytes(orjson.dumps(WORKLOADS[name](int(size), random.Random(int(size)))))
+    return {}
+
+
+def write_workload(name: str, size: int, path: Path) -> None:
+    """Write the workload in a child process: a child's peak RSS (`ru_maxrss`) starts at
+    its parent's high-water mark when forked (Linux), so the process that measures the
+    command's peak never holds a million records itself."""
+    run_child("write", name, str(size), str(path))
+
+
 def child_parse(path: Path) -> dict[str, float]:
     data = path.read_bytes()
     started = time.perf_counter()
@@ -393,7 +405,7 @@ def run_floors(args: argparse.Namespace, names: list[str]) -> None:
         for name in names:
             for size in args.sizes:
                 path = Path(folder) / f"{name}-{size}.json"
-                path.write_bytes(orjson.dumps(WORKLOADS[name](size, random.Random(size))))
+                write_workload(name, size, path)
                 for model in MODELS:
                     row = measure_floors(path, size, model, instructions)
                     print_floors(name, size, model, row, unit)
@@ -481,13 +493,15 @@ def main() -> None:
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        mode, path, *rest = args.child
+        mode, *rest = args.child
         children: dict[str, Callable[..., dict[str, float]]] = {
+            "write": child_write,
             "parse": child_parse,
             "engine": child_engine,
             "floors": child_floors,
         }
-        print(json.dumps(children[mode](Path(path), *rest)))
+        paths = [] if mode == "write" else [Path(rest.pop(0))]
+        print(json.dumps(children[mode](*paths, *rest)))
         return
     if args.floors:
         if args.sizes == parser.get_default("sizes"):
@@ -512,7 +526,7 @@ def main() -> None:
             rows = []
             for size in args.sizes:
                 path = Path(folder) / f"{name}-{size}.json"
-                path.write_bytes(orjson.dumps(WORKLOADS[name](size, random.Random(size))))
+                write_workload(name, size, path)
                 rows.append(measure_size(path, size, args))
                 floors = measure_floors(path, size, args.cli_model, False) if args.floors else None
                 path.unlink()

@@ -6,8 +6,9 @@ validates again. Structs rather than dataclasses because a million findings is a
 input: they are built several times faster, and, holding no reference cycles, they are
 left out of the cyclic garbage collector (``gc=False``). `NormalizedFinding.create()` is
 the forgiving front door that accepts strings from parsed input; the constructor itself
-only accepts proper types. Out-of-range confidence is kept as given: the consensus engine
-clamps it (seed 001).
+only accepts proper types, and a severity's exact label (``"high"``), which is how a reader
+decoding JSON straight into findings gives it. Out-of-range confidence is kept as given:
+the consensus engine clamps it (seed 001).
 
 Beyond the seed, a finding carries what matching and reliability need: the analyser's rule
 id, the body text beside the title, how certain its category is (1.0 when the tool states
@@ -22,8 +23,10 @@ import math
 import operator
 import unicodedata
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
+from msgspec.structs import force_setattr
 
 from review_quorum.comment_kinds import COMMENT_KINDS, SourceKind
 from review_quorum.errors import FindingError, shown
@@ -230,6 +233,13 @@ class _FindingName:
 
 NO_PRIORITY = -1.0  # a finding whose tool states no priority (SARIF's rank -1)
 
+if TYPE_CHECKING:
+    _Level = Severity
+else:
+    # A reader may decode JSON straight into findings (msgspec checks the types in C): the
+    # severity is then its exact label, which `__post_init__` turns into its `Severity`.
+    _Level = Literal[tuple(_SEVERITY_BY_LABEL)]
+
 
 class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
     """One finding from one bot, in the shared vocabulary.
@@ -251,7 +261,7 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
 
     bot: str
     finding_id: str
-    severity: Severity
+    severity: _Level
     category: str
     title: str
     evidence: Evidence = Evidence()
@@ -267,8 +277,39 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
     priority: float = NO_PRIORITY
 
     def __post_init__(self) -> None:
-        if self._plainly_valid():
+        severity = self.severity
+        if type(severity) is str:  # type: ignore[comparison-overlap]  # a decoded label
+            severity = _SEVERITY_BY_LABEL.get(severity, severity)
+            force_setattr(self, "severity", severity)
+        # Readers build millions of findings: these identity checks decide the common case
+        # in a fraction of the full checks' time, before any message is formatted.
+        confidence, certainty, source = self.confidence, self.category_certainty, self.source
+        priority = self.priority
+        if (
+            type(self.bot) is str
+            and self.bot
+            and type(severity) is Severity
+            and type(self.category) is str
+            and type(self.title) is str
+            and type(self.evidence) is Evidence
+            and type(confidence) is float
+            and confidence - confidence == 0.0  # finite: inf - inf and nan - nan are nan
+            and type(self.rule_id) is str
+            and type(self.body) is str
+            and type(self.suggestion) is str
+            and type(certainty) is float
+            and 0.0 <= certainty <= 1.0
+            and (source is None or type(source) is CommentSource)
+            and not self.related
+            and not self.cwes
+            and self.use_only is False
+            and type(priority) is float
+            and (priority == NO_PRIORITY or 0.0 <= priority <= 1.0)
+        ):
             return
+        self._check()
+
+    def _check(self) -> None:
         name = _FindingName(self)  # formatted only when a check fails
         if not isinstance(self.bot, str) or not self.bot:
             raise FindingError(f"{name}: bot must be a non-empty string")
@@ -301,33 +342,6 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
             raise FindingError(
                 f"{name}: priority must be a number in [0, 1] or -1 (none), not {shown(priority)}"
             )
-
-    def _plainly_valid(self) -> bool:
-        """Whether every field has exactly its usual type and a valid value: readers build
-        millions of findings, and these identity checks cost a fraction of the full ones."""
-        confidence, certainty, source = self.confidence, self.category_certainty, self.source
-        priority = self.priority
-        return (
-            type(self.bot) is str
-            and self.bot != ""
-            and type(self.severity) is Severity
-            and type(self.category) is str
-            and type(self.title) is str
-            and type(self.evidence) is Evidence
-            and type(confidence) is float
-            and confidence - confidence == 0.0  # finite: inf - inf and nan - nan are nan
-            and type(self.rule_id) is str
-            and type(self.body) is str
-            and type(self.suggestion) is str
-            and type(certainty) is float
-            and 0.0 <= certainty <= 1.0
-            and (source is None or type(source) is CommentSource)
-            and not self.related
-            and not self.cwes
-            and self.use_only is False
-            and type(priority) is float
-            and (priority == NO_PRIORITY or 0.0 <= priority <= 1.0)
-        )
 
     def _check_extras(self, name: _FindingName) -> None:
         if not all(isinstance(text, str) for text in (self.rule_id, self.body, self.suggestion)):

@@ -6,10 +6,14 @@ Each record is ``{"bot", "finding_id", "severity", "category", "title", "evidenc
 ``review_quorum/schemas/native-findings.schema.json``.
 
 Most files are well typed throughout: the whole array then decodes in one pass straight
-into `_TypedRecord` structs (a million in less time than orjson takes to parse the file)
-that become findings without any dict. Otherwise records are read one at a time from raw
-JSON: each well-typed one the same way, any other as plain JSON by `parse_record`, which
-words what is wrong. Both give the same finding for a record both accept
+into the `NormalizedFinding` structs (msgspec checks the types in C, each finding its
+values once, in its `__post_init__`), with no dict nor any other value per record; their
+bot, category and file strings are then shared (a million findings hold a few thousand).
+A file whose records lack a `finding_id` or give it as a number, or that holds a field
+findings have and native records do not, decodes into `_TypedRecord` structs instead,
+which become findings. Otherwise records are read one at a time from raw JSON: each
+well-typed one the same way, any other as plain JSON by `parse_record`, which words what
+is wrong. All give the same finding for a record they accept
 (tests/ingest/test_native_typed.py compares them).
 
 Nesting deeper than JSON's depth limit (1,024, orjson's) in a record makes the file
@@ -27,12 +31,13 @@ from typing import Any
 
 import msgspec
 import orjson
+from msgspec.structs import force_setattr
 
 from review_quorum.errors import FindingError, InputError, Skipped
 from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.ingest.duplicates import EACH, Shape, check, check_lines
 from review_quorum.ingest.paths import PathResolver
-from review_quorum.model import Evidence, NormalizedFinding, Severity, is_finite
+from review_quorum.model import NO_PRIORITY, Evidence, NormalizedFinding, Severity, is_finite
 
 _REQUIRED_TEXT = ("bot", "category", "title")
 _ARRAY_OF_RAW = msgspec.json.Decoder(list[msgspec.Raw])
@@ -73,6 +78,7 @@ class _TypedRecord(msgspec.Struct, gc=False):
 
 _DECODE_TYPED = msgspec.json.Decoder(_TypedRecord).decode
 _DECODE_TYPED_ARRAY = msgspec.json.Decoder(list[_TypedRecord]).decode
+_DECODE_FINDINGS = msgspec.json.Decoder(list[NormalizedFinding]).decode
 
 
 class NativeReader:
@@ -113,11 +119,14 @@ class NativeReader:
 
 def _read_typed_array(source: Source) -> Batch | None:
     """Every finding of an array of well-typed records, or None to read it record by record."""
+    found = _decoded_findings(source)
     try:
-        records: list[_TypedRecord | None] = list(_DECODE_TYPED_ARRAY(source.data))
+        records: list[_TypedRecord | None] = [] if found else list(_DECODE_TYPED_ARRAY(source.data))
     except (msgspec.DecodeError, RecursionError):
         return None
-    check(source.name, source.data, _RECORDS, {"severity": len(records)})
+    check(source.name, source.data, _RECORDS, {"severity": len(found or records)})
+    if found:
+        return Batch(found)
     batch = Batch()
     findings = batch.findings
     bot_override = source.options.bot
@@ -130,6 +139,57 @@ def _read_typed_array(source: Source) -> Batch | None:
             return None
         findings.append(finding)
     return batch
+
+
+def _decoded_findings(source: Source) -> list[NormalizedFinding] | None:
+    """The findings of an array of native records decoded straight into findings, or None
+    when a record is not read that way (see the module's docstring).
+
+    A finding holding a field native records do not have (a suggestion, a source comment,
+    CWE ids, a priority) came from a record naming it: that file is read by `_TypedRecord`,
+    which ignores such fields, as it always has.
+    """
+    try:
+        findings: list[NormalizedFinding] = _DECODE_FINDINGS(source.data)
+    except (msgspec.DecodeError, RecursionError):  # a finding's own error is a ValidationError
+        return None
+    paths = PathResolver(source.options.root)
+    located: dict[str, str] = {}
+    bot = None if source.options.bot is None else intern(source.options.bot)
+    for finding in findings:
+        if (
+            finding.suggestion
+            or finding.source
+            or finding.related
+            or finding.cwes
+            or finding.use_only
+            or finding.priority != NO_PRIORITY
+            or not finding.category
+            or not finding.title
+        ):
+            return None  # a field native records lack, or an empty one: read as before
+        # One string per bot, category and file for the run, where the decoder made one
+        # per record: a million findings hold a few thousand.
+        force_setattr(finding, "bot", bot or intern(finding.bot))
+        force_setattr(finding, "category", intern(finding.category))
+        evidence = finding.evidence
+        file = evidence.file
+        place = located.get(file)
+        if place is None:
+            place = located[file] = paths.location(file)
+            if place != file and not _nameable(place):
+                return None
+        force_setattr(evidence, "file", place)
+    return findings
+
+
+def _nameable(path: str) -> bool:
+    """Whether a path made repository-relative still names a file (see `Evidence`)."""
+    try:
+        Evidence(path)
+    except FindingError:
+        return False
+    return True
 
 
 def _split_array(source: Source) -> list[object]:

@@ -1,0 +1,171 @@
+"""An array of native records decoded straight into findings reads as record by record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import examples
+from review_quorum.errors import FindingError
+from review_quorum.ingest import duplicates, native
+from review_quorum.ingest.base import Batch, ReadOptions, Source
+from review_quorum.ingest.native import READER
+from review_quorum.model import NO_PRIORITY, Evidence, NormalizedFinding, Severity
+
+GOOD: dict[str, Any] = {
+    "bot": "semgrep",
+    "finding_id": "r1",
+    "severity": "high",
+    "category": "security",
+    "title": "SQL injection",
+    "evidence": {"file": "app/db.py", "line": 4, "end_line": 6, "snippet": "q", "symbol": "f"},
+    "confidence": 0.9,
+    "rule_id": "python.sql",
+    "body": "Use parameters.",
+    "category_certainty": 0.8,
+}
+# Fields a finding has and a native record does not: a record naming one is read as if it
+# did not (a source comment from a file would decide which comment is hidden or resolved).
+BEYOND: dict[str, object] = {
+    "suggestion": "use(params)",
+    "source": {"kind": "issue_comment", "rest_id": 5},
+    "related": [{"file": "b.py", "line": 2}],
+    "cwes": [89],
+    "use_only": True,
+    "priority": 0.5,
+}
+
+
+def read(records: list[dict[str, Any]], **options: Any) -> tuple[Batch, Batch]:
+    """The batch read from the bytes (straight into findings when it can) and the batch
+    read from the parsed document, each record as a dict by `parse_record`."""
+    data = orjson.dumps(records)
+    straight = READER.read(Source("f.json", data, ReadOptions(**options)))
+    parsed = Source("f.json", data, ReadOptions(**options))
+    parsed.json()
+    return straight, READER.read(parsed)
+
+
+json_values = (
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.floats(-1, 2)
+    | st.text(max_size=4)
+    | st.sampled_from(["", "high", "HIGH", "file:///repo/a.py", "./a.py", "a\\b.py", "a\x00.py"])
+)
+FIELDS = [*GOOD, *BEYOND, "evidence.file", "evidence.line", "evidence.end_line"]
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(
+    changes=st.lists(
+        st.dictionaries(st.sampled_from(FIELDS), json_values | st.just("<absent>"), max_size=2),
+        min_size=1,
+        max_size=3,
+    ),
+    bot=st.none() | st.just("override"),
+)
+def test_an_array_reads_as_its_records_one_by_one(
+    changes: list[dict[str, object]], bot: str | None
+) -> None:
+    records = []
+    for change in changes:
+        record = {**GOOD, "evidence": dict(GOOD["evidence"])}
+        for field, value in change.items():
+            holder, _, name = field.rpartition(".")
+            target = record.get("evidence") if holder else record
+            if not isinstance(target, dict):
+                continue
+            if value == "<absent>":
+                target.pop(name, None)
+            else:
+                target[name] = value
+        records.append(record)
+    straight, reference = read(records, root="/repo", bot=bot)
+    assert straight == reference
+
+
+@pytest.mark.parametrize(("name", "value"), list(BEYOND.items()))
+def test_a_field_native_records_lack_is_ignored(name: str, value: object) -> None:
+    straight, reference = read([GOOD, {**GOOD, name: value}])
+    assert straight == reference
+    finding = straight.findings[1]
+    assert (finding.suggestion, finding.source, finding.related, finding.cwes) == ("", None, (), ())
+    assert (finding.use_only, finding.priority) == (False, NO_PRIORITY)
+
+
+def test_findings_share_their_bot_category_and_file_strings() -> None:
+    """A decoder makes a new string per record: a million findings would hold a million
+    copies of a handful of names."""
+    other = {**GOOD, "finding_id": "r2", "evidence": {"file": "./app/db.py", "line": 9}}
+    straight, _ = read([GOOD, other, {**GOOD, "finding_id": "r3"}, other])
+    first, second, third, fourth = straight.findings
+    assert first.bot is second.bot is third.bot is fourth.bot
+    assert first.category is second.category is third.category
+    assert first.file is third.file
+    assert second.file is fourth.file == "app/db.py"  # made repository-relative
+
+
+def test_the_bot_option_names_every_finding_of_the_array() -> None:
+    straight, reference = read([GOOD, {**GOOD, "bot": "ruff"}], bot="mine")
+    assert [finding.bot for finding in straight.findings] == ["mine", "mine"]
+    assert straight == reference
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason"),
+    [
+        ({"severity": 3}, "field 'severity' must be a string"),  # never a Severity's number
+        ({"category": ""}, "field 'category' must be a non-empty string"),
+        ({"title": ""}, "field 'title' must be a non-empty string"),
+        ({"evidence": {"file": "file:///repo/a%0Ab.py"}}, "cannot name a file"),
+    ],
+)
+def test_a_bad_record_is_skipped_the_others_read(changes: dict[str, object], reason: str) -> None:
+    straight, reference = read([GOOD, {**GOOD, **changes}], root="/repo")
+    assert straight == reference
+    assert len(straight.findings) == 1
+    assert [item.position for item in straight.skipped] == ["/1"]
+    assert reason in straight.skipped[0].reason
+
+
+def test_a_finding_takes_a_severity_by_its_exact_label_only() -> None:
+    finding = NormalizedFinding("b", "1", "critical", "security", "t")  # type: ignore[arg-type]
+    assert finding.severity is Severity.CRITICAL
+    for label in ("Critical", "severe", 4):
+        with pytest.raises(FindingError, match="unknown severity"):
+            NormalizedFinding("b", "1", label, "security", "t")  # type: ignore[arg-type]
+    assert NormalizedFinding("b", "1", Severity.LOW, "c", "t", Evidence("a.py")).file == "a.py"
+
+
+def test_a_well_typed_array_needs_no_record_struct(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every finding of a well-typed array comes straight from the decoder: reading it
+    makes no `_TypedRecord`, so the record-by-record decoders are never asked."""
+
+    def refuse(data: object) -> object:
+        raise AssertionError("a record struct was decoded")
+
+    monkeypatch.setattr(native, "_DECODE_TYPED_ARRAY", refuse)
+    monkeypatch.setattr(native, "_DECODE_TYPED", refuse)
+    straight = READER.read(Source("f.json", orjson.dumps([GOOD, {**GOOD, "finding_id": "r2"}])))
+    assert [finding.finding_id for finding in straight.findings] == ["r1", "r2"]
+    assert straight.findings[0].evidence == Evidence("app/db.py", 4, "q", "f", 6)
+
+
+def test_a_clean_array_pays_only_the_screen_for_repeated_keys(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each record holds `severity` once: the screen counts as many as findings were read,
+    so the exact walk for a repeated key (a second parse of the file) never runs."""
+
+    def walk(*args: object, **options: object) -> None:
+        raise AssertionError("the file was walked for a repeated key")
+
+    monkeypatch.setattr(duplicates, "repeated_key", walk)
+    straight = READER.read(Source("f.json", orjson.dumps([GOOD, {**GOOD, "finding_id": "r2"}])))
+    assert len(straight.findings) == 2
