@@ -10,6 +10,10 @@ of a mutant is ever used (the runs write none).
     .venv/bin/python bench/mutants.py            # every mutant
     .venv/bin/python bench/mutants.py 3 17       # only these (numbers from the listing)
     .venv/bin/python bench/mutants.py --list     # the listing, without running
+    .venv/bin/python bench/mutants.py --check    # each mutant's text found once on its line
+
+Each mutant names its line: when the code moves, `--check` (run by the test suite) says
+which mutant no longer applies, so the listing cannot silently measure other code.
 
 Issue 34 item 4: the kill rate and every survivor's fate go in the report.
 """
@@ -39,6 +43,8 @@ class Mutant(NamedTuple):
 
 GITLAB = ("tests/gitlab",)
 DELIVERY = ("tests/delivery", "tests/gitlab")
+# The poster every thread platform shares (delivery/threads.py).
+THREADS = ("tests/delivery", "tests/gitlab", "tests/azure_devops", "tests/bitbucket")
 TRIAGE = (
     "tests/history/test_platform_triage.py",
     "tests/history/test_platform_rules.py",
@@ -113,7 +119,7 @@ MUTANTS: tuple[Mutant, ...] = (
     # The GitLab poster's promises.
     Mutant(
         "gitlab/poster.py",
-        168,
+        140,
         "if t not in placed and not t.replied",
         "if t not in placed",
         "a replied thread standing elsewhere is deleted",
@@ -121,7 +127,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/poster.py",
-        173,
+        145,
         "for thread in threads if not thread.replied]",
         "for thread in threads]",
         "a replied thread is deleted when re-anchored",
@@ -129,7 +135,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/poster.py",
-        180,
+        152,
         "if thread.replied:",
         "if False:",
         "a replied thread of a gone finding is resolved",
@@ -137,31 +143,31 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/poster.py",
-        313,
+        243,
         "return not thread.replied and ",
         "return ",
         "a replied thread's text is edited",
         GITLAB,
     ),
     Mutant(
-        "gitlab/poster.py",
-        259,
+        "delivery/threads.py",
+        249,
         '"DELETE", path), 404)',
         '"DELETE", path), 409)',
         "a delete answered 404 (already gone) fails the run",
-        GITLAB,
+        THREADS,
     ),
     Mutant(
-        "gitlab/poster.py",
-        242,
+        "delivery/threads.py",
+        221,
         "if err.status != 400:",
         "if err.status != 422:",
-        "an anchor GitLab refuses fails the run instead of going to the summary",
-        GITLAB,
+        "an anchor the platform refuses fails the run instead of going to the summary",
+        THREADS,
     ),
     Mutant(
         "gitlab/poster.py",
-        269,
+        212,
         "if not thread.resolved:",
         "if thread.resolved:",
         "a fixed finding's thread is not resolved",
@@ -169,23 +175,23 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/poster.py",
-        184,
+        156,
         '.get("head_sha") == self.refs',
         '.get("head_sha") != self.refs',
         "a thread GitLab carried to the new version is taken as outdated",
         GITLAB,
     ),
     Mutant(
-        "gitlab/poster.py",
-        115,
-        "if len(work.moved) > len(self._moved_at_start):",
+        "delivery/threads.py",
+        152,
+        "if len(work.moved) > planned_moves and sticky_id is not None:",
         "if False:",
         "a refused anchor's finding is missing from the summary note",
-        GITLAB,
+        THREADS,
     ),
     Mutant(
         "gitlab/poster.py",
-        279,
+        221,
         'state = "failed" if gate.failed else "success"',
         'state = "success" if gate.failed else "failed"',
         "the commit status is swapped",
@@ -193,7 +199,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/poster.py",
-        291,
+        233,
         "if err.status != 409:",
         "if err.status != 429:",
         "a status update racing another (409) fails the run",
@@ -201,7 +207,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/reconcile.py",
-        71,
+        65,
         '("new_path", "new_line", "head_sha")',
         '("new_path", "new_line")',
         "a retried create is matched to a thread on another head",
@@ -209,7 +215,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/reconcile.py",
-        54,
+        48,
         "for n in notes[1:])",
         "for n in notes[2:])",
         "a thread with one reply is not counted as replied",
@@ -217,7 +223,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/reconcile.py",
-        44,
+        38,
         'if note.get("system") is not True]',
         "]",
         "a system note (a push) counts as someone replying",
@@ -225,7 +231,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/reconcile.py",
-        45,
+        39,
         "if not notes or not is_ours(_author(notes[0]), username):",
         "if not notes:",
         "a marker someone else wrote is taken as ours",
@@ -307,7 +313,7 @@ MUTANTS: tuple[Mutant, ...] = (
     # Triage.
     Mutant(
         "history/triage.py",
-        103,
+        104,
         "if is_bot(user) and not bots:",
         "if False:",
         "a bot's /quorum ack is a decision (GitHub)",
@@ -315,7 +321,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "history/triage.py",
-        183,
+        202,
         "if account is None or account.bot:",
         "if account is None:",
         "a bot listed as a triager decides",
@@ -323,7 +329,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "history/triage.py",
-        75,
+        76,
         "if own and _record_login(r) == own)",
         ")",
         "someone else's comment with our marker is ours",
@@ -331,7 +337,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "history/triage.py",
-        153,
+        170,
         "permission(decision.actor) in WRITERS",
         'permission(decision.actor) != "none"',
         "a reader (fork author) triages",
@@ -339,7 +345,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "history/triage.py",
-        185,
+        204,
         "key.casefold() in allowed",
         "key in allowed",
         "a triager configured in another case is refused",
@@ -520,7 +526,7 @@ MUTANTS: tuple[Mutant, ...] = (
     # The gate policy in plan.py.
     Mutant(
         "plan.py",
-        581,
+        621,
         "and item.triage is None",
         "and True",
         "a triaged finding still fails the gate",
@@ -528,7 +534,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "plan.py",
-        583,
+        622,
         'item.baseline_state == "unchanged"',
         'item.baseline_state == "updated"',
         "with --gate-on new, pre-existing findings block and updated ones do not",
@@ -536,15 +542,15 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "plan.py",
-        582,
-        "item.finding.level.rank >= level.rank",
-        "item.finding.level.rank > level.rank",
+        627,
+        "item.finding.level.rank >= rank",
+        "item.finding.level.rank > rank",
         "a finding exactly at the gate level passes",
         PLAN,
     ),
     Mutant(
         "plan.py",
-        405,
+        419,
         "if decision.silences and target in known:",
         "if target in known:",
         "a thumbs reaction silences a finding",
@@ -552,7 +558,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "plan.py",
-        404,
+        418,
         "target = at.get(triage.places[target], target)",
         "target = target",
         "a decision on an earlier identity does not follow its finding",
@@ -560,7 +566,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "plan.py",
-        434,
+        466,
         "if c.state is State.REVIEWED}",
         "if c.state is not State.ABSENT}",
         "a stale or declined bot votes",
@@ -568,7 +574,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "plan.py",
-        103,
+        104,
         'frozenset({"false-positive", "wont-fix", "ack"})',
         'frozenset({"false-positive", "wont-fix"})',
         "a writer's ack does not silence",
@@ -788,7 +794,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "checked_plan.py",
-        124,
+        133,
         "if m.source is not None or m.bot in bots]",
         "if m.source is not None]",
         "a saved plan passes a bot's finding off as an analyser's",
@@ -796,7 +802,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "checked_plan.py",
-        125,
+        134,
         "if identity(m) not in read)",
         "if identity(m) in read)",
         "a saved plan's claims no comment says are kept",
@@ -804,7 +810,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "checked_plan.py",
-        166,
+        177,
         "level if level.rank <= other.rank else other",
         "level if level.rank >= other.rank else other",
         "a saved plan raises a level",
@@ -812,7 +818,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "cli/output.py",
-        68,
+        66,
         "_new_file_mode() if mode is None else mode)",
         "_new_file_mode())",
         "an output file loses its mode",
@@ -820,7 +826,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "cli/output.py",
-        49,
+        47,
         "if mode is None or stat.S_ISREG(mode):",
         "if True:",
         "an output to a pipe or device is replaced by a file",
@@ -880,12 +886,48 @@ def run(mutant: Mutant) -> str:
         os.utime(path, ns=(stamp, stamp))
 
 
+USAGE = "usage: bench/mutants.py [--list | --check | NUMBER ...]"
+
+
+def stale() -> list[str]:
+    """Each mutant whose text is not found once on its line, as the runner would say it."""
+    problems = []
+    for number, mutant in enumerate(MUTANTS, 1):
+        lines = (PACKAGE / mutant.file).read_text(encoding="utf-8").split("\n")
+        line = lines[mutant.line - 1] if 0 < mutant.line <= len(lines) else ""
+        if line.count(mutant.old) != 1:
+            problems.append(f"{number}: {mutant.file}:{mutant.line}: {mutant.old!r} not found once")
+    return problems
+
+
+def chosen_numbers(arguments: list[str]) -> list[int] | None:
+    """The mutants' numbers asked for (all when none), or None when one is not a number."""
+    if not arguments:
+        return list(range(1, len(MUTANTS) + 1))
+    if not all(a.isdigit() and 1 <= int(a) <= len(MUTANTS) for a in arguments):
+        return None
+    return [int(a) for a in arguments]
+
+
 def main(arguments: list[str]) -> int:
+    if "-h" in arguments or "--help" in arguments:
+        print(USAGE)
+        print(__doc__)
+        return 0
     if "--list" in arguments:
         for number, mutant in enumerate(MUTANTS, 1):
             print(f"{number:2} {mutant.file}:{mutant.line} {mutant.old!r} -> {mutant.new!r}")
         return 0
-    chosen = [int(a) for a in arguments] or list(range(1, len(MUTANTS) + 1))
+    if "--check" in arguments:
+        problems = stale()
+        for problem in problems:
+            print(problem)
+        print(f"{len(MUTANTS) - len(problems)} of {len(MUTANTS)} mutants apply")
+        return 1 if problems else 0
+    chosen = chosen_numbers(arguments)
+    if chosen is None:
+        print(f"{USAGE}\n(mutant numbers run from 1 to {len(MUTANTS)})", file=sys.stderr)
+        return 2
     killed = 0
     for number in chosen:
         mutant = MUTANTS[number - 1]
