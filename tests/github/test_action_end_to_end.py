@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -160,8 +161,12 @@ def test_without_posting_nothing_reaches_github(
 
 
 def test_install_false_without_quorum_on_path_fails_at_once(tmp_path: Path) -> None:
+    # The machine's PATH without any folder holding quorum (an activated virtualenv has one).
+    folders = os.environ.get("PATH", "").split(os.pathsep)
+    machine = [folder for folder in folders if not shutil.which("quorum", path=folder)]
     with action_job(tmp_path, example_comments=True) as job:
-        result = job.run({**EXAMPLE_INPUTS, "install": "false"})
+        path = os.pathsep.join([str(job.python_dir), *machine])
+        result = job.run({**EXAMPLE_INPUTS, "install": "false"}, path=path)
         assert outcomes(result)["Install review-quorum"] == "failure"
         assert set(list(outcomes(result).values())[2:]) == {"skipped"}
         assert result.annotations("error") == [
