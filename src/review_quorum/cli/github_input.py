@@ -142,7 +142,9 @@ def read_github(
                 snapshot, awaited = wait(read, bots, pull.wait_timeout, options.bot_logins, absent)
             else:
                 snapshot, awaited = read(), None
-        screened = read_decisions(client, snapshot) if triage else None
+        screened = None
+        if triage:
+            screened = read_decisions(client, snapshot, options.own_login)
     batch = read_comments(_comments(snapshot), name=str(snapshot.target), options=options)
     return with_triage(PullInput(batch, snapshot.head_sha, awaited, snapshot), screened)
 

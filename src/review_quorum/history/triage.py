@@ -11,8 +11,10 @@ the whole review (fingerprint ``*``). Each decision is stored with who, when, wh
 comment or reaction it came from (`store`), once; `triage_for` reads them back, with
 where each one's finding was recorded, as an input to the next run's plan (`plan.Triage`:
 the plan decides what a decision does). Comment text is untrusted: a fingerprint is only
-ever the hex form our markers use, and a comment counts as ours by its marker (markers in
-bot text are escaped when we render it); what a writer triages is the writer's call.
+ever the hex form our markers use, and a comment counts as ours when the account we post
+as wrote it and it carries our marker (anyone can type a marker into a comment of their
+own; markers in bot text are escaped when we render it); what a writer triages is the
+writer's call.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from review_quorum.github.snapshot import PullSnapshot
 from review_quorum.history.database import Database
 from review_quorum.history.outcomes import is_bot
 from review_quorum.history.recording import ensure_pull_request
+from review_quorum.ingest.bots.authors import ACTIONS_LOGIN, normalise_login
 from review_quorum.ingest.comments import PullComment
 from review_quorum.markup.escape import one_line
 from review_quorum.markup.markers import FINDING, SUMMARY, find_markers
@@ -285,12 +288,21 @@ def triage_for(database: Database, owner: str, repo: str, number: int) -> Triage
     return Triage(tuple(decisions), places)
 
 
-def read_decisions(client: GitHubClient, snapshot: PullSnapshot) -> Screened:
+def read_decisions(
+    client: GitHubClient, snapshot: PullSnapshot, own_login: str | None = None
+) -> Screened:
     """The writers' triage on a pull request read from GitHub (reactions read only where
-    any), and a counted record of each command refused (a bot's, or a reader's)."""
+    any), and a counted record of each command refused (a bot's, or a reader's).
+
+    Our comments are those the account we post as wrote (`own_login`, else the token's
+    account, as posting finds it; the workflow token's `github-actions[bot]` always)."""
     target = snapshot.target
     everything = [*snapshot.review_comments, *snapshot.issue_comments]
-    ours = our_comments(everything)
+    accounts = {normalise_login(ACTIONS_LOGIN)}
+    login = own_login or client.user_login()
+    if login:
+        accounts.add(normalise_login(login))
+    ours = our_comments(r for r in everything if normalise_login(_record_login(r)) in accounts)
     inline, issue = CommentKind.INLINE.source_kind, CommentKind.ISSUE.source_kind
     said = [(inline, r) for r in snapshot.review_comments]
     said += [(issue, r) for r in snapshot.issue_comments]
