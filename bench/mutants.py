@@ -313,7 +313,7 @@ MUTANTS: tuple[Mutant, ...] = (
     # Triage.
     Mutant(
         "history/triage.py",
-        104,
+        107,
         "if is_bot(user) and not bots:",
         "if False:",
         "a bot's /quorum ack is a decision (GitHub)",
@@ -321,7 +321,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "history/triage.py",
-        202,
+        205,
         "if account is None or account.bot:",
         "if account is None:",
         "a bot listed as a triager decides",
@@ -329,7 +329,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "history/triage.py",
-        76,
+        79,
         "if own and _record_login(r) == own)",
         ")",
         "someone else's comment with our marker is ours",
@@ -337,7 +337,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "history/triage.py",
-        170,
+        173,
         "permission(decision.actor) in WRITERS",
         'permission(decision.actor) != "none"',
         "a reader (fork author) triages",
@@ -345,7 +345,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "history/triage.py",
-        204,
+        207,
         "key.casefold() in allowed",
         "key in allowed",
         "a triager configured in another case is refused",
