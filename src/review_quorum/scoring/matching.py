@@ -160,7 +160,7 @@ def _place(
         bots_at[item.first] = (
             (alone.get(bot) or alone.setdefault(bot, (bot,)))
             if others is None
-            else tuple(sorted({bot, *(other for other, _ in others)}))
+            else tuple(sorted({bot, *map(_first, others)}))  # others: (bot, rule) -> line
         )
 
 
