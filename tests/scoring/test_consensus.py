@@ -127,6 +127,9 @@ def test_explicit_bots_ran_below_bots_seen_warns_and_caps_agreement() -> None:
 )
 def test_bucket_edges_are_inclusive(score: float, level: ConsensusLevel) -> None:
     assert bucket_for_score(score) is level
+    # the engine's own groups land on the same side of each edge (one bot of one ran)
+    (group,) = compute_consensus([finding("a", confidence=score)], bots_ran=1)
+    assert (group.consensus_score, group.level) == (score, level)
 
 
 def test_output_order_score_severity_file_line_with_lineless_last() -> None:

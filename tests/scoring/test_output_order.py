@@ -130,3 +130,24 @@ def test_the_priority_key_orders_as_its_tuple_key() -> None:
         )
         sort_for_output(items, by_priority=True)
         assert [id(item) for item in items] == [id(item) for item in expected]
+
+
+def _at(file: str, line: int | None, score: float) -> ConsensusFinding:
+    return ConsensusFinding(
+        file, line, "security", "t", Severity.LOW, ("bot",), 2, 0.5, 0.5, score,
+        ConsensusLevel.UNVERIFIED, (),
+    )  # fmt: skip
+
+
+def test_the_order_holds_where_the_key_outgrows_a_floats_exact_integers() -> None:
+    # 122,000 distinct scores, files and lines: the one number per finding reaches 2**53,
+    # past which a float would no longer tell neighbouring lines apart.
+    size = 122_000
+    items = [_at(f"f{n:06d}", n + 1, n / size) for n in range(size)]
+    last = [_at("zz.py", line, -1.0) for line in range(3 * size + 6, 3 * size, -1)]
+    everything = items + last
+    sort_for_output(everything)
+    assert [(item.file, item.line) for item in everything[-6:]] == [
+        ("zz.py", line) for line in range(3 * size + 1, 3 * size + 7)
+    ]
+    assert everything[0].consensus_score == (size - 1) / size

@@ -21,6 +21,7 @@ from review_quorum import (
     SourceReliability,
     compute_consensus,
 )
+from review_quorum.errors import QuorumWarning
 from review_quorum.scoring import agreement
 from review_quorum.scoring.reliability import PRIOR_REAL, level_for_probability, logit
 
@@ -228,3 +229,36 @@ def test_an_unknown_bot_starts_from_the_profiles_exact_mean() -> None:
     mean = float(sum(map(Fraction, figures.values()))) / len(figures)
     # one lone finding (0.36) shrunk by four pseudo-findings toward that mean
     assert alone.contributions[0].reliability == (0.36 + 4 * mean) / 5
+
+
+def test_the_generic_stated_category_never_walls_a_finding_off() -> None:
+    # "other" says nothing about the kind of issue: stated, it still joins a cluster whose
+    # tool stated a specific category on the same line, which another specific one does not.
+    items = [finding("a", 3), finding("b", 3, category="other"), finding("c", 3, category="logic")]
+    groups = reliability(items)
+    assert [sorted(group.detected_by) for group in groups] in (
+        [["a", "b"], ["c"]],
+        [["c"], ["a", "b"]],
+    )
+
+
+@pytest.mark.parametrize(
+    ("stated", "expected"),
+    [("", "security"), ("logic", "logic")],
+)
+def test_a_cluster_takes_its_first_stated_category_unless_it_is_empty(
+    stated: str, expected: str
+) -> None:
+    guessed = finding("a", 3, certainty=0.5)  # the anchor: its category is a guess
+    (group,) = reliability([guessed, finding("b", 3, category=stated)])
+    assert group.category == expected
+
+
+@pytest.mark.parametrize(("confidence", "expected"), [(-0.5, 0.0), (0.25, 0.25), (1.5, 1.0)])
+def test_a_clusters_confidence_and_agreement_stay_within_zero_and_one(
+    confidence: float, expected: float
+) -> None:
+    items = [replace(finding(bot, 3), confidence=confidence) for bot in ("a", "b")]
+    with pytest.warns(QuorumWarning, match="agreement is capped"):
+        (group,) = reliability(items, bots_ran=1)
+    assert (group.max_confidence, group.agreement_ratio) == (expected, 1.0)

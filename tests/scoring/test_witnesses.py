@@ -474,3 +474,21 @@ def test_more_tools_flagging_only_the_calls_never_keep_more(
     many = run([finding for name in names for finding in audit(name)] + other)
     assert kept(many) <= kept(one)
     assert max(c.consensus_score for c in many) <= max(c.consensus_score for c in one) + 1e-12
+
+
+def test_a_sources_kind_of_issue_is_its_last_findings() -> None:
+    # One rule tagged two ways in one input: its kind is what its last finding states.
+    # Another tool reports the first kind elsewhere; nobody reports the last one.
+    first = analyser("scan", 3, "r1", category="security", confidence=0.4)
+    last = analyser("scan", 30, "r1", category="style", confidence=0.4)
+    other = analyser("lint", 60, "x9", category="security")
+    estimates = witnesses.reliabilities(
+        [first, last, other], [[first], [last], [other]], [("scan",), ("scan",), ("lint",)],
+        {}, EMPTY,
+    )  # fmt: skip
+    assert estimates["scan", "r1"].origin.startswith("the confidence scan states")
+    swapped = witnesses.reliabilities(
+        [last, first, other], [[last], [first], [other]], [("scan",), ("scan",), ("lint",)],
+        {}, EMPTY,
+    )  # fmt: skip
+    assert swapped["scan", "r1"].origin.startswith("agreement in this input")

@@ -160,7 +160,7 @@ def _place(
         bots_at[item.first] = (
             (alone.get(bot) or alone.setdefault(bot, (bot,)))
             if others is None
-            else tuple(sorted({bot, *(other for other, _ in others)}))
+            else tuple(sorted({bot, *map(_first, others)}))  # others: (bot, rule) -> line
         )
 
 
@@ -181,14 +181,18 @@ def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
                 open_clusters = [item for item in open_clusters if item.end + window >= start]
                 horizon = min((item.end for item in open_clusters), default=start) + window
         source = source_of(finding)
-        stated = is_stated(finding)
+        stated = finding.category_certainty >= 1.0  # is_stated, inline: once per finding
         category, cwes = finding.category, finding.cwes
         target: _Cluster | None = None
         best_match, best_overlap = False, 0
         # The open cluster it overlaps most, a stated category agreeing first, the
         # earliest on ties (open clusters are in creation order).
         for item in open_clusters:
-            if stated and _walled(item, source[0], category, cwes):
+            if stated and (
+                _walled(item, source[0], category, cwes)
+                if cwes  # else _walled inline: the categories decide
+                else item.stated is not None and item.stated != category and category != GENERIC
+            ):
                 continue
             if source == item.source:
                 if item.start != start:

@@ -35,7 +35,6 @@ from review_quorum.model import (
     Contribution,
     NormalizedFinding,
     check_line_window,
-    is_stated,
     level_for,
 )
 from review_quorum.scoring import families, matching, witnesses
@@ -180,18 +179,23 @@ def _summarise(
     contributions, probability, level = score
     lined, line, title, severity, confidence = spread(members)
     anchor = lined or members[0]
-    stated = next((m.category for m in members if is_stated(m) and m.category != GENERIC), None)
+    category = anchor.category  # unless a member's tool stated one
+    for member in members:
+        if member.category_certainty >= 1.0 and member.category != GENERIC:  # is_stated
+            category = member.category or category
+            break
+    ratio = len(detected_by) / bots_ran
     # Positional on purpose, as in the agreement model: this runs once per cluster.
     return ConsensusFinding(
         anchor.evidence.file,
         line,
-        stated or anchor.category,
+        category,
         title,
         severity,
         detected_by,
         bots_ran,
-        min(len(detected_by) / bots_ran, 1.0),
-        min(max(confidence, 0.0), 1.0),
+        1.0 if ratio > 1.0 else ratio,
+        0.0 if confidence < 0.0 else 1.0 if confidence > 1.0 else confidence,
         probability,
         level,
         tuple(members),

@@ -118,7 +118,8 @@ def reliabilities(
     faster than cluster by cluster); whether a cluster was shared by several families is
     decided once per combination of bots.
     """
-    seen: Counter[Source] = Counter(map(source_of, findings))
+    stated = _stated(findings)
+    seen: Counter[Source] = Counter({source: said.count for source, said in stated.items()})
     shared = {
         names: len(names) > 1 and len({family.get(bot, bot) for bot in names}) > 1
         for names in set(bots_of)
@@ -126,7 +127,6 @@ def reliabilities(
     members = chain.from_iterable(compress(clusters, map(shared.__getitem__, bots_of)))
     agreed: Counter[Source] = Counter(map(source_of, members))
     _count_repeats_once(clusters, bots_of, shared, seen, agreed)
-    stated = _stated(findings)
     use_only = {source for source, said in stated.items() if uses_only(said.example)}
     # another family met these on a line: corroboration was possible, even where it was
     # only another finding of the call's use
@@ -258,29 +258,39 @@ _ALONE = "no other tool here reports this kind of issue"
 
 
 def _stated(findings: Sequence[NormalizedFinding]) -> dict[Source, _Stated]:
-    """Per source, the means of what its findings state, counted per distinct value."""
-    values: Counter[tuple[Source, float, int]] = Counter(
-        zip(
-            map(source_of, findings), map(_confidence, findings), map(_level, findings), strict=True
-        )
-    )
+    """Per source (in order of its first finding), the means of what its findings state,
+    counted per distinct value; its example is its last finding."""
+    values: Counter[tuple[str, str, float, int]] = Counter(map(_said, findings))
     sums: dict[Source, list[float]] = {}
-    for (source, confidence, level), count in values.items():
-        total = sums.setdefault(source, [0.0, 0.0, 0])
+    for (bot, rule, confidence, level), count in values.items():
+        total = sums.setdefault((bot, rule), [0.0, 0.0, 0])
         total[0] += min(max(confidence, 0.0), 1.0) * count
         total[1] += level * count
         total[2] += count
-    examples = dict(zip(map(source_of, findings), findings, strict=True))
+    examples = _last_of_each(findings, len(sums))
     return {
         source: _Stated(total[0] / total[2], total[1] / total[2], int(total[2]), examples[source])
         for source, total in sums.items()
     }
 
 
-_confidence = attrgetter("confidence")
+def _last_of_each(
+    findings: Sequence[NormalizedFinding], sources: int
+) -> dict[Source, NormalizedFinding]:
+    """The last finding of each source, the `sources` there are: read from the end, where
+    most sources' last findings lie, and no further than needed."""
+    last: dict[Source, NormalizedFinding] = {}
+    for finding in reversed(findings):
+        source = source_of(finding)
+        if source not in last:
+            last[source] = finding
+            if len(last) == sources:
+                break
+    return last
 
 
-_level = attrgetter("severity")
+# what a finding states of its source, in one flat tuple made in C: (bot, rule, confidence, level)
+_said = attrgetter("bot", "rule_id", "confidence", "severity")
 
 
 def _tool_means(stated: dict[Source, _Stated]) -> dict[str, tuple[float, float]]:
