@@ -61,10 +61,18 @@ class _Cluster:
         "stated",
     )  # fmt: skip
 
-    def __init__(self, number: int, start: int, end: int, first: int, source: Source) -> None:
+    def __init__(
+        self,
+        number: int,
+        start: int,
+        end: int,
+        first: int,
+        source: Source,
+        member: NormalizedFinding,
+    ) -> None:
         self.number = number
         self.first = first  # the input position of its first member: the output order
-        self.members: list[NormalizedFinding] = []
+        self.members = [member]  # made whole: a list grown by append holds room for four
         self.start = start
         self.end = end
         self.stated: str | None = None  # the category stated by a member, if any
@@ -120,8 +128,9 @@ def cluster(
     bots_at: list[tuple[str, ...] | None] = [None] * len(findings)
     alone: dict[str, tuple[str]] = {}  # clusters of one source share one tuple per bot
     by_text = _ByText()
+    sources: dict[Source, Source] = {}
     for file, spans in lined_of.items():
-        swept = _sweep(spans, window)
+        swept = _sweep(spans, window, sources)
         spans.clear()  # freed now, while in cache, rather than all at once at the end
         lineless = lineless_of.get(file)
         if lineless is None:
@@ -164,8 +173,9 @@ def _place(
         )
 
 
-def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
-    """One file's findings with a line, in line order, into clusters (see the module)."""
+def _sweep(spans: list[Span], window: int, sources: dict[Source, Source]) -> list[_Cluster]:
+    """One file's findings with a line, in line order, into clusters (see the module);
+    `sources` holds one tuple per source, which the clusters share."""
     spans.sort()
     clusters: list[_Cluster] = []
     open_clusters: list[_Cluster] = []
@@ -208,7 +218,9 @@ def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
             ):
                 target, best_match, best_overlap = item, match, overlap
         if target is None:
-            target = _Cluster(len(clusters), start, end, index, source)
+            # one tuple per source among the clusters alive until text matching is done
+            source = sources.setdefault(source, source)
+            target = _Cluster(len(clusters), start, end, index, source, finding)
             clusters.append(target)
             open_clusters.append(target)
             horizon = min(horizon, end + window) if len(open_clusters) > 1 else end + window
@@ -220,7 +232,7 @@ def _sweep(spans: list[Span], window: int) -> list[_Cluster]:
                     target.others = {source: start}
                 else:
                     target.others.setdefault(source, start)
-        target.members.append(finding)
+            target.members.append(finding)
         if stated:
             if cwes:
                 _note_stated(target, finding)
@@ -317,16 +329,17 @@ class _ByText:
                     self.missed += 1
                 source = source_of(finding)
                 if target is None:
-                    target = _Cluster(len(clusters), 0, 0, position, source)
+                    target = _Cluster(len(clusters), 0, 0, position, source, finding)
                     clusters.append(target)
-                elif source != target.source:
-                    if target.others is None:
-                        target.others = {source: 0}  # its line: none, and the sweep is over
-                    else:
-                        target.others.setdefault(source, 0)
-                target.members.append(finding)
-                if target.bots is not None:
-                    target.bots.add(finding.bot)
+                else:
+                    if source != target.source:
+                        if target.others is None:
+                            target.others = {source: 0}  # no line, and the sweep is over
+                        else:
+                            target.others.setdefault(source, 0)
+                    target.members.append(finding)
+                    if target.bots is not None:
+                        target.bots.add(finding.bot)
                 if is_stated(finding):
                     _note_stated(target, finding)
                 index.add(target.number, text, vector)
