@@ -151,7 +151,8 @@ def compute_consensus(
         items.sort(key=canonical_key)
     ran = resolve_bots_ran(items, bots_ran)
     groups = _cluster(items, line_window, title_overlap)
-    consensus = [_summarise(members, ran) for members in groups]
+    alone: dict[str, tuple[tuple[str], float]] = {}  # see _summarise
+    consensus = [_summarise(group, ran, alone) for group in groups]
     sort_for_output(consensus)
     return consensus
 
@@ -261,20 +262,29 @@ def spread(members: Sequence[NormalizedFinding]) -> Spread:
     return lined, line, title, severity, confidence
 
 
-def _summarise(group: Group, bots_ran: int) -> ConsensusFinding:
+def _summarise(
+    group: Group, bots_ran: int, alone: dict[str, tuple[tuple[str], float]]
+) -> ConsensusFinding:
+    """A group's consensus finding. Groups of one finding of a bot share `alone[bot]`:
+    their `detected_by` and agreement ratio (a million findings alive with the output, and
+    as many groups of one)."""
     members: tuple[NormalizedFinding, ...]
+    detected_by: tuple[str, ...]
     if not isinstance(group, list):  # a group of one finding (most of them), held alone
         anchor, members = group, (group,)
-        detected_by: tuple[str, ...] = (anchor.bot,)
+        shared = alone.get(anchor.bot)
+        if shared is None:  # one bot of at least one: the ratio is at most 1
+            shared = alone[anchor.bot] = ((anchor.bot,), 1 / bots_ran)
+        detected_by, ratio = shared
         line, title = anchor.evidence.line, anchor.title
         severity, confidence = anchor.severity, anchor.confidence
     else:
         anchor, members = group[0], tuple(group)
         detected_by = tuple(sorted({member.bot for member in members}))
         _, line, title, severity, confidence = spread(members)
+        ratio = len(detected_by) / bots_ran
+        ratio = 1.0 if ratio > 1.0 else ratio
     confidence = 0.0 if confidence < 0.0 else 1.0 if confidence > 1.0 else confidence
-    ratio = len(detected_by) / bots_ran
-    ratio = 1.0 if ratio > 1.0 else ratio
     score = ratio * confidence
     # Positional on purpose: this runs once per group, and keywords cost a third more.
     return ConsensusFinding(
