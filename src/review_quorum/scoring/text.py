@@ -57,12 +57,13 @@ CHECKED = 4 * CANDIDATES
 Vector = dict[str, float]
 
 
-def tokens(text: str) -> list[str]:
-    """The word and identifier tokens of `text`, lowercased, stopwords dropped, stemmed."""
+def tokens(text: str) -> tuple[str, ...]:
+    """The word and identifier tokens of `text`, lowercased, stopwords dropped, stemmed
+    (a tuple: the corpus keeps those of every text without a line)."""
     lowered = text.lower()
     words = lowered.split() if _plain(lowered) else _TOKEN.findall(lowered)
     # each word's stem looked up in C; a quarter faster than a loop over the words
-    return list(filter(None, map(_STEM_OF, words)))  # stopwords, single letters stem to ""
+    return tuple(filter(None, map(_STEM_OF, words)))  # stopwords, single letters stem to ""
 
 
 def tokens_of_each(texts: list[str]) -> list[tuple[str, ...]]:
@@ -114,7 +115,7 @@ class Corpus:
     """
 
     def __init__(self) -> None:
-        self._tokens: dict[str, list[str]] = {}
+        self._tokens: dict[str, tuple[str, ...]] = {}
         self.size = 0
         self.frequency: Counter[str] = Counter()
         self._idfs: dict[str, float] = {}
@@ -132,7 +133,7 @@ class Corpus:
             idf = self._idfs[token] = math.log((1 + size) / (1 + self.frequency[token])) + 1
         return idf
 
-    def tokens(self, text: str) -> list[str]:
+    def tokens(self, text: str) -> tuple[str, ...]:
         found = self._tokens.get(text)
         if found is None:
             found = self._tokens[text] = tokens(text)
