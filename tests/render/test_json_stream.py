@@ -131,3 +131,39 @@ def test_writing_a_big_cluster_holds_memory_for_a_few_members() -> None:
         tracemalloc.stop()
     assert written > 4 * MEMBERS * 500
     assert peak < MEMBERS * 3_000
+
+
+def test_small_findings_fill_each_chunk_up_to_the_members_bound() -> None:
+    """Twelve findings alone, at most five members a chunk: five, five and two."""
+    consensus = compute_consensus(findings_alone(12), bots_ran=8)
+    chunks = [bytes(chunk) for chunk in consensus_document(consensus, 8, [], most=5)]
+    counts = [chunk.count(b'"finding_id"') for chunk in chunks]
+    assert [count for count in counts if count] == [5, 5, 2]
+
+
+@pytest.mark.parametrize("model", ["agreement", "reliability"])
+def test_a_big_cluster_on_a_line_keeps_its_furthest_end_line(model: str) -> None:
+    """A later member's span sets the cluster's end line, written in pieces or not."""
+    members = [
+        msgspec.structs.replace(
+            finding,
+            evidence=Evidence(file="app.py", line=10, end_line=20 if index == 7 else None),
+        )
+        for index, finding in enumerate(cluster(12))
+    ]
+    consensus = compute_consensus(members, bots_ran=8, model=model)  # type: ignore[arg-type]
+    assert [(finding.line, finding.end_line) for finding in consensus] == [(10, 20)]
+    whole = {"bots_ran": 8, "findings": [consensus_data(consensus[0])], "skipped": []}
+    streamed = b"".join(consensus_document(consensus, 8, [], most=5))
+    assert streamed == orjson.dumps(whole, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def test_an_empty_part_of_a_big_cluster_is_written_empty() -> None:
+    """A reliability finding whose contributions are empty (none is made so by the
+    engine; a caller's own) writes `[]` for them, in pieces or not."""
+    (finding,) = compute_consensus(cluster(12), bots_ran=8, model="reliability")
+    bare = msgspec.structs.replace(finding, contributions=())
+    whole = {"bots_ran": 8, "findings": [consensus_data(bare)], "skipped": []}
+    streamed = b"".join(consensus_document([bare], 8, [], most=5))
+    assert streamed == orjson.dumps(whole, option=orjson.OPT_INDENT_2) + b"\n"
+    assert b'"contributions": []' in streamed

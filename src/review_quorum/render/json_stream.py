@@ -186,7 +186,7 @@ def _batches(stream: Stream, size: int, most: int) -> Iterator[tuple[list[Any], 
         weight = 0
         for item in batch:
             members = len(count(item))
-            if run and (weight + members > most or members > most):
+            if run and weight + members > most:  # also when this item goes alone
                 yield run, None
                 run, weight = [], 0
             if members > most:
