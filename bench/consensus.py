@@ -87,7 +87,7 @@ VOCABULARY = [
 ]  # fmt: skip
 MODELS = ("agreement", "reliability")
 CLI_TARGET = 5.0  # end to end, times `orjson.loads` of the same file
-PEAK_TARGET_MB = 1500.0
+PEAK_TARGET_MB = 1000.0
 TARGET_WORKLOADS = ("realistic", "uniform")
 Record = dict[str, object]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import msgspec
@@ -281,8 +281,8 @@ def test_a_cluster_walled_off_by_its_stated_category_costs_no_vector(
     weighed: list[list[str]] = []
     weigh = Corpus.weigh
 
-    def counted(corpus: Corpus, tokens: list[str]) -> Vector:
-        weighed.append(tokens)
+    def counted(corpus: Corpus, tokens: Sequence[str]) -> Vector:
+        weighed.append(list(tokens))
         return weigh(corpus, tokens)
 
     monkeypatch.setattr(Corpus, "weigh", counted)

@@ -108,6 +108,14 @@ def consensus_entry(finding: ConsensusFinding, shares: Shares | None = None) -> 
     )
 
 
+def consensus_head(finding: ConsensusFinding) -> ConsensusEntry:
+    """`consensus_entry` with no members and no contributions (empty tuples; UNSET
+    contributions with the agreement model), for a writer that writes a big cluster's
+    members and contributions a run at a time (`json_stream`)."""
+    one = msgspec.structs.replace(finding, members=finding.members[:1], contributions=())
+    return msgspec.structs.replace(consensus_entry(one), end_line=finding.end_line, members=())
+
+
 def parts(finding: ConsensusFinding, shares: Shares | None) -> tuple[Any, Any, Any, Any]:
     """A consensus finding's members, end line, model and contributions as written."""
     members = finding.members

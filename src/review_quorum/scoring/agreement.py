@@ -79,8 +79,12 @@ Order = Literal["input", "canonical"]
 
 def title_tokens(title: str) -> frozenset[str]:
     """The token set used for fuzzy title matching (SPEC 3.2)."""
-    tokens = frozenset(_WORD.findall(title.lower()))
-    return tokens if tokens.isdisjoint(STOPWORDS) else tokens - STOPWORDS
+    tokens = set(_WORD.findall(title.lower()))
+    if not tokens.isdisjoint(STOPWORDS):
+        tokens -= STOPWORDS
+    # From a set, a frozenset is made at its size: a title of five to seven words takes
+    # 472 bytes, where one grown word by word takes 728 (and the cost is the same)
+    return frozenset(tokens)
 
 
 def bucket_for_score(score: float) -> ConsensusLevel:
@@ -250,6 +254,9 @@ _priority = attrgetter("priority")
 
 
 Spread = tuple[NormalizedFinding | None, int | None, str, Severity, float]
+# A group's members in input order: a list, or the finding itself while it is alone (a
+# million findings make about as many groups of one, and a list of one takes 64 bytes)
+Group = list[NormalizedFinding] | NormalizedFinding
 
 
 def spread(members: Sequence[NormalizedFinding]) -> Spread:
@@ -275,23 +282,32 @@ def spread(members: Sequence[NormalizedFinding]) -> Spread:
     return lined, line, title, severity, confidence
 
 
-def _summarise(groups: list[list[NormalizedFinding]], bots_ran: int) -> list[ConsensusFinding]:
+def _summarise(groups: list[Group], bots_ran: int) -> list[ConsensusFinding]:
     """Each group's consensus finding, in one loop rather than a call per group (a million
-    findings make up to a million groups)."""
+    findings make up to a million groups). Groups of one finding of a bot share
+    `alone[bot]`: their `detected_by` and agreement ratio (a million findings alive with the
+    output, and as many groups of one)."""
     confirmed, needs_verification = FLOORS  # level_for, inline
+    alone: dict[str, tuple[tuple[str], float]] = {}
     consensus: list[ConsensusFinding] = []
-    for members in groups:
-        anchor = members[0]
-        if len(members) == 1:
-            detected_by: tuple[str, ...] = (anchor.bot,)
+    members: tuple[NormalizedFinding, ...]
+    detected_by: tuple[str, ...]
+    for group in groups:
+        if not isinstance(group, list):  # a group of one finding (most of them), held alone
+            anchor, members = group, (group,)
+            shared = alone.get(anchor.bot)
+            if shared is None:  # one bot of at least one: the ratio is at most 1
+                shared = alone[anchor.bot] = ((anchor.bot,), 1 / bots_ran)
+            detected_by, ratio = shared
             line, title = anchor.evidence.line, anchor.title
             severity, confidence = anchor.severity, anchor.confidence
         else:
+            anchor, members = group[0], tuple(group)
             detected_by = tuple(sorted({member.bot for member in members}))
             _, line, title, severity, confidence = spread(members)
+            ratio = len(detected_by) / bots_ran
+            ratio = 1.0 if ratio > 1.0 else ratio
         confidence = 0.0 if confidence < 0.0 else 1.0 if confidence > 1.0 else confidence
-        ratio = len(detected_by) / bots_ran
-        ratio = 1.0 if ratio > 1.0 else ratio
         score = ratio * confidence
         if score >= confirmed:
             level = ConsensusLevel.CONFIRMED
@@ -313,7 +329,7 @@ def _summarise(groups: list[list[NormalizedFinding]], bots_ran: int) -> list[Con
                 confidence,
                 score,
                 level,
-                tuple(members),
+                members,
             )
         )
     return consensus
@@ -372,17 +388,16 @@ class _Bucket:
         return self.titled
 
 
-def _cluster(
-    findings: Sequence[NormalizedFinding], window: int, threshold: float
-) -> list[list[NormalizedFinding]]:
-    groups: list[list[NormalizedFinding]] = []
+def _cluster(findings: Sequence[NormalizedFinding], window: int, threshold: float) -> list[Group]:
+    groups: list[Group] = []
     buckets: dict[tuple[str, str], _Bucket] = {}
     titles = _Titles(threshold)
     titles_always_match = threshold <= 0
     span = 2 * window + 1
 
     def title_of(group: int) -> str:
-        return groups[group][0].title
+        members = groups[group]
+        return (members[0] if isinstance(members, list) else members).title
 
     for finding in findings:
         evidence = finding.evidence
@@ -416,14 +431,18 @@ def _cluster(
             target = every.first_match(titles.tokens(finding.title), _NO_MATCH)
         if target == _NO_MATCH:
             target = len(groups)
-            groups.append([finding])
+            groups.append(finding)  # a group of one is its finding, not a list (see Group)
             if line is not None and bucket.titled is None:  # bucket.add inline: most groups
                 bucket.groups.append(target)
                 bucket.by_line.setdefault(line, target)
             else:
                 bucket.add(target, line, finding.title, titles)
         else:
-            groups[target].append(finding)
+            members = groups[target]
+            if isinstance(members, list):
+                members.append(finding)
+            else:
+                groups[target] = [members, finding]
     return groups
 
 
