@@ -4,17 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import astuple
 
 from conftest import examples
 from review_quorum.errors import FindingError
 from review_quorum.ingest import duplicates, native
 from review_quorum.ingest.base import Batch, ReadOptions, Source
 from review_quorum.ingest.native import READER
-from review_quorum.model import NO_PRIORITY, Evidence, NormalizedFinding, Severity
+from review_quorum.model import MAX_LINE, NO_PRIORITY, Evidence, NormalizedFinding, Severity
 
 GOOD: dict[str, Any] = {
     "bot": "semgrep",
@@ -88,6 +90,8 @@ def test_an_array_reads_as_its_records_one_by_one(
         records.append(record)
     straight, reference = read(records, root="/repo", bot=bot)
     assert straight == reference
+    for finding in straight.findings:  # each a valid finding, built again and checked
+        assert msgspec.structs.replace(finding, evidence=Evidence(*astuple(finding.evidence)))
 
 
 @pytest.mark.parametrize(("name", "value"), list(BEYOND.items()))
@@ -169,3 +173,63 @@ def test_a_clean_array_pays_only_the_screen_for_repeated_keys(
     monkeypatch.setattr(duplicates, "repeated_key", walk)
     straight = READER.read(Source("f.json", orjson.dumps([GOOD, {**GOOD, "finding_id": "r2"}])))
     assert len(straight.findings) == 2
+
+
+# Each value the decoder refuses in C (its constraints) or the pass after it refuses, where
+# a finding's or its evidence's own checks refused it before.
+REFUSED_STRAIGHT = [
+    ({"bot": ""}, "field 'bot' must be a non-empty string"),
+    ({"evidence": {"file": "a.py", "line": 0}}, "line must be >= 1, not 0"),
+    ({"evidence": {"file": "a.py", "line": MAX_LINE + 1}}, f"line must be at most {MAX_LINE}"),
+    ({"evidence": {"file": "a.py", "line": 1, "end_line": 0}}, "line must be >= 1, not 0"),
+    ({"evidence": {"file": "a.py", "line": 5, "end_line": 4}}, "end_line 4 without a start"),
+    ({"evidence": {"file": "a.py", "end_line": 4}}, "end_line 4 without a start line"),
+    ({"evidence": {"end_line": 4}}, "evidence for '<global>': end_line 4 without a start"),
+    ({"category_certainty": 1.5}, "category certainty must be a number in [0, 1], not 1.5"),
+    ({"category_certainty": -0.5}, "category certainty must be a number in [0, 1], not -0.5"),
+    ({"evidence": {"file": "app/\u202efdp.exe"}}, "cannot name a file in the pull request"),
+]
+
+
+@pytest.mark.parametrize("bot", [None, "mine"])
+@pytest.mark.parametrize(("changes", "reason"), REFUSED_STRAIGHT)
+def test_a_value_a_finding_refuses_is_refused_straight_too(
+    changes: dict[str, object], reason: str, bot: str | None
+) -> None:
+    """The decoder's constraints and the pass after it refuse what the finding's own
+    checks would: the array is read record by record, the record skipped with its reason,
+    naming the file and the record's position."""
+    data = orjson.dumps([GOOD, {**GOOD, **changes}, GOOD])
+    assert native._decoded_findings(Source("f.json", data, ReadOptions(bot=bot))) is None
+    straight, reference = read([GOOD, {**GOOD, **changes}, GOOD], bot=bot)
+    assert straight == reference
+    assert [finding.finding_id for finding in straight.findings] == ["r1", "r1"]
+    assert [(item.source, item.position) for item in straight.skipped] == [("f.json", "/1")]
+    assert reason in straight.skipped[0].reason
+
+
+def test_a_confidence_beyond_a_float_is_refused_straight_too() -> None:
+    record = orjson.dumps({**GOOD, "confidence": 1.5}).replace(b"1.5", b"1e999")
+    data = b"[" + orjson.dumps(GOOD) + b"," + record + b"]"
+    assert native._decoded_findings(Source("f.json", data)) is None
+    batch = READER.read(Source("f.json", data))
+    assert [finding.finding_id for finding in batch.findings] == ["r1"]
+    assert [(item.source, item.position) for item in batch.skipped] == [("f.json", "/1")]
+    assert batch.skipped[0].reason.startswith("invalid JSON: Number out of range")
+
+
+@pytest.mark.parametrize(
+    "evidence",
+    [
+        {"file": "a.py", "line": 1},
+        {"file": "a.py", "line": MAX_LINE, "end_line": MAX_LINE},
+        {"file": "a.py", "line": 4, "end_line": 9},
+        {"file": "", "line": None},
+    ],
+)
+def test_a_value_at_the_edge_of_a_rule_is_read_straight(evidence: dict[str, object]) -> None:
+    data = orjson.dumps([{**GOOD, "category_certainty": 0.0, "evidence": evidence}])
+    found = native._decoded_findings(Source("f.json", data))
+    assert found is not None
+    assert found[0].evidence == Evidence(**evidence)  # type: ignore[arg-type]
+    assert found[0].category_certainty == 0.0

@@ -37,7 +37,15 @@ from review_quorum.errors import FindingError, InputError, Skipped
 from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.ingest.duplicates import EACH, Shape, check, check_lines
 from review_quorum.ingest.paths import PathResolver
-from review_quorum.model import NO_PRIORITY, Evidence, NormalizedFinding, Severity, is_finite
+from review_quorum.model import (
+    NO_PRIORITY,
+    SEVERITY_OF,
+    Evidence,
+    NormalizedFinding,
+    Severity,
+    decode_unchecked,
+    is_finite,
+)
 
 _REQUIRED_TEXT = ("bot", "category", "title")
 _ARRAY_OF_RAW = msgspec.json.Decoder(list[msgspec.Raw])
@@ -145,17 +153,25 @@ def _decoded_findings(source: Source) -> list[NormalizedFinding] | None:
     """The findings of an array of native records decoded straight into findings, or None
     when a record is not read that way (see the module's docstring).
 
-    A finding holding a field native records do not have (a suggestion, a source comment,
-    CWE ids, a priority) came from a record naming it: that file is read by `_TypedRecord`,
-    which ignores such fields, as it always has.
+    The decoder checks each field in C (`decode_unchecked`); one pass then does what it
+    cannot: each severity label becomes its `Severity`, a span and each distinct file are
+    checked, and the bot, category and file strings are shared. A finding holding a field
+    native records do not have (a suggestion, a source comment, CWE ids, a priority) came
+    from a record naming it: that file is read by `_TypedRecord`, which ignores such
+    fields, as it always has.
     """
     try:
-        findings: list[NormalizedFinding] = _DECODE_FINDINGS(source.data)
+        findings = decode_unchecked(_DECODE_FINDINGS, source.data)
     except (msgspec.DecodeError, RecursionError):  # a finding's own error is a ValidationError
         return None
     paths = PathResolver(source.options.root)
+    # One string per bot, category and file for the run, where the decoder made one per
+    # record: a million findings hold a few thousand.
+    bots: dict[str, str] = {}
+    categories: dict[str, str] = {}
     located: dict[str, str] = {}
-    bot = None if source.options.bot is None else intern(source.options.bot)
+    override = None if source.options.bot is None else intern(source.options.bot)
+    severities = SEVERITY_OF
     for finding in findings:
         if (
             finding.suggestion
@@ -168,25 +184,41 @@ def _decoded_findings(source: Source) -> list[NormalizedFinding] | None:
             or not finding.title
         ):
             return None  # a field native records lack, or an empty one: read as before
-        # One string per bot, category and file for the run, where the decoder made one
-        # per record: a million findings hold a few thousand.
-        force_setattr(finding, "bot", bot or intern(finding.bot))
-        force_setattr(finding, "category", intern(finding.category))
+        force_setattr(finding, "severity", severities[finding.severity])
+        bot = override or finding.bot
+        try:
+            bot = bots[bot]
+        except KeyError:
+            bot = bots[bot] = intern(bot)
+        force_setattr(finding, "bot", bot)
+        category = finding.category
+        try:
+            category = categories[category]
+        except KeyError:
+            category = categories[category] = intern(category)
+        force_setattr(finding, "category", category)
         evidence = finding.evidence
         file = evidence.file
-        place = located.get(file)
-        if place is None:
+        try:
+            place = located[file]
+        except KeyError:
             place = located[file] = paths.location(file)
-            if place != file and not _nameable(place):
+            if not _nameable(place):
                 return None
         force_setattr(evidence, "file", place)
+        if evidence.end_line is not None and not _nameable(place, evidence):
+            return None
     return findings
 
 
-def _nameable(path: str) -> bool:
-    """Whether a path made repository-relative still names a file (see `Evidence`)."""
+def _nameable(path: str, evidence: Evidence | None = None) -> bool:
+    """Whether a path made repository-relative still names a file, and the span of
+    `evidence` at it is one (see `Evidence`)."""
     try:
-        Evidence(path)
+        if evidence is None:
+            Evidence(path)
+        else:
+            Evidence(path, evidence.line, end_line=evidence.end_line)
     except FindingError:
         return False
     return True
