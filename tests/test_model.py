@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import threading
-
 import msgspec
 import pytest
 
 from review_quorum import Evidence, FindingError, NormalizedFinding, Severity
-from review_quorum.model import SEVERITY_OF, CommentSource, ConsensusLevel, decode_unchecked
+from review_quorum.model import CommentSource, ConsensusLevel
 
 
 def make(**overrides: object) -> NormalizedFinding:
@@ -229,89 +227,3 @@ def test_evidence_lines_are_checked(line: object, end_line: object, message: str
     else:
         with pytest.raises(FindingError, match=message):
             Evidence("a.py", line, end_line=end_line)  # type: ignore[arg-type]
-
-
-_DECODE = msgspec.json.Decoder(list[NormalizedFinding]).decode
-_RECORD = {"bot": "b", "finding_id": "1", "severity": "high", "category": "c", "title": "t"}
-
-
-@pytest.mark.parametrize(
-    "changes",
-    [
-        {"bot": ""},
-        {"evidence": {"line": 0}},
-        {"evidence": {"line": 2**31}},
-        {"evidence": {"line": 1, "end_line": -1}},
-        {"evidence": {"line": 1, "end_line": 2**31}},
-        {"category_certainty": 1.01},
-        {"category_certainty": -0.01},
-        {"severity": "High"},
-    ],
-)
-def test_decoding_unchecked_still_refuses_what_the_decoder_checks(
-    changes: dict[str, object],
-) -> None:
-    """The checks a finding skips while `decode_unchecked` decodes are the decoder's."""
-    data = msgspec.json.encode([_RECORD, {**_RECORD, **changes}])
-    with pytest.raises(msgspec.ValidationError):
-        decode_unchecked(_DECODE, data)
-    with pytest.raises(msgspec.ValidationError):
-        _DECODE(data)  # and decoding as usual, each finding's own checks too
-
-
-def test_decoding_unchecked_leaves_the_severity_label_for_the_caller() -> None:
-    (unchecked,) = decode_unchecked(_DECODE, msgspec.json.encode([_RECORD]))
-    (checked,) = _DECODE(msgspec.json.encode([_RECORD]))
-    assert (unchecked.severity, checked.severity) == ("high", Severity.HIGH)  # type: ignore[comparison-overlap]
-    assert SEVERITY_OF[unchecked.severity] is SEVERITY_OF[checked.severity] is Severity.HIGH
-
-
-def test_only_the_decoding_thread_skips_the_checks_and_only_while_it_decodes() -> None:
-    """A finding built in another thread while one decodes is checked as always, and so is
-    every finding once the decode is over, whether it ended or raised."""
-    errors: list[BaseException] = []
-    findings: list[NormalizedFinding] = []
-
-    def build_elsewhere() -> None:
-        try:
-            Evidence("a.py", 5, end_line=4)
-        except FindingError as err:
-            errors.append(err)
-        try:
-            NormalizedFinding("", "1", Severity.LOW, "c", "t")
-        except FindingError as err:
-            errors.append(err)
-        findings.extend(_DECODE(msgspec.json.encode([_RECORD])))  # checked: this thread's
-
-    def decode(data: bytes) -> list[NormalizedFinding]:
-        worker = threading.Thread(target=build_elsewhere)
-        worker.start()
-        worker.join()
-        raise msgspec.ValidationError("stop")
-
-    with pytest.raises(msgspec.ValidationError, match="stop"):
-        decode_unchecked(decode, b"[]")
-    assert [type(err) for err in errors] == [FindingError, FindingError]
-    assert findings[0].severity is Severity.HIGH
-    with pytest.raises(FindingError, match="end_line 4 without a start line"):
-        Evidence("a.py", 5, end_line=4)
-    with pytest.raises(FindingError, match="bot must be a non-empty string"):
-        NormalizedFinding("", "1", Severity.LOW, "c", "t")
-
-
-def test_a_second_thread_decoding_meanwhile_checks_its_findings() -> None:
-    """One thread at a time skips the checks: another decoding meanwhile has its findings
-    check themselves, so each severity is already a `Severity`."""
-    decoded: list[list[NormalizedFinding]] = []
-
-    def decode(data: bytes) -> list[NormalizedFinding]:
-        worker = threading.Thread(
-            target=lambda: decoded.append(decode_unchecked(_DECODE, msgspec.json.encode([_RECORD])))
-        )
-        worker.start()
-        worker.join()
-        return _DECODE(data)
-
-    (outer,) = decode_unchecked(decode, msgspec.json.encode([_RECORD]))
-    assert outer.severity == "high"  # type: ignore[comparison-overlap]  # unchecked
-    assert decoded[0][0].severity is Severity.HIGH  # the other's, checked

@@ -22,9 +22,8 @@ import enum
 import math
 import operator
 import unicodedata
-from _thread import get_ident
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Annotated, Literal
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Literal
 
 import msgspec
 from msgspec.structs import force_setattr
@@ -59,10 +58,6 @@ class Severity(enum.IntEnum):
 
 
 _SEVERITY_BY_LABEL = {member.label: member for member in Severity}
-SEVERITY_OF: dict[Severity | str, Severity] = {
-    key: member for member in Severity for key in (member, member.label)
-}
-"""The severity of its exact label, and of itself."""
 SEVERITY_LABELS = ", ".join(_SEVERITY_BY_LABEL)
 
 
@@ -171,39 +166,6 @@ def is_finite(number: float) -> bool:
         return False
 
 
-_Line = Annotated[int, msgspec.Meta(ge=1, le=MAX_LINE)]
-"""A line number: decoding JSON, msgspec refuses one out of range in C."""
-
-_unchecked_in = 0
-"""The thread decoding JSON by `decode_unchecked`, or 0 when none is."""
-
-
-def decode_unchecked(
-    decode: Callable[[bytes], list[NormalizedFinding]], data: bytes
-) -> list[NormalizedFinding]:
-    """`decode(data)`, JSON decoded straight into findings, with what each finding's and
-    evidence's own checks would check done by the decoder in C instead: each field's type,
-    a line's range, a non-empty bot, a category certainty in [0, 1], a finite confidence
-    (msgspec refuses a JSON number beyond a float's range). Those checks are skipped in this
-    thread only, while it decodes; findings built anywhere else are checked as always.
-
-    What the decoder cannot check is left to the caller, for every finding, before any is
-    used: its severity is the exact label, which `SEVERITY_OF` turns into its `Severity`;
-    an evidence with an `end_line` and an evidence's file are checked by building an
-    `Evidence` of them (a file once per distinct path); `related`, `cwes`, `priority` and
-    `source` are not checked beyond their types (a reader whose records lack them refuses
-    a finding holding one). tests/ingest/test_native_straight.py holds each rule to it.
-    """
-    global _unchecked_in
-    if _unchecked_in:  # another thread decodes: each finding checks itself
-        return decode(data)
-    _unchecked_in = get_ident()
-    try:
-        return decode(data)
-    finally:
-        _unchecked_in = 0
-
-
 class Evidence(msgspec.Struct, frozen=True, gc=False):
     """Where a finding points: an empty `file` means a global (file-less) finding.
 
@@ -212,14 +174,12 @@ class Evidence(msgspec.Struct, frozen=True, gc=False):
     """
 
     file: str = ""
-    line: _Line | None = None
+    line: int | None = None
     snippet: str = ""
     symbol: str = ""
-    end_line: _Line | None = None
+    end_line: int | None = None
 
     def __post_init__(self) -> None:
-        if _unchecked_in and _unchecked_in == get_ident():
-            return  # decoded by `decode_unchecked`: checked by the decoder and its caller
         line = self.line
         if (
             self.end_line is None
@@ -299,7 +259,7 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
     and severity leave tied (`--model reliability`).
     """
 
-    bot: Annotated[str, msgspec.Meta(min_length=1)]
+    bot: str
     finding_id: str
     severity: _Level
     category: str
@@ -308,7 +268,7 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
     confidence: float = 1.0
     rule_id: str = ""
     body: str = ""
-    category_certainty: Annotated[float, msgspec.Meta(ge=0.0, le=1.0)] = 1.0
+    category_certainty: float = 1.0
     suggestion: str = ""
     source: CommentSource | None = None
     related: tuple[Evidence, ...] = ()
@@ -317,8 +277,6 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
     priority: float = NO_PRIORITY
 
     def __post_init__(self) -> None:
-        if _unchecked_in and _unchecked_in == get_ident():
-            return  # decoded by `decode_unchecked`: checked by the decoder and its caller
         severity = self.severity
         if type(severity) is str:  # type: ignore[comparison-overlap]  # a decoded label
             severity = _SEVERITY_BY_LABEL.get(severity, severity)

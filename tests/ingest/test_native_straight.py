@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import msgspec
@@ -15,7 +16,7 @@ from conftest import examples
 from review_quorum.errors import FindingError
 from review_quorum.ingest import duplicates, native
 from review_quorum.ingest.base import Batch, ReadOptions, Source
-from review_quorum.ingest.native import READER
+from review_quorum.ingest.native import READER, _DecodedEvidence, _DecodedFinding
 from review_quorum.model import MAX_LINE, NO_PRIORITY, Evidence, NormalizedFinding, Severity
 
 GOOD: dict[str, Any] = {
@@ -233,3 +234,72 @@ def test_a_value_at_the_edge_of_a_rule_is_read_straight(evidence: dict[str, obje
     assert found is not None
     assert found[0].evidence == Evidence(**evidence)  # type: ignore[arg-type]
     assert found[0].category_certainty == 0.0
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("suggestion", "x"),
+        ("related", [{}]),
+        ("cwes", [1]),
+        ("use_only", True),
+        ("priority", -0.999),
+        ("priority", 0),
+        ("source", {"kind": "issue_comment", "rest_id": 5}),
+    ],
+)
+def test_a_field_native_records_lack_is_never_read_straight(name: str, value: object) -> None:
+    """Any value but the default sends the file the `_TypedRecord` way, which ignores it."""
+    data = orjson.dumps([GOOD, {**GOOD, name: value}])
+    assert native._decoded_findings(Source("f.json", data)) is None
+    straight, reference = read([GOOD, {**GOOD, name: value}])
+    assert straight == reference
+    assert len(straight.findings) == 2
+
+
+def test_a_field_native_records_lack_stated_at_its_default_is_read_straight() -> None:
+    defaults: dict[str, object] = {"suggestion": "", "source": None, "related": [], "cwes": []}
+    record = {**GOOD, **defaults, "use_only": False, "priority": -1}
+    found = native._decoded_findings(Source("f.json", orjson.dumps([record])))
+    assert found is not None
+    assert found == read([GOOD])[1].findings
+
+
+def test_a_finding_read_straight_is_a_finding_like_any_other() -> None:
+    """Decoded as a struct of the same fields checked in C, each becomes in place the
+    `NormalizedFinding` and `Evidence` it is: equal, alike in hash, picklable, and checked
+    again when changed."""
+    assert _DecodedFinding.__struct_fields__ == NormalizedFinding.__struct_fields__
+    assert _DecodedEvidence.__struct_fields__ == Evidence.__struct_fields__
+    without = {name: value for name, value in GOOD.items() if name != "evidence"}
+    found = native._decoded_findings(Source("f.json", orjson.dumps([GOOD, without])))
+    assert found is not None
+    built = NormalizedFinding.create(
+        bot="semgrep",
+        finding_id="r1",
+        severity="high",
+        category="security",
+        title="SQL injection",
+        file="app/db.py",
+        line=4,
+        end_line=6,
+        snippet="q",
+        symbol="f",
+        confidence=0.9,
+        rule_id="python.sql",
+        body="Use parameters.",
+        category_certainty=0.8,
+    )
+    first, second = found
+    assert (type(first), type(first.evidence), type(second.evidence)) == (
+        NormalizedFinding,
+        Evidence,
+        Evidence,
+    )
+    assert first == built and hash(first) == hash(built)
+    assert pickle.loads(pickle.dumps(first)) == built
+    assert second.evidence == Evidence()
+    with pytest.raises(FindingError, match="bot must be a non-empty string"):
+        msgspec.structs.replace(first, bot="")
+    with pytest.raises(FindingError, match="end_line 3 without a start line"):
+        msgspec.structs.replace(first.evidence, end_line=3)

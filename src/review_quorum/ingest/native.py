@@ -27,7 +27,7 @@ line and column, never an exception.
 from __future__ import annotations
 
 from sys import intern
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 import msgspec
 import orjson
@@ -38,12 +38,11 @@ from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.ingest.duplicates import EACH, Shape, check, check_lines
 from review_quorum.ingest.paths import PathResolver
 from review_quorum.model import (
+    MAX_LINE,
     NO_PRIORITY,
-    SEVERITY_OF,
     Evidence,
     NormalizedFinding,
     Severity,
-    decode_unchecked,
     is_finite,
 )
 
@@ -84,9 +83,55 @@ class _TypedRecord(msgspec.Struct, gc=False):
     category_certainty: float = 1.0
 
 
+_Line = Annotated[int, msgspec.Meta(ge=1, le=MAX_LINE)]
+_Text = Annotated[str, msgspec.Meta(min_length=1)]
+if TYPE_CHECKING:
+    _Label = str
+else:
+    _Label = Literal[tuple(_SEVERITIES)]
+
+
+class _DecodedEvidence(msgspec.Struct, frozen=True, gc=False):
+    """An `Evidence` as decoded, checked by the decoder in C: the same fields in the same
+    order, so that it becomes an `Evidence` in place (its file and span are then checked
+    by `_decoded_findings`, which the decoder cannot do)."""
+
+    file: str = ""
+    line: _Line | None = None
+    snippet: str = ""
+    symbol: str = ""
+    end_line: _Line | None = None
+
+
+class _DecodedFinding(msgspec.Struct, frozen=True, gc=False):
+    """A `NormalizedFinding` as decoded from a native record: the same fields in the same
+    order, so that it becomes one in place, each checked by the decoder in C as the
+    finding's own checks would (a non-empty bot, a certainty in [0, 1], a finite
+    confidence: msgspec refuses a number beyond a float's range), and as a native record's
+    (a non-empty category and title). A record stating a field native records lack (any
+    value but the default) is refused here: `_TypedRecord` reads it, ignoring the field."""
+
+    bot: _Text
+    finding_id: str
+    severity: _Label  # its exact label, which becomes its `Severity`
+    category: _Text
+    title: _Text
+    evidence: _DecodedEvidence = cast(_DecodedEvidence, Evidence())
+    confidence: float = 1.0
+    rule_id: str = ""
+    body: str = ""
+    category_certainty: Annotated[float, msgspec.Meta(ge=0.0, le=1.0)] = 1.0
+    suggestion: Annotated[str, msgspec.Meta(max_length=0)] = ""
+    source: None = None
+    related: Annotated[tuple[_DecodedEvidence, ...], msgspec.Meta(max_length=0)] = ()
+    cwes: Annotated[tuple[int, ...], msgspec.Meta(max_length=0)] = ()
+    use_only: Literal[False] = False
+    priority: Annotated[float, msgspec.Meta(ge=NO_PRIORITY, le=NO_PRIORITY)] = NO_PRIORITY
+
+
 _DECODE_TYPED = msgspec.json.Decoder(_TypedRecord).decode
 _DECODE_TYPED_ARRAY = msgspec.json.Decoder(list[_TypedRecord]).decode
-_DECODE_FINDINGS = msgspec.json.Decoder(list[NormalizedFinding]).decode
+_DECODE_FINDINGS = msgspec.json.Decoder(list[_DecodedFinding]).decode
 
 
 class NativeReader:
@@ -153,16 +198,14 @@ def _decoded_findings(source: Source) -> list[NormalizedFinding] | None:
     """The findings of an array of native records decoded straight into findings, or None
     when a record is not read that way (see the module's docstring).
 
-    The decoder checks each field in C (`decode_unchecked`); one pass then does what it
-    cannot: each severity label becomes its `Severity`, a span and each distinct file are
-    checked, and the bot, category and file strings are shared. A finding holding a field
-    native records do not have (a suggestion, a source comment, CWE ids, a priority) came
-    from a record naming it: that file is read by `_TypedRecord`, which ignores such
-    fields, as it always has.
+    The decoder checks each field in C (`_DecodedFinding`); one pass then makes each
+    decoded value the finding and evidence it is (in place: no other value per record)
+    and does what the decoder cannot: each severity label becomes its `Severity`, a span
+    and each distinct file are checked, and the bot, category and file strings are shared.
     """
     try:
-        findings = decode_unchecked(_DECODE_FINDINGS, source.data)
-    except (msgspec.DecodeError, RecursionError):  # a finding's own error is a ValidationError
+        findings = _DECODE_FINDINGS(source.data)
+    except (msgspec.DecodeError, RecursionError):
         return None
     paths = PathResolver(source.options.root)
     # One string per bot, category and file for the run, where the decoder made one per
@@ -171,19 +214,9 @@ def _decoded_findings(source: Source) -> list[NormalizedFinding] | None:
     categories: dict[str, str] = {}
     located: dict[str, str] = {}
     override = None if source.options.bot is None else intern(source.options.bot)
-    severities = SEVERITY_OF
+    severities = _SEVERITIES
     for finding in findings:
-        if (
-            finding.suggestion
-            or finding.source
-            or finding.related
-            or finding.cwes
-            or finding.use_only
-            or finding.priority != NO_PRIORITY
-            or not finding.category
-            or not finding.title
-        ):
-            return None  # a field native records lack, or an empty one: read as before
+        force_setattr(finding, "__class__", NormalizedFinding)
         force_setattr(finding, "severity", severities[finding.severity])
         bot = override or finding.bot
         try:
@@ -198,6 +231,7 @@ def _decoded_findings(source: Source) -> list[NormalizedFinding] | None:
             category = categories[category] = intern(category)
         force_setattr(finding, "category", category)
         evidence = finding.evidence
+        force_setattr(evidence, "__class__", Evidence)
         file = evidence.file
         try:
             place = located[file]
@@ -206,19 +240,17 @@ def _decoded_findings(source: Source) -> list[NormalizedFinding] | None:
             if not _nameable(place):
                 return None
         force_setattr(evidence, "file", place)
-        if evidence.end_line is not None and not _nameable(place, evidence):
+        end_line = evidence.end_line
+        if end_line is not None and not _nameable(place, evidence.line, end_line):
             return None
-    return findings
+    return cast(list[NormalizedFinding], findings)
 
 
-def _nameable(path: str, evidence: Evidence | None = None) -> bool:
-    """Whether a path made repository-relative still names a file, and the span of
-    `evidence` at it is one (see `Evidence`)."""
+def _nameable(path: str, line: int | None = None, end_line: int | None = None) -> bool:
+    """Whether a path made repository-relative still names a file, and a span there is
+    one (see `Evidence`)."""
     try:
-        if evidence is None:
-            Evidence(path)
-        else:
-            Evidence(path, evidence.line, end_line=evidence.end_line)
+        Evidence(path, line, end_line=end_line)
     except FindingError:
         return False
     return True
