@@ -116,6 +116,14 @@ def test_findings_share_their_bot_category_and_file_strings() -> None:
     assert second.file is fourth.file == "app/db.py"  # made repository-relative
 
 
+def test_findings_of_two_files_share_their_bot_and_category_strings() -> None:
+    """A run reads many files: their findings hold one string per name, not one per file."""
+    first, _ = read([GOOD])
+    second, _ = read([{**GOOD, "finding_id": "r2"}])
+    assert first.findings[0].bot is second.findings[0].bot
+    assert first.findings[0].category is second.findings[0].category
+
+
 def test_the_bot_option_names_every_finding_of_the_array() -> None:
     straight, reference = read([GOOD, {**GOOD, "bot": "ruff"}], bot="mine")
     assert [finding.bot for finding in straight.findings] == ["mine", "mine"]
@@ -244,6 +252,7 @@ def test_a_value_at_the_edge_of_a_rule_is_read_straight(evidence: dict[str, obje
         ("cwes", [1]),
         ("use_only", True),
         ("priority", -0.999),
+        ("priority", -1.5),
         ("priority", 0),
         ("source", {"kind": "issue_comment", "rest_id": 5}),
     ],
