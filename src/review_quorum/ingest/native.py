@@ -6,9 +6,11 @@ Each record is ``{"bot", "finding_id", "severity", "category", "title", "evidenc
 ``review_quorum/schemas/native-findings.schema.json``.
 
 Most files are well typed throughout: the whole array then decodes in one pass straight
-into the `NormalizedFinding` structs (msgspec checks the types in C, each finding its
-values once, in its `__post_init__`), with no dict nor any other value per record; their
-bot, category and file strings are then shared (a million findings hold a few thousand).
+into the `NormalizedFinding` structs, with no dict nor any other value per record:
+msgspec decodes each record into a struct of the finding's fields, checking in C each
+type and what the finding's own checks would (`_DecodedFinding`), and one pass makes it
+the finding in place, checks what C cannot (a span, each distinct file) and shares the
+bot, category and file strings (a million findings hold a few thousand).
 A file whose records lack a `finding_id` or give it as a number, or that holds a field
 findings have and native records do not, decodes into `_TypedRecord` structs instead,
 which become findings. Otherwise records are read one at a time from raw JSON: each
@@ -31,7 +33,6 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 import msgspec
 import orjson
-from msgspec.structs import force_setattr
 
 from review_quorum.errors import FindingError, InputError, Skipped
 from review_quorum.ingest.base import Batch, Source, pointer
@@ -83,18 +84,21 @@ class _TypedRecord(msgspec.Struct, gc=False):
     category_certainty: float = 1.0
 
 
+# The evidence of a record without one (a global finding): an `Evidence` already.
+_NOWHERE = cast("_DecodedEvidence", Evidence())
 _Line = Annotated[int, msgspec.Meta(ge=1, le=MAX_LINE)]
 _Text = Annotated[str, msgspec.Meta(min_length=1)]
 if TYPE_CHECKING:
-    _Label = str
+    _Label = str | Severity
 else:
     _Label = Literal[tuple(_SEVERITIES)]
 
 
-class _DecodedEvidence(msgspec.Struct, frozen=True, gc=False):
+class _DecodedEvidence(msgspec.Struct, gc=False):
     """An `Evidence` as decoded, checked by the decoder in C: the same fields in the same
     order, so that it becomes an `Evidence` in place (its file and span are then checked
-    by `_decoded_findings`, which the decoder cannot do)."""
+    by `_decoded_findings`, which the decoder cannot do). Not frozen, so that the pass
+    sets its file at the cost of a plain assignment; the `Evidence` it becomes is."""
 
     file: str = ""
     line: _Line | None = None
@@ -103,20 +107,21 @@ class _DecodedEvidence(msgspec.Struct, frozen=True, gc=False):
     end_line: _Line | None = None
 
 
-class _DecodedFinding(msgspec.Struct, frozen=True, gc=False):
+class _DecodedFinding(msgspec.Struct, gc=False):
     """A `NormalizedFinding` as decoded from a native record: the same fields in the same
     order, so that it becomes one in place, each checked by the decoder in C as the
     finding's own checks would (a non-empty bot, a certainty in [0, 1], a finite
     confidence: msgspec refuses a number beyond a float's range), and as a native record's
     (a non-empty category and title). A record stating a field native records lack (any
-    value but the default) is refused here: `_TypedRecord` reads it, ignoring the field."""
+    value but the default) is refused here: `_TypedRecord` reads it, ignoring the field.
+    Not frozen, as `_DecodedEvidence`; a record without evidence holds `_NOWHERE`."""
 
     bot: _Text
     finding_id: str
     severity: _Label  # its exact label, which becomes its `Severity`
     category: _Text
     title: _Text
-    evidence: _DecodedEvidence = cast(_DecodedEvidence, Evidence())
+    evidence: _DecodedEvidence = _NOWHERE
     confidence: float = 1.0
     rule_id: str = ""
     body: str = ""
@@ -214,35 +219,37 @@ def _decoded_findings(source: Source) -> list[NormalizedFinding] | None:
     categories: dict[str, str] = {}
     located: dict[str, str] = {}
     override = None if source.options.bot is None else intern(source.options.bot)
-    severities = _SEVERITIES
+    severities: dict[Any, Severity] = _SEVERITIES
     for finding in findings:
-        force_setattr(finding, "__class__", NormalizedFinding)
-        force_setattr(finding, "severity", severities[finding.severity])
+        finding.severity = severities[finding.severity]
         bot = override or finding.bot
         try:
             bot = bots[bot]
         except KeyError:
             bot = bots[bot] = intern(bot)
-        force_setattr(finding, "bot", bot)
+        finding.bot = bot
         category = finding.category
         try:
             category = categories[category]
         except KeyError:
             category = categories[category] = intern(category)
-        force_setattr(finding, "category", category)
+        finding.category = category
         evidence = finding.evidence
-        force_setattr(evidence, "__class__", Evidence)
-        file = evidence.file
-        try:
-            place = located[file]
-        except KeyError:
-            place = located[file] = paths.location(file)
-            if not _nameable(place):
+        if evidence is not _NOWHERE:
+            file = evidence.file
+            try:
+                place = located[file]
+            except KeyError:
+                place = located[file] = paths.location(file)
+                if not _nameable(place):
+                    return None
+            evidence.file = place
+            end_line = evidence.end_line
+            if end_line is not None and not _nameable(place, evidence.line, end_line):
                 return None
-        force_setattr(evidence, "file", place)
-        end_line = evidence.end_line
-        if end_line is not None and not _nameable(place, evidence.line, end_line):
-            return None
+            # CPython checks that the two classes' fields agree (as a test does)
+            evidence.__class__ = Evidence  # type: ignore[assignment]
+        finding.__class__ = NormalizedFinding  # type: ignore[assignment]
     return cast(list[NormalizedFinding], findings)
 
 
