@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
+import msgspec
 import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import astuple
 
 from conftest import examples
 from review_quorum.errors import FindingError
 from review_quorum.ingest import duplicates, native
 from review_quorum.ingest.base import Batch, ReadOptions, Source
-from review_quorum.ingest.native import READER
-from review_quorum.model import NO_PRIORITY, Evidence, NormalizedFinding, Severity
+from review_quorum.ingest.native import READER, _DecodedEvidence, _DecodedFinding
+from review_quorum.model import MAX_LINE, NO_PRIORITY, Evidence, NormalizedFinding, Severity
 
 GOOD: dict[str, Any] = {
     "bot": "semgrep",
@@ -88,6 +91,8 @@ def test_an_array_reads_as_its_records_one_by_one(
         records.append(record)
     straight, reference = read(records, root="/repo", bot=bot)
     assert straight == reference
+    for finding in straight.findings:  # each a valid finding, built again and checked
+        assert msgspec.structs.replace(finding, evidence=Evidence(*astuple(finding.evidence)))
 
 
 @pytest.mark.parametrize(("name", "value"), list(BEYOND.items()))
@@ -109,6 +114,14 @@ def test_findings_share_their_bot_category_and_file_strings() -> None:
     assert first.category is second.category is third.category
     assert first.file is third.file
     assert second.file is fourth.file == "app/db.py"  # made repository-relative
+
+
+def test_findings_of_two_files_share_their_bot_and_category_strings() -> None:
+    """A run reads many files: their findings hold one string per name, not one per file."""
+    first, _ = read([GOOD])
+    second, _ = read([{**GOOD, "finding_id": "r2"}])
+    assert first.findings[0].bot is second.findings[0].bot
+    assert first.findings[0].category is second.findings[0].category
 
 
 def test_the_bot_option_names_every_finding_of_the_array() -> None:
@@ -169,3 +182,133 @@ def test_a_clean_array_pays_only_the_screen_for_repeated_keys(
     monkeypatch.setattr(duplicates, "repeated_key", walk)
     straight = READER.read(Source("f.json", orjson.dumps([GOOD, {**GOOD, "finding_id": "r2"}])))
     assert len(straight.findings) == 2
+
+
+# Each value the decoder refuses in C (its constraints) or the pass after it refuses, where
+# a finding's or its evidence's own checks refused it before.
+REFUSED_STRAIGHT = [
+    ({"bot": ""}, "field 'bot' must be a non-empty string"),
+    ({"evidence": {"file": "a.py", "line": 0}}, "line must be >= 1, not 0"),
+    ({"evidence": {"file": "a.py", "line": MAX_LINE + 1}}, f"line must be at most {MAX_LINE}"),
+    ({"evidence": {"file": "a.py", "line": 1, "end_line": 0}}, "line must be >= 1, not 0"),
+    ({"evidence": {"file": "a.py", "line": 5, "end_line": 4}}, "end_line 4 without a start"),
+    ({"evidence": {"file": "a.py", "end_line": 4}}, "end_line 4 without a start line"),
+    ({"evidence": {"end_line": 4}}, "evidence for '<global>': end_line 4 without a start"),
+    ({"category_certainty": 1.5}, "category certainty must be a number in [0, 1], not 1.5"),
+    ({"category_certainty": -0.5}, "category certainty must be a number in [0, 1], not -0.5"),
+    ({"evidence": {"file": "app/\u202efdp.exe"}}, "cannot name a file in the pull request"),
+]
+
+
+@pytest.mark.parametrize("bot", [None, "mine"])
+@pytest.mark.parametrize(("changes", "reason"), REFUSED_STRAIGHT)
+def test_a_value_a_finding_refuses_is_refused_straight_too(
+    changes: dict[str, object], reason: str, bot: str | None
+) -> None:
+    """The decoder's constraints and the pass after it refuse what the finding's own
+    checks would: the array is read record by record, the record skipped with its reason,
+    naming the file and the record's position."""
+    data = orjson.dumps([GOOD, {**GOOD, **changes}, GOOD])
+    assert native._decoded_findings(Source("f.json", data, ReadOptions(bot=bot))) is None
+    straight, reference = read([GOOD, {**GOOD, **changes}, GOOD], bot=bot)
+    assert straight == reference
+    assert [finding.finding_id for finding in straight.findings] == ["r1", "r1"]
+    assert [(item.source, item.position) for item in straight.skipped] == [("f.json", "/1")]
+    assert reason in straight.skipped[0].reason
+
+
+def test_a_confidence_beyond_a_float_is_refused_straight_too() -> None:
+    record = orjson.dumps({**GOOD, "confidence": 1.5}).replace(b"1.5", b"1e999")
+    data = b"[" + orjson.dumps(GOOD) + b"," + record + b"]"
+    assert native._decoded_findings(Source("f.json", data)) is None
+    batch = READER.read(Source("f.json", data))
+    assert [finding.finding_id for finding in batch.findings] == ["r1"]
+    assert [(item.source, item.position) for item in batch.skipped] == [("f.json", "/1")]
+    assert batch.skipped[0].reason.startswith("invalid JSON: Number out of range")
+
+
+@pytest.mark.parametrize(
+    "evidence",
+    [
+        {"file": "a.py", "line": 1},
+        {"file": "a.py", "line": MAX_LINE, "end_line": MAX_LINE},
+        {"file": "a.py", "line": 4, "end_line": 9},
+        {"file": "", "line": None},
+    ],
+)
+def test_a_value_at_the_edge_of_a_rule_is_read_straight(evidence: dict[str, object]) -> None:
+    data = orjson.dumps([{**GOOD, "category_certainty": 0.0, "evidence": evidence}])
+    found = native._decoded_findings(Source("f.json", data))
+    assert found is not None
+    assert found[0].evidence == Evidence(**evidence)  # type: ignore[arg-type]
+    assert found[0].category_certainty == 0.0
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("suggestion", "x"),
+        ("related", [{}]),
+        ("cwes", [1]),
+        ("use_only", True),
+        ("priority", -0.999),
+        ("priority", -1.5),
+        ("priority", 0),
+        ("source", {"kind": "issue_comment", "rest_id": 5}),
+    ],
+)
+def test_a_field_native_records_lack_is_never_read_straight(name: str, value: object) -> None:
+    """Any value but the default sends the file the `_TypedRecord` way, which ignores it."""
+    data = orjson.dumps([GOOD, {**GOOD, name: value}])
+    assert native._decoded_findings(Source("f.json", data)) is None
+    straight, reference = read([GOOD, {**GOOD, name: value}])
+    assert straight == reference
+    assert len(straight.findings) == 2
+
+
+def test_a_field_native_records_lack_stated_at_its_default_is_read_straight() -> None:
+    defaults: dict[str, object] = {"suggestion": "", "source": None, "related": [], "cwes": []}
+    record = {**GOOD, **defaults, "use_only": False, "priority": -1}
+    found = native._decoded_findings(Source("f.json", orjson.dumps([record])))
+    assert found is not None
+    assert found == read([GOOD])[1].findings
+
+
+def test_a_finding_read_straight_is_a_finding_like_any_other() -> None:
+    """Decoded as a struct of the same fields checked in C, each becomes in place the
+    `NormalizedFinding` and `Evidence` it is: equal, alike in hash, picklable, and checked
+    again when changed."""
+    assert _DecodedFinding.__struct_fields__ == NormalizedFinding.__struct_fields__
+    assert _DecodedEvidence.__struct_fields__ == Evidence.__struct_fields__
+    without = {name: value for name, value in GOOD.items() if name != "evidence"}
+    found = native._decoded_findings(Source("f.json", orjson.dumps([GOOD, without])))
+    assert found is not None
+    built = NormalizedFinding.create(
+        bot="semgrep",
+        finding_id="r1",
+        severity="high",
+        category="security",
+        title="SQL injection",
+        file="app/db.py",
+        line=4,
+        end_line=6,
+        snippet="q",
+        symbol="f",
+        confidence=0.9,
+        rule_id="python.sql",
+        body="Use parameters.",
+        category_certainty=0.8,
+    )
+    first, second = found
+    assert (type(first), type(first.evidence), type(second.evidence)) == (
+        NormalizedFinding,
+        Evidence,
+        Evidence,
+    )
+    assert first == built and hash(first) == hash(built)
+    assert pickle.loads(pickle.dumps(first)) == built
+    assert second.evidence == Evidence()
+    with pytest.raises(FindingError, match="bot must be a non-empty string"):
+        msgspec.structs.replace(first, bot="")
+    with pytest.raises(FindingError, match="end_line 3 without a start line"):
+        msgspec.structs.replace(first.evidence, end_line=3)

@@ -6,9 +6,11 @@ Each record is ``{"bot", "finding_id", "severity", "category", "title", "evidenc
 ``review_quorum/schemas/native-findings.schema.json``.
 
 Most files are well typed throughout: the whole array then decodes in one pass straight
-into the `NormalizedFinding` structs (msgspec checks the types in C, each finding its
-values once, in its `__post_init__`), with no dict nor any other value per record; their
-bot, category and file strings are then shared (a million findings hold a few thousand).
+into the `NormalizedFinding` structs, with no dict nor any other value per record:
+msgspec decodes each record into a struct of the finding's fields, checking in C each
+type and what the finding's own checks would (`_DecodedFinding`), and one pass makes it
+the finding in place, checks what C cannot (a span, each distinct file) and shares the
+bot, category and file strings (a million findings hold a few thousand).
 A file whose records lack a `finding_id` or give it as a number, or that holds a field
 findings have and native records do not, decodes into `_TypedRecord` structs instead,
 which become findings. Otherwise records are read one at a time from raw JSON: each
@@ -27,17 +29,23 @@ line and column, never an exception.
 from __future__ import annotations
 
 from sys import intern
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal, cast
 
 import msgspec
 import orjson
-from msgspec.structs import force_setattr
 
 from review_quorum.errors import FindingError, InputError, Skipped
 from review_quorum.ingest.base import Batch, Source, pointer
 from review_quorum.ingest.duplicates import EACH, Shape, check, check_lines
 from review_quorum.ingest.paths import PathResolver
-from review_quorum.model import NO_PRIORITY, Evidence, NormalizedFinding, Severity, is_finite
+from review_quorum.model import (
+    MAX_LINE,
+    NO_PRIORITY,
+    Evidence,
+    NormalizedFinding,
+    Severity,
+    is_finite,
+)
 
 _REQUIRED_TEXT = ("bot", "category", "title")
 _ARRAY_OF_RAW = msgspec.json.Decoder(list[msgspec.Raw])
@@ -76,9 +84,59 @@ class _TypedRecord(msgspec.Struct, gc=False):
     category_certainty: float = 1.0
 
 
+# The evidence of a record without one (a global finding): an `Evidence` already.
+_NOWHERE = cast("_DecodedEvidence", Evidence())
+_Line = Annotated[int, msgspec.Meta(ge=1, le=MAX_LINE)]
+_Text = Annotated[str, msgspec.Meta(min_length=1)]
+if TYPE_CHECKING:
+    _Label = str | Severity
+else:
+    _Label = Literal[tuple(_SEVERITIES)]
+
+
+class _DecodedEvidence(msgspec.Struct, gc=False):
+    """An `Evidence` as decoded, checked by the decoder in C: the same fields in the same
+    order, so that it becomes an `Evidence` in place (its file and span are then checked
+    by `_decoded_findings`, which the decoder cannot do). Not frozen, so that the pass
+    sets its file at the cost of a plain assignment; the `Evidence` it becomes is."""
+
+    file: str = ""
+    line: _Line | None = None
+    snippet: str = ""
+    symbol: str = ""
+    end_line: _Line | None = None
+
+
+class _DecodedFinding(msgspec.Struct, gc=False):
+    """A `NormalizedFinding` as decoded from a native record: the same fields in the same
+    order, so that it becomes one in place, each checked by the decoder in C as the
+    finding's own checks would (a non-empty bot, a certainty in [0, 1], a finite
+    confidence: msgspec refuses a number beyond a float's range), and as a native record's
+    (a non-empty category and title). A record stating a field native records lack (any
+    value but the default) is refused here: `_TypedRecord` reads it, ignoring the field.
+    Not frozen, as `_DecodedEvidence`; a record without evidence holds `_NOWHERE`."""
+
+    bot: _Text
+    finding_id: str
+    severity: _Label  # its exact label, which becomes its `Severity`
+    category: _Text
+    title: _Text
+    evidence: _DecodedEvidence = _NOWHERE
+    confidence: float = 1.0
+    rule_id: str = ""
+    body: str = ""
+    category_certainty: Annotated[float, msgspec.Meta(ge=0.0, le=1.0)] = 1.0
+    suggestion: Annotated[str, msgspec.Meta(max_length=0)] = ""
+    source: None = None
+    related: Annotated[tuple[_DecodedEvidence, ...], msgspec.Meta(max_length=0)] = ()
+    cwes: Annotated[tuple[int, ...], msgspec.Meta(max_length=0)] = ()
+    use_only: Literal[False] = False
+    priority: Annotated[float, msgspec.Meta(ge=NO_PRIORITY, le=NO_PRIORITY)] = NO_PRIORITY
+
+
 _DECODE_TYPED = msgspec.json.Decoder(_TypedRecord).decode
 _DECODE_TYPED_ARRAY = msgspec.json.Decoder(list[_TypedRecord]).decode
-_DECODE_FINDINGS = msgspec.json.Decoder(list[NormalizedFinding]).decode
+_DECODE_FINDINGS = msgspec.json.Decoder(list[_DecodedFinding]).decode
 
 
 class NativeReader:
@@ -145,48 +203,61 @@ def _decoded_findings(source: Source) -> list[NormalizedFinding] | None:
     """The findings of an array of native records decoded straight into findings, or None
     when a record is not read that way (see the module's docstring).
 
-    A finding holding a field native records do not have (a suggestion, a source comment,
-    CWE ids, a priority) came from a record naming it: that file is read by `_TypedRecord`,
-    which ignores such fields, as it always has.
+    The decoder checks each field in C (`_DecodedFinding`); one pass then makes each
+    decoded value the finding and evidence it is (in place: no other value per record)
+    and does what the decoder cannot: each severity label becomes its `Severity`, a span
+    and each distinct file are checked, and the bot, category and file strings are shared.
     """
     try:
-        findings: list[NormalizedFinding] = _DECODE_FINDINGS(source.data)
-    except (msgspec.DecodeError, RecursionError):  # a finding's own error is a ValidationError
+        findings = _DECODE_FINDINGS(source.data)
+    except (msgspec.DecodeError, RecursionError):
         return None
     paths = PathResolver(source.options.root)
+    # One string per bot, category and file for the run, where the decoder made one per
+    # record: a million findings hold a few thousand.
+    bots: dict[str, str] = {}
+    categories: dict[str, str] = {}
     located: dict[str, str] = {}
-    bot = None if source.options.bot is None else intern(source.options.bot)
+    override = None if source.options.bot is None else intern(source.options.bot)
+    severities: dict[Any, Severity] = _SEVERITIES
     for finding in findings:
-        if (
-            finding.suggestion
-            or finding.source
-            or finding.related
-            or finding.cwes
-            or finding.use_only
-            or finding.priority != NO_PRIORITY
-            or not finding.category
-            or not finding.title
-        ):
-            return None  # a field native records lack, or an empty one: read as before
-        # One string per bot, category and file for the run, where the decoder made one
-        # per record: a million findings hold a few thousand.
-        force_setattr(finding, "bot", bot or intern(finding.bot))
-        force_setattr(finding, "category", intern(finding.category))
+        finding.severity = severities[finding.severity]
+        bot = override or finding.bot
+        try:
+            bot = bots[bot]
+        except KeyError:
+            bot = bots[bot] = intern(bot)
+        finding.bot = bot
+        category = finding.category
+        try:
+            category = categories[category]
+        except KeyError:
+            category = categories[category] = intern(category)
+        finding.category = category
         evidence = finding.evidence
-        file = evidence.file
-        place = located.get(file)
-        if place is None:
-            place = located[file] = paths.location(file)
-            if place != file and not _nameable(place):
+        if evidence is not _NOWHERE:
+            file = evidence.file
+            try:
+                place = located[file]
+            except KeyError:
+                place = located[file] = paths.location(file)
+                if not _nameable(place):
+                    return None
+            evidence.file = place
+            end_line = evidence.end_line
+            if end_line is not None and not _nameable(place, evidence.line, end_line):
                 return None
-        force_setattr(evidence, "file", place)
-    return findings
+            # CPython checks that the two classes' fields agree (as a test does)
+            evidence.__class__ = Evidence  # type: ignore[assignment]
+        finding.__class__ = NormalizedFinding  # type: ignore[assignment]
+    return cast(list[NormalizedFinding], findings)
 
 
-def _nameable(path: str) -> bool:
-    """Whether a path made repository-relative still names a file (see `Evidence`)."""
+def _nameable(path: str, line: int | None = None, end_line: int | None = None) -> bool:
+    """Whether a path made repository-relative still names a file, and a span there is
+    one (see `Evidence`)."""
     try:
-        Evidence(path)
+        Evidence(path, line, end_line=end_line)
     except FindingError:
         return False
     return True
