@@ -18,6 +18,10 @@ hold K. It is sound, so it never lets a repeat through:
 - Tokens do not overlap (``"K"`` holds no other quote), so an object that holds K counts
   at least once, and an object that repeats it at least twice: with n such objects and a
   repeat, the bytes hold ``"K"`` at least n + 1 times.
+- A key is followed by a colon (after optional white space): when ``"K"`` occurs more
+  often than that, only its occurrences followed by a colon are counted, so K as a string
+  value (``"subject_type": "line"`` in every GitHub review comment) does not defeat the
+  screen.
 
 So a count at or below what was parsed proves there is no repeat. Other occurrences (K
 as a string value, in a property bag, in an object replaced by a repeat higher up) only
@@ -90,9 +94,17 @@ def may_repeat(data: bytes, most: Mapping[str, int]) -> bool:
     how many objects that matter hold each key in the parsed document (a lower figure
     is safe: it only sends more documents to `repeated_key`)."""
     for key, count in most.items():
-        if data.count(b'"' + key.encode() + b'"') > count:
+        token = b'"' + key.encode() + b'"'
+        if data.count(token) > count and len(_as_key(token).findall(data)) > count:
             return True
     return b"\\" in data and _escaped(data, frozenset(most))
+
+
+@lru_cache(maxsize=16)
+def _as_key(token: bytes) -> re.Pattern[bytes]:
+    """`token` where it is followed by a colon, as a key always is: the same word as a
+    value (GitHub's ``"subject_type": "line"`` beside its ``"line"`` key) is not one."""
+    return re.compile(re.escape(token) + rb"[ \t\n\r]*:")
 
 
 def _escaped(data: bytes, keys: frozenset[str]) -> bool:
