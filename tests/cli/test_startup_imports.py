@@ -131,3 +131,9 @@ def test_the_readme_example_loads_only_what_it_uses() -> None:
     platforms = {"gitlab_notes", "azure_devops_threads", "bitbucket_comments", "bots.signatures"}
     assert {name for name in platforms if f"review_quorum.ingest.{name}" in loaded} == set()
     assert "queue" not in loaded
+    # every comment has its bot's own reader: not the generic one, nor the free-text,
+    # section and label parsers it uses
+    unused = {"bots.generic", "freetext", "bots.sections", "bots.labels", "bots.status"}
+    assert {name for name in unused if f"review_quorum.ingest.{name}" in loaded} == set()
+    # no text holds an HTML character reference: the entity table is not loaded
+    assert {"html", "html.entities"} & loaded == set()

@@ -10,7 +10,6 @@ that the renderers escape later.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Iterator, Sequence
 
@@ -41,6 +40,9 @@ _SUMMARY = re.compile(r"<summary>([^<\n]{0,500}(?:<(?!/summary>)[^<\n]{0,500}){0
 _DETAILS_TAG = re.compile(r"</details>|<details")
 _HEADING_MARK = re.compile(r"^\s{0,3}#{1,6}\s+")
 _DIFF_ANCHOR = re.compile(r"#diff-([0-9a-f]{64})R(\d{1,9})(?:-R(\d{1,9}))?")
+# Where `html.unescape` can change anything: an ampersand before a character that can
+# start a reference (it leaves "&", "& " and "&&" as they are).
+_REFERENCE = re.compile(r"&[^\t\n\f <&;]")
 
 
 def lines_of(text: str) -> list[str]:
@@ -95,8 +97,18 @@ def plain(text: str) -> str:
 def _prose(text: str) -> str:
     text = _IMAGE_OR_LINK.sub(lambda match: match.group(2), text)
     text = _TAG.sub(" ", text).replace("**", "")
-    text = html.unescape(_EMPHASIS.sub(lambda match: match.group(2), text))
+    text = unescape(_EMPHASIS.sub(lambda match: match.group(2), text))
     return text.replace("\u200b", "")  # zero-width spaces some bots end comments with
+
+
+def unescape(text: str) -> str:
+    """`text` with its HTML character references replaced (`html.unescape`). The module
+    and its table of two thousand entities load only for text that holds a reference."""
+    if _REFERENCE.search(text) is None:
+        return text
+    import html
+
+    return html.unescape(text)
 
 
 def clamp(text: str, limit: int = TITLE_LIMIT) -> str:
