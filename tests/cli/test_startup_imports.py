@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from review_quorum import cli
 from review_quorum.cli import COMMANDS, SUMMARIES, build_parser, main
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "pr-review"
@@ -137,3 +139,33 @@ def test_the_readme_example_loads_only_what_it_uses() -> None:
     assert {name for name in unused if f"review_quorum.ingest.{name}" in loaded} == set()
     # no text holds an HTML character reference: the entity table is not loaded
     assert {"html", "html.entities"} & loaded == set()
+    # argparse's help formatter is told the terminal's width: shutil (and the archive
+    # modules it imports) is not loaded to ask for it
+    assert {"shutil", "bz2", "lzma"} & loaded == set()
+
+
+@pytest.mark.parametrize("columns", [None, "100", "1", "0", "-3", "wide"])
+@pytest.mark.parametrize("terminal", [None, (0, 0), (57, 20)])  # None: not a terminal
+def test_help_is_as_wide_as_shutil_would_make_it(
+    columns: str | None, terminal: tuple[int, int] | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the help formatter asks for the width without importing shutil: same answer
+    def size(fd: int = 1) -> os.terminal_size:
+        if terminal is None:
+            raise OSError(25, "Inappropriate ioctl for device")
+        return os.terminal_size(terminal)
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    monkeypatch.setattr(os, "get_terminal_size", size)
+    assert cli._terminal_columns() == shutil.get_terminal_size().columns
+
+
+def test_help_without_a_standard_output_is_as_wide_as_shutil_would_make_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr(sys, "__stdout__", None)
+    assert cli._terminal_columns() == shutil.get_terminal_size().columns == 80
