@@ -37,7 +37,7 @@ import itertools
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from functools import lru_cache
+from functools import cache, lru_cache
 from json import decoder, scanner
 
 from review_quorum.errors import InputError
@@ -51,7 +51,6 @@ Step = str | int
 _SCAN: Callable[[str, int], tuple[object, int]] = scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
 _STRING: Callable[[str, int], tuple[str, int]] = decoder.scanstring  # type: ignore[attr-defined]
 _SPACE = re.compile(r"[ \t\n\r]*")
-_BETWEEN_PAGES = re.compile(r"[ \t\n\r\ufeff]*")
 _KEY = re.compile(r"[A-Za-z0-9_$]+")
 _DENSE = 16  # escapes looked at one by one between two looks at how dense they are
 
@@ -221,7 +220,7 @@ def repeated_key(
         walk = _Walk(text, shape)
         at = walk.value(0, (0,) if pages else ())
         for number in itertools.count(1) if pages else ():
-            at = _BETWEEN_PAGES.match(text, at).end()  # type: ignore[union-attr]
+            at = _between_pages().match(text, at).end()  # type: ignore[union-attr]
             if at >= len(text):
                 break
             at = walk.value(at, (number,))
@@ -232,6 +231,12 @@ def repeated_key(
     except (ValueError, StopIteration, IndexError, RecursionError):
         return None
     return None
+
+
+@cache
+def _between_pages() -> re.Pattern[str]:
+    """What may stand between two pages (compiled for the first paginated file)."""
+    return re.compile(r"[ \t\n\r\ufeff]*")
 
 
 def _message(key: str, path: tuple[Step, ...]) -> str:
