@@ -7,6 +7,7 @@ hide an import) and lists the modules it ended with.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import shutil
 import subprocess
@@ -168,4 +169,47 @@ def test_help_without_a_standard_output_is_as_wide_as_shutil_would_make_it(
 ) -> None:
     monkeypatch.delenv("COLUMNS", raising=False)
     monkeypatch.setattr(sys, "__stdout__", None)
+    assert cli._terminal_columns() == shutil.get_terminal_size().columns == 80
+
+
+@pytest.mark.parametrize("columns", ["100", "57"])
+def test_each_help_is_what_argparses_own_formatter_prints(
+    columns: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", columns)
+    parser = build_parser()
+    subparsers = next(
+        action for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+    )
+    for each in [parser, *subparsers.choices.values()]:
+        ours = each.format_help()
+        each.formatter_class = argparse.HelpFormatter
+        assert each.format_help() == ours, each.prog
+
+
+def test_the_collector_is_paused_while_the_command_is_imported_and_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # importing a command's modules leaves nothing to collect either: no pass over the
+    # young objects the imports made (the console script then freezes what is left)
+    seen: list[bool] = []
+    build = cli.build_parser
+
+    def building(command: str | None = None) -> argparse.ArgumentParser:
+        seen.append(gc.isenabled())
+        return build(command)
+
+    monkeypatch.setattr(cli, "build_parser", building)
+    assert gc.isenabled()
+    assert main(["threshold", "0.5"]) == 0
+    assert seen == [False] and gc.isenabled()
+
+
+def test_help_on_a_closed_standard_output_is_as_wide_as_shutil_would_make_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    closed = (tmp_path / "out").open("w")
+    closed.close()  # fileno() raises ValueError
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr(sys, "__stdout__", closed)
     assert cli._terminal_columns() == shutil.get_terminal_size().columns == 80
