@@ -143,6 +143,9 @@ def test_the_readme_example_loads_only_what_it_uses() -> None:
     # argparse's help formatter is told the terminal's width: shutil (and the archive
     # modules it imports) is not loaded to ask for it
     assert {"shutil", "bz2", "lzma"} & loaded == set()
+    # paths are read with os.path (the checkout's lines too): not pathlib, urllib.parse
+    # and ipaddress
+    assert {"pathlib", "urllib.parse", "ipaddress"} & loaded == set()
 
 
 @pytest.mark.parametrize("columns", [None, "100", "1", "0", "-3", "wide"])

@@ -19,7 +19,6 @@ import os
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
-from urllib.parse import unquote
 
 # Checkout directories of hosted CI runners: `<work>/<repo>/<repo>/` on GitHub Actions
 # (Linux, macOS, Windows, container jobs), fixed directories elsewhere; each pattern is
@@ -57,13 +56,23 @@ def uri_to_path(uri: str) -> str:
         if rest.startswith("//"):
             host, _, tail = rest[2:].partition("/")
             rest = "/" + tail if host.lower() in ("", "localhost") else f"//{host}/{tail}"
-        path = unquote(rest)
+        path = _unquote(rest)
         if len(path) > 2 and path[0] == "/" and path[2] == ":" and path[1].isalpha():
             path = path[1:]  # file:///C:/x names the drive path C:/x
         return path.replace("\\", "/")
     if _SCHEME.match(uri):
         return uri
-    return unquote(uri).replace("\\", "/")
+    return _unquote(uri).replace("\\", "/")
+
+
+def _unquote(text: str) -> str:
+    """`text` with its percent-encoding decoded (`urllib.parse.unquote`), which only a
+    text holding a ``%`` can have: urllib.parse, and the ipaddress it imports, load then."""
+    if "%" not in text:
+        return text
+    from urllib.parse import unquote
+
+    return unquote(text)
 
 
 def is_absolute(path: str) -> bool:
