@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from review_quorum import config, identity
+from review_quorum.cli import progress
 from review_quorum.cli.common import read_bytes
 from review_quorum.errors import ConfigError, InputError
 from review_quorum.identity import CodeLines
@@ -80,6 +81,7 @@ def test_the_checkout_is_read_only_inside_the_root_as_before(tree: Path) -> None
     assert lines.line("dir/a.py", 1) == "one"
     assert lines.gone("missing.py") and not lines.gone("src/a.py") and not lines.gone("out")
     assert CodeLines(root=str(tree / "repo") + "/").line("src/a.py", 1) == "one"
+    assert not lines.gone("../nowhere.py")  # outside the checkout: not read, not gone
 
 
 @pytest.mark.parametrize("suffix", ["", "/", "/."])
@@ -118,3 +120,24 @@ def test_percent_encoding_is_decoded_as_before(uri: str) -> None:
 
     rest = uri.removeprefix("file://")
     assert uri_to_path(uri) == unquote(rest).replace("\\", "/")
+
+
+def test_a_pyproject_without_a_quorum_table_holds_no_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    assert config.load("sub/pyproject.toml") == config.load(Path("sub/pyproject.toml")) == {}
+    (tmp_path / "pyproject.toml").write_text("[tool.quorum]\nbogus = 1\n")
+    with pytest.raises(ConfigError, match=r"^pyproject\.toml: unknown key 'bogus'"):
+        config.load(directory=Path(""))
+    (tmp_path / "pyproject.toml").write_text("[tool.quorum\n")
+    with pytest.raises(ConfigError, match=r"^pyproject\.toml: cannot read configuration"):
+        config.load(directory=Path(""))
+
+
+@pytest.mark.parametrize("suffix", ["", "/", "/."])
+def test_the_inputs_size_is_measured_where_pathlib_measured_it(tmp_path: Path, suffix: str) -> None:
+    (tmp_path / "in.json").write_bytes(b"[]" * 10)
+    assert progress._total_size([str(tmp_path / "in.json") + suffix, "-"]) == 20

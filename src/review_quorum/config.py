@@ -212,7 +212,7 @@ def load(
 
 
 def _discover(directory: str) -> str | None:
-    dotfile = path_text(os.path.join(directory, ".quorum.toml"))
+    dotfile = os.path.join(directory, ".quorum.toml")  # `load` spells it as pathlib does
     if os.path.isfile(dotfile):
         return dotfile
     pyproject = path_text(os.path.join(directory, "pyproject.toml"))

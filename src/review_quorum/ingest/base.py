@@ -218,7 +218,7 @@ def path_text(path: str | os.PathLike[str]) -> str:
     text = os.fspath(path)
     if (
         os.name == "posix"
-        and text not in ("", ".")
+        and text
         and "//" not in text
         and "/./" not in text
         and not text.startswith("./")
