@@ -607,7 +607,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "identity.py",
-        78,
+        84,
         "return lines[line - 1] if",
         "return lines[line] if",
         "the flagged line's text is read one line off",
@@ -615,7 +615,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "identity.py",
-        47,
+        53,
         'return "".join(text.split())',
         "return text.strip()",
         "re-indented code counts as changed",
@@ -623,7 +623,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "identity.py",
-        183,
+        224,
         "ranked = sorted(indices, key=lambda index: _order(findings[index]))",
         "ranked = indices",
         "identities swap when the input order changes",

@@ -10,15 +10,15 @@ are `ConfigError`s naming the file and the key. `.quorum.toml` holds the keys at
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
 from review_quorum.baseline import GATE_ON
 from review_quorum.errors import ConfigError, InputError, shown
-from review_quorum.ingest.base import as_utf8, not_utf8
+from review_quorum.ingest.base import as_utf8, not_utf8, path_text
 from review_quorum.ingest.category_tables import CATEGORIES, CATEGORY_SET
 from review_quorum.model import check_bot_count, is_finite
 from review_quorum.plan import INLINE_MODES
@@ -190,31 +190,38 @@ CHECKS: dict[str, Callable[[object], Any]] = {
 }
 
 
-def load(path: Path | None = None, *, directory: Path | None = None) -> dict[str, Any]:
-    """The validated settings of `path`, or of the first config file found in `directory`."""
+def load(
+    path: str | os.PathLike[str] | None = None,
+    *,
+    directory: str | os.PathLike[str] | None = None,
+) -> dict[str, Any]:
+    """The validated settings of `path`, or of the first config file found in `directory`
+    (by default the working directory)."""
     if path is None:
-        path = _discover(directory or Path.cwd())
-        if path is None:
+        found = _discover(path_text(directory) if directory else os.getcwd())
+        if found is None:
             return {}
+        path = found
+    path = path_text(path)
     try:
         document = _parse(path)
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such file") from None
     table = _table(document, path)
-    return validate(table, str(path))
+    return validate(table, path)
 
 
-def _discover(directory: Path) -> Path | None:
-    dotfile = directory / ".quorum.toml"
-    if dotfile.is_file():
+def _discover(directory: str) -> str | None:
+    dotfile = os.path.join(directory, ".quorum.toml")  # `load` spells it as pathlib does
+    if os.path.isfile(dotfile):
         return dotfile
-    pyproject = directory / "pyproject.toml"
-    if pyproject.is_file() and "quorum" in _parse(pyproject).get("tool", {}):
+    pyproject = path_text(os.path.join(directory, "pyproject.toml"))
+    if os.path.isfile(pyproject) and "quorum" in _parse(pyproject).get("tool", {}):
         return pyproject
     return None
 
 
-def _parse(path: Path) -> dict[str, Any]:
+def _parse(path: str) -> dict[str, Any]:
     """The TOML document at `path`; FileNotFoundError, or `ConfigError` naming the file."""
     try:
         text = _text_of(path)
@@ -229,15 +236,16 @@ def _parse(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot read configuration: {err}") from err
 
 
-def _text_of(path: Path) -> str:
+def _text_of(path: str) -> str:
     """The file's text, read as every input is: UTF-8 with or without a byte-order mark, or
     UTF-16 with one; `ConfigError` naming the file, the line and the column otherwise."""
-    data = path.read_bytes()
+    with open(path, "rb") as file:
+        data = file.read()
     try:
-        data, _ = as_utf8(str(path), data)
+        data, _ = as_utf8(path, data)
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise ConfigError(str(not_utf8(str(path), data, err))) from None
+        raise ConfigError(str(not_utf8(path, data, err))) from None
     except InputError as err:
         raise ConfigError(str(err)) from None
 
@@ -278,14 +286,14 @@ def _too_deep(text: str) -> int | None:
     return None
 
 
-def _table(document: Mapping[str, Any], path: Path) -> Mapping[str, Any]:
+def _table(document: Mapping[str, Any], path: str) -> Mapping[str, Any]:
     tool = document.get("tool", {})
     if isinstance(tool, dict) and "quorum" in tool:
         table = tool["quorum"]
         if not isinstance(table, dict):
             raise ConfigError(f"{path}: [tool.quorum] must be a table")
         return table
-    if path.name == "pyproject.toml":
+    if os.path.basename(path) == "pyproject.toml":
         return {}
     return document
 

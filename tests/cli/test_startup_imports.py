@@ -7,13 +7,16 @@ hide an import) and lists the modules it ended with.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from review_quorum import cli
 from review_quorum.cli import COMMANDS, SUMMARIES, build_parser, main
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "pr-review"
@@ -131,3 +134,85 @@ def test_the_readme_example_loads_only_what_it_uses() -> None:
     platforms = {"gitlab_notes", "azure_devops_threads", "bitbucket_comments", "bots.signatures"}
     assert {name for name in platforms if f"review_quorum.ingest.{name}" in loaded} == set()
     assert "queue" not in loaded
+    # every comment has its bot's own reader: not the generic one, nor the free-text,
+    # section and label parsers it uses
+    unused = {"bots.generic", "freetext", "bots.sections", "bots.labels", "bots.status"}
+    assert {name for name in unused if f"review_quorum.ingest.{name}" in loaded} == set()
+    # no text holds an HTML character reference: the entity table is not loaded
+    assert {"html", "html.entities"} & loaded == set()
+    # argparse's help formatter is told the terminal's width: shutil (and the archive
+    # modules it imports) is not loaded to ask for it
+    assert {"shutil", "bz2", "lzma"} & loaded == set()
+    # paths are read with os.path (the checkout's lines too): not pathlib, urllib.parse
+    # and ipaddress
+    assert {"pathlib", "urllib.parse", "ipaddress"} & loaded == set()
+
+
+@pytest.mark.parametrize("columns", [None, "100", "1", "0", "-3", "wide"])
+@pytest.mark.parametrize("terminal", [None, (0, 0), (57, 20)])  # None: not a terminal
+def test_help_is_as_wide_as_shutil_would_make_it(
+    columns: str | None, terminal: tuple[int, int] | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the help formatter asks for the width without importing shutil: same answer
+    def size(fd: int = 1) -> os.terminal_size:
+        if terminal is None:
+            raise OSError(25, "Inappropriate ioctl for device")
+        return os.terminal_size(terminal)
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    monkeypatch.setattr(os, "get_terminal_size", size)
+    assert cli._terminal_columns() == shutil.get_terminal_size().columns
+
+
+def test_help_without_a_standard_output_is_as_wide_as_shutil_would_make_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr(sys, "__stdout__", None)
+    assert cli._terminal_columns() == shutil.get_terminal_size().columns == 80
+
+
+@pytest.mark.parametrize("columns", ["100", "57"])
+def test_each_help_is_what_argparses_own_formatter_prints(
+    columns: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", columns)
+    parser = build_parser()
+    subparsers = next(
+        action for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+    )
+    for each in [parser, *subparsers.choices.values()]:
+        ours = each.format_help()
+        each.formatter_class = argparse.HelpFormatter
+        assert each.format_help() == ours, each.prog
+
+
+def test_the_collector_is_paused_while_the_command_is_imported_and_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # importing a command's modules leaves nothing to collect either: no pass over the
+    # young objects the imports made (the console script then freezes what is left)
+    seen: list[bool] = []
+    build = cli.build_parser
+
+    def building(command: str | None = None) -> argparse.ArgumentParser:
+        seen.append(gc.isenabled())
+        return build(command)
+
+    monkeypatch.setattr(cli, "build_parser", building)
+    assert gc.isenabled()
+    assert main(["threshold", "0.5"]) == 0
+    assert seen == [False] and gc.isenabled()
+
+
+def test_help_on_a_closed_standard_output_is_as_wide_as_shutil_would_make_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    closed = (tmp_path / "out").open("w")
+    closed.close()  # fileno() raises ValueError
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr(sys, "__stdout__", closed)
+    assert cli._terminal_columns() == shutil.get_terminal_size().columns == 80

@@ -260,3 +260,22 @@ def test_review_entry_without_a_title_is_skipped_and_one_without_a_line_uses_its
     parsed = PARSER.parse(Comment(REVIEW, "coderabbitai", body))
     assert summary(parsed) == [(M, "other", "Keep the lock while reading", "src/a.py", 7, 9, True)]
     assert parsed.skipped == ("CodeRabbit review-body entry for 'src/a.py' has no title",)
+
+
+def test_a_review_entrys_file_name_is_unescaped() -> None:
+    # GitHub shows the summary's text: a file name holding "&" is written "&amp;"
+    body = "\n".join(
+        [
+            "<details>",
+            "<summary>🧹 Nitpick comments (1)</summary><blockquote>",
+            "<details>",
+            "<summary>src/r&amp;d.py (1)</summary><blockquote>",
+            "`4-5`: **Close the file.**",
+            "",
+            "The handle leaks.",
+            "</blockquote></details>",
+            "</blockquote></details>",
+        ]
+    )
+    parsed = PARSER.parse(Comment(REVIEW, "coderabbitai", body))
+    assert [finding.file for finding in parsed.findings] == ["src/r&d.py"]

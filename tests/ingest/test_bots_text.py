@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+import itertools
+
 import pytest
 
 from review_quorum.ingest.bots import (
@@ -35,6 +38,7 @@ from review_quorum.ingest.bots.text import (
     strip_html_comments,
     suggestion,
     summary_text,
+    unescape,
     unquote,
 )
 from review_quorum.ingest.categories import CATEGORIES
@@ -56,6 +60,31 @@ from review_quorum.ingest.categories import CATEGORIES
 )
 def test_plain(markup: str, expected: str) -> None:
     assert plain(markup) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Stability & Availability",
+        "a && b, a &; b, &\tx, &\nx, &\fx, &<b>",
+        "&lt;id&gt; &amp;amp; &#60; &#x3C; &#X3c &#; &#x; &lt &notit; &unknown; &",
+        "&\rx &é &1 &# &#0 &#xd800; &AMP &copy2",
+    ],
+)
+def test_unescape_is_html_unescape(text: str) -> None:
+    assert unescape(text) == html.unescape(text)
+
+
+def test_unescape_agrees_with_html_unescape_after_every_character() -> None:
+    # an ampersand followed by each character, and by each pair of a few: the check
+    # that skips loading `html` must never skip a reference it would have replaced
+    after = [chr(code) for code in range(128)] + ["é", "\u00a0", "\u2028"]
+    for character in after:
+        text = f"x &{character}lt; &{character}"
+        assert unescape(text) == html.unescape(text), repr(text)
+    for first, second in itertools.product("#xX3;a <&\t", repeat=2):
+        text = f"&{first}{second}3c;"
+        assert unescape(text) == html.unescape(text), repr(text)
 
 
 def test_strip_html_comments_keeps_text_between_comments() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -332,6 +333,27 @@ def test_comment_pages_are_checked_whichever_way_gh_wrote_them() -> None:
     assert_repeat(error, "pages.json", at(paginated, '"body"', 2), "body", "/0/0")
 
 
+def test_a_repeated_line_beside_githubs_subject_type_line_is_an_error() -> None:
+    # every review comment GitHub returns holds "line" as a value too
+    typed = comment_text(**{'"line": 7': '"line": 7, "subject_type": "line"'})
+    text = "[" + typed + ",\n" + comment_text(**{'"line"': '"line": 1, "line"'}) + "]"
+    error = refused("comments.json", text)
+    assert_repeat(error, "comments.json", at(text, '"line"', 4), "line", "/1")
+
+
+def test_githubs_review_comments_pay_only_the_screen(monkeypatch: pytest.MonkeyPatch) -> None:
+    # real review comments (the README example's) hold "subject_type": "line" each: the
+    # screen still rules a repeat out, so the file is not walked a second time
+    def walk(*args: object, **options: object) -> None:
+        raise AssertionError("the file was walked for a repeated key")
+
+    monkeypatch.setattr(duplicates, "repeated_key", walk)
+    path = Path(__file__).resolve().parents[2] / "examples/pr-review/bots/pulls-comments.json"
+    data = path.read_bytes()
+    assert data.count(b'"subject_type": "line"') > 1
+    assert read(Source(path.name, data)).findings
+
+
 def test_a_comment_quoting_key_names_is_read() -> None:
     quoted = comment_text(**{"Use parameters.": 'The \\"body\\" and \\"user\\" keys: \\"line\\"'})
     text = "[" + quoted + "]"
@@ -362,6 +384,14 @@ def test_a_comment_quoting_key_names_is_read() -> None:
         (b'{"runs": [], "x": "' + b"\\u00e9" * 200 + b'", "\\u0072uns": 1}', {"runs": 1}, True),
         (b'{"runs": [], "x": "' + b"\\u00e9" * 200 + b'"}', {"runs": 1}, False),
         (b'{"runs": [], "x": "' + b"\\u00e9" * 200 + b'", "ru\\u006Es": 1}', {"runs": 1}, True),
+        # the key's word as a value, or as a key inside a string, is no second key
+        (b'[{"line": 3, "subject_type": "line"}]', {"line": 1}, False),
+        (b'[{"line": 3, "x": ["line", "line"]}, {"y": {"z": "line"}}]', {"line": 1}, False),
+        (b'[{"line": 3, "body": "a \\"line\\": 4"}]', {"line": 1}, False),
+        # a repeated key is followed by a colon however it is spaced
+        (b'[{"line": 3, "line" : 4, "subject_type": "line"}]', {"line": 1}, True),
+        (b'[{"line":3,"subject_type":"line","line"\t\r\n:4}]', {"line": 1}, True),
+        (b'[{"line": 3, "subject_type": "line"}, {"line": 4}]', {"line": 1}, True),
     ],
 )
 def test_the_screen_sends_every_possible_repeat_to_the_exact_check(

@@ -139,8 +139,49 @@ def _summary_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, as wide as `shutil.get_terminal_size` makes it (two
+    columns less) without importing `shutil` and its archive modules: argparse builds
+    one formatter per argument added, so a command's start-up paid for them."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        width = _terminal_columns() - 2 if width is None else width
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+def _terminal_columns() -> int:
+    """The columns `shutil.get_terminal_size()` gives: COLUMNS when a positive number,
+    else standard output's terminal's, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        stdout: Any = sys.__stdout__  # None, closed or detached: no terminal to ask
+        try:
+            columns = os.get_terminal_size(stdout.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _Parser(argparse.ArgumentParser):
+    """The parser of `quorum` and (as their parser class) of its commands: help by
+    `_Formatter`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
+
 def _root_parser() -> tuple[argparse.ArgumentParser, Any]:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="quorum",
         description="Merge many review bots' findings into one consensus-scored review.",
     )
@@ -196,7 +237,13 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
     `exiting` is for the console script, which ends the process right after: what the
     command built is then frozen out of the collector's sight instead of scanned once.
     """
-    words = sys.argv[1:] if argv is None else argv
+    # Findings hold no cycles, and neither does what importing the command's modules
+    # leaves behind: nothing to collect from the parser's imports to the end of the run.
+    with paused_gc(freeze=exiting):
+        return _main(sys.argv[1:] if argv is None else argv)
+
+
+def _main(words: Sequence[str]) -> int:
     command = _command_named(words)
     try:
         args = (build_parser(command) if command else _summary_parser()).parse_args(words)
@@ -209,8 +256,7 @@ def main(argv: Sequence[str] | None = None, *, exiting: bool = False) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            with paused_gc(freeze=exiting):  # findings hold no cycles: nothing to collect
-                status = int(args.run(args))
+            status = int(args.run(args))
         except QuorumError as err:
             print(f"quorum: error: {err}", file=sys.stderr)
             status = ExitCode.USAGE

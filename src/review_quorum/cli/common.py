@@ -8,10 +8,10 @@ and the exit status.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 import msgspec
@@ -22,7 +22,7 @@ from review_quorum.cli.exits import ExitCode as ExitCode
 from review_quorum.cli.exits import keep_until_exit as keep_until_exit
 from review_quorum.cli.output import print_chunks, print_text, write_file
 from review_quorum.errors import InputError, Skipped, UsageError, shown
-from review_quorum.ingest.base import Batch, ReadOptions, Source
+from review_quorum.ingest.base import Batch, ReadOptions, Source, path_text
 from review_quorum.ingest.categories import CategoryMap
 from review_quorum.ingest.paths import outside_repository
 from review_quorum.markup.escape import one_line
@@ -85,12 +85,13 @@ def read_bytes(path: str, limit: int | None = None) -> bytes:
     try:
         if path == "-":
             return _read_bounded(sys.stdin.buffer, "<stdin>", limit)
-        file = Path(path)
-        if file.is_file():  # its size is known: read at once, without a second copy
-            if file.stat().st_size > limit:
+        file = path_text(path)  # as pathlib would open it ("x/" is "x")
+        if os.path.isfile(file):  # its size is known: read at once, without a second copy
+            if os.stat(file).st_size > limit:
                 raise _too_large(path, limit)
-            return file.read_bytes()
-        with file.open("rb") as stream:
+            with open(file, "rb") as stream:
+                return stream.read()
+        with open(file, "rb") as stream:
             return _read_bounded(stream, path, limit)
     except FileNotFoundError:
         raise InputError(path, "", "no such file") from None

@@ -13,13 +13,15 @@ must see, such as a GitHub retry and how long it waits. Short work is silent.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
-from pathlib import Path
 from typing import TextIO
+
+from review_quorum.ingest.base import path_text
 
 PROGRESS_BYTES = 20_000_000
 TICKER_DELAY = 1.0
@@ -156,7 +158,7 @@ def reading(paths: Iterable[str]) -> Iterator[Callable[[str], None]]:
 
         with Progress(console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("reading inputs", total=len(paths))
-            yield lambda path: bar.update(task, advance=1, description=f"read {Path(path).name}")
+            yield lambda path: bar.update(task, advance=1, description=f"read {_name(path)}")
     else:
         note(f"reading {len(paths)} input file(s), {total / 1e6:.0f} MB ...")
         started = time.perf_counter()
@@ -167,5 +169,12 @@ def _total_size(paths: Iterable[str]) -> int:
     total = 0
     for path in paths:
         with suppress(OSError):
-            total += 0 if path == "-" else Path(path).stat().st_size
+            total += 0 if path == "-" else os.stat(path_text(path)).st_size
     return total
+
+
+def _name(path: str) -> str:
+    """The file name of `path`, as pathlib gives it."""
+    from pathlib import Path
+
+    return Path(path).name

@@ -14,7 +14,6 @@ import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -431,7 +430,7 @@ def plan_review(
 ) -> tuple[ReviewPlan, dict[str, Any], Recorder | None, CodeLines]:
     """The plan, the configuration read, the history recorder `--db` asks for, and the
     head's code the identities were made from (which posting compares gone findings with)."""
-    file_settings = config.load(Path(args.config) if args.config else None)
+    file_settings = config.load(args.config or None)
     files = InputFiles.from_args(args, root=file_settings.get("root"))
     inputs = ReviewInputs.from_args(args)
     recorder = Recorder.from_args(args, file_settings)

@@ -14,7 +14,6 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -107,6 +106,13 @@ def add_arguments(parser: argparse.ArgumentParser, *, review: bool = True) -> No
         )
 
 
+def _beside(path: str) -> str:
+    """The verifier's cache in the folder of `path`."""
+    from pathlib import Path
+
+    return str(Path(path).parent / CACHE_NAME)
+
+
 def options(args: argparse.Namespace, settings: dict[str, Any]) -> VerifyOptions:
     """The verifier's options: flags, then the configuration, then the defaults."""
 
@@ -118,7 +124,7 @@ def options(args: argparse.Namespace, settings: dict[str, Any]) -> VerifyOptions
     cache = value("verify-cache")
     output = getattr(args, "output", None)
     if cache is None and output not in (None, "-"):
-        cache = str(Path(output).parent / CACHE_NAME)
+        cache = _beside(output)
     return VerifyOptions(
         url=value("verify-url"),
         model=value("verify-model"),
@@ -242,13 +248,13 @@ def run(args: argparse.Namespace) -> int:
     from review_quorum.saved_plan import read_saved_plan
     from review_quorum.verifier.stage import verify
 
-    settings = config.load(Path(args.config) if args.config else None)
+    settings = config.load(args.config or None)
     source = "<stdin>" if args.plan == "-" else args.plan
     plan_file = Source(source, read_bytes(args.plan))
     plan = read_saved_plan(plan_file.json(), source, data=plan_file.data)
     chosen = options(args, settings)
     if args.verify_cache is None and args.plan != "-":
-        beside = str(Path(args.plan).parent / CACHE_NAME)  # the plan's folder, not -o's
+        beside = _beside(args.plan)  # the plan's folder, not -o's
         chosen = VerifyOptions(**{**_fields(chosen), "cache": beside})
     if not chosen.wanted:
         wanted = "give --verify-url (and --verify-model) or --verifier-cmd"

@@ -15,6 +15,7 @@ and the tables it reads are data in `category_tables`, documented for users in
 from __future__ import annotations
 
 import fnmatch
+import functools
 import re
 from collections.abc import Iterable, Mapping
 
@@ -84,7 +85,10 @@ class CategoryMap(msgspec.Struct, frozen=True):
         return None
 
 
-_CWE_KEY = re.compile(r"cwe-0*(\d+)", re.IGNORECASE)
+@functools.cache
+def _cwe_key() -> re.Pattern[str]:
+    """A ``CWE-n`` key (compiled for the first configured category map)."""
+    return re.compile(r"cwe-0*(\d+)", re.IGNORECASE)
 
 
 def build_category_map(mapping: Mapping[str, object]) -> CategoryMap:
@@ -103,7 +107,7 @@ def build_category_map(mapping: Mapping[str, object]) -> CategoryMap:
                 f"categories: key {key!r}: unknown category {value!r} "
                 f"(expected one of {', '.join(CATEGORIES)})"
             )
-        cwe = _CWE_KEY.fullmatch(key.strip())
+        cwe = _cwe_key().fullmatch(key.strip())
         if cwe:
             cwes[int(cwe.group(1))] = value
         elif any(char in key for char in "*?["):

@@ -18,6 +18,10 @@ hold K. It is sound, so it never lets a repeat through:
 - Tokens do not overlap (``"K"`` holds no other quote), so an object that holds K counts
   at least once, and an object that repeats it at least twice: with n such objects and a
   repeat, the bytes hold ``"K"`` at least n + 1 times.
+- A key is followed by a colon (after optional white space): when ``"K"`` occurs more
+  often than that, only its occurrences followed by a colon are counted, so K as a string
+  value (``"subject_type": "line"`` in every GitHub review comment) does not defeat the
+  screen.
 
 So a count at or below what was parsed proves there is no repeat. Other occurrences (K
 as a string value, in a property bag, in an object replaced by a repeat higher up) only
@@ -33,7 +37,7 @@ import itertools
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from functools import lru_cache
+from functools import cache, lru_cache
 from json import decoder, scanner
 
 from review_quorum.errors import InputError
@@ -47,7 +51,6 @@ Step = str | int
 _SCAN: Callable[[str, int], tuple[object, int]] = scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
 _STRING: Callable[[str, int], tuple[str, int]] = decoder.scanstring  # type: ignore[attr-defined]
 _SPACE = re.compile(r"[ \t\n\r]*")
-_BETWEEN_PAGES = re.compile(r"[ \t\n\r\ufeff]*")
 _KEY = re.compile(r"[A-Za-z0-9_$]+")
 _DENSE = 16  # escapes looked at one by one between two looks at how dense they are
 
@@ -90,9 +93,17 @@ def may_repeat(data: bytes, most: Mapping[str, int]) -> bool:
     how many objects that matter hold each key in the parsed document (a lower figure
     is safe: it only sends more documents to `repeated_key`)."""
     for key, count in most.items():
-        if data.count(b'"' + key.encode() + b'"') > count:
+        token = b'"' + key.encode() + b'"'
+        if data.count(token) > count and len(_as_key(token).findall(data)) > count:
             return True
     return b"\\" in data and _escaped(data, frozenset(most))
+
+
+@lru_cache(maxsize=16)
+def _as_key(token: bytes) -> re.Pattern[bytes]:
+    """`token` where it is followed by a colon, as a key always is: the same word as a
+    value (GitHub's ``"subject_type": "line"`` beside its ``"line"`` key) is not one."""
+    return re.compile(re.escape(token) + rb"[ \t\n\r]*:")
 
 
 def _escaped(data: bytes, keys: frozenset[str]) -> bool:
@@ -209,7 +220,7 @@ def repeated_key(
         walk = _Walk(text, shape)
         at = walk.value(0, (0,) if pages else ())
         for number in itertools.count(1) if pages else ():
-            at = _BETWEEN_PAGES.match(text, at).end()  # type: ignore[union-attr]
+            at = _between_pages().match(text, at).end()  # type: ignore[union-attr]
             if at >= len(text):
                 break
             at = walk.value(at, (number,))
@@ -220,6 +231,12 @@ def repeated_key(
     except (ValueError, StopIteration, IndexError, RecursionError):
         return None
     return None
+
+
+@cache
+def _between_pages() -> re.Pattern[str]:
+    """What may stand between two pages (compiled for the first paginated file)."""
+    return re.compile(r"[ \t\n\r\ufeff]*")
 
 
 def _message(key: str, path: tuple[Step, ...]) -> str:

@@ -11,6 +11,7 @@ calls on comments fetched from the API.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator, Sequence
@@ -23,7 +24,13 @@ from review_quorum.ingest.duplicates import EACH, Shape, check, held
 
 __all__ = ["HUMAN", "READER", "REPLY", "GitHubCommentsReader"]
 
-_WHITESPACE = re.compile(r"[ \t\r\n\ufeff]*")
+
+@functools.cache
+def _whitespace() -> re.Pattern[str]:
+    """What may stand between two pages (compiled for the first file of several)."""
+    return re.compile(r"[ \t\r\n\ufeff]*")
+
+
 # Repeated keys refused in each comment: who wrote it (``user``, its ``login`` and
 # ``type``), what it says (``body``, where the findings are) and where (``path``, ``line``).
 CHECKED = ("user", "body", "path", "line")
@@ -136,7 +143,7 @@ def _concatenated(data: bytes) -> list[list[object]] | None:
 
 
 def _skip_whitespace(text: str, position: int) -> int:
-    match = _WHITESPACE.match(text, position)
+    match = _whitespace().match(text, position)
     return match.end() if match else position
 
 

@@ -14,29 +14,37 @@ Results are cached per distinct input: a report repeats the same few paths many 
 
 from __future__ import annotations
 
+import functools
 import os
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
-from urllib.parse import unquote
 
 # Checkout directories of hosted CI runners: `<work>/<repo>/<repo>/` on GitHub Actions
-# (Linux, macOS, Windows, container jobs), fixed directories elsewhere.
-CI_CHECKOUTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (name, re.compile(pattern, re.IGNORECASE if name.endswith("(Windows)") else 0))
-    for name, pattern in (
-        ("GitHub Actions (Linux)", r"/home/runner/work/([^/]+)/\1/"),
-        ("GitHub Actions (macOS)", r"/Users/runner/work/([^/]+)/\1/"),
-        ("GitHub Actions (Windows)", r"[a-z]:/a/([^/]+)/\1/"),
-        ("GitHub Actions (container job)", r"/__w/([^/]+)/\1/"),
-        ("GitHub Actions (Docker action)", r"/github/workspace/"),
-        ("Azure Pipelines (Linux)", r"/home/vsts/work/\d+/s/"),
-        ("Azure Pipelines (Windows)", r"[a-z]:/a/\d+/s/"),
-        ("CircleCI", r"/home/circleci/project/"),
-        ("Bitbucket Pipelines", r"/opt/atlassian/pipelines/agent/build/"),
-        ("Drone", r"/drone/src/"),
-    )
+# (Linux, macOS, Windows, container jobs), fixed directories elsewhere; each pattern is
+# compiled when the first absolute path is met (`_checkouts`): most runs meet none.
+CI_CHECKOUTS: tuple[tuple[str, str], ...] = (
+    ("GitHub Actions (Linux)", r"/home/runner/work/([^/]+)/\1/"),
+    ("GitHub Actions (macOS)", r"/Users/runner/work/([^/]+)/\1/"),
+    ("GitHub Actions (Windows)", r"[a-z]:/a/([^/]+)/\1/"),
+    ("GitHub Actions (container job)", r"/__w/([^/]+)/\1/"),
+    ("GitHub Actions (Docker action)", r"/github/workspace/"),
+    ("Azure Pipelines (Linux)", r"/home/vsts/work/\d+/s/"),
+    ("Azure Pipelines (Windows)", r"[a-z]:/a/\d+/s/"),
+    ("CircleCI", r"/home/circleci/project/"),
+    ("Bitbucket Pipelines", r"/opt/atlassian/pipelines/agent/build/"),
+    ("Drone", r"/drone/src/"),
 )
+
+
+@functools.cache
+def _checkouts() -> tuple[re.Pattern[str], ...]:
+    """`CI_CHECKOUTS` compiled (Windows paths compare case-insensitively)."""
+    return tuple(
+        re.compile(pattern, re.IGNORECASE if name.endswith("(Windows)") else 0)
+        for name, pattern in CI_CHECKOUTS
+    )
+
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]+:")
 
@@ -48,13 +56,23 @@ def uri_to_path(uri: str) -> str:
         if rest.startswith("//"):
             host, _, tail = rest[2:].partition("/")
             rest = "/" + tail if host.lower() in ("", "localhost") else f"//{host}/{tail}"
-        path = unquote(rest)
+        path = _unquote(rest)
         if len(path) > 2 and path[0] == "/" and path[2] == ":" and path[1].isalpha():
             path = path[1:]  # file:///C:/x names the drive path C:/x
         return path.replace("\\", "/")
     if _SCHEME.match(uri):
         return uri
-    return unquote(uri).replace("\\", "/")
+    return _unquote(uri).replace("\\", "/")
+
+
+def _unquote(text: str) -> str:
+    """`text` with its percent-encoding decoded (`urllib.parse.unquote`), which only a
+    text holding a ``%`` can have: urllib.parse, and the ipaddress it imports, load then."""
+    if "%" not in text:
+        return text
+    from urllib.parse import unquote
+
+    return unquote(text)
 
 
 def is_absolute(path: str) -> bool:
@@ -96,7 +114,7 @@ def _has_drive(path: str) -> bool:
 
 def strip_checkout(path: str) -> str | None:
     """`path` relative to the CI checkout directory it lies in, if it lies in a known one."""
-    for _, pattern in CI_CHECKOUTS:
+    for pattern in _checkouts():
         match = pattern.match(path)
         if match is not None:
             return path[match.end() :]

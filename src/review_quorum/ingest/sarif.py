@@ -39,6 +39,7 @@ top-level ``"runs": [`` at the head of the text before it parses anything.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from review_quorum.errors import InputError, Skipped, shown
@@ -56,7 +57,12 @@ _SARIF_HEAD = re.compile(rf'\{{\s*(?:{_STRING}\s*:\s*{_SCALAR}\s*,\s*)*"runs"\s*
 
 
 NOT_RUN = '"runs" is null: the tool did not run (SARIF 2.1.0), so the file holds no results'
-_SARIF_SCHEMA = re.compile(r'"\$schema"\s*:\s*"[^"]*sarif', re.IGNORECASE)
+
+
+@functools.cache
+def _sarif_schema() -> re.Pattern[str]:
+    """A SARIF `$schema` (compiled for the first log whose runs are null)."""
+    return re.compile(r'"\$schema"\s*:\s*"[^"]*sarif', re.IGNORECASE)
 
 
 class SarifReader:
@@ -72,7 +78,7 @@ class SarifReader:
             return False
         runs = document.get("runs", ())
         not_run = runs is None and (
-            document.get("version") == "2.1.0" or bool(_SARIF_SCHEMA.search(source.head()))
+            document.get("version") == "2.1.0" or bool(_sarif_schema().search(source.head()))
         )
         return isinstance(runs, list) or not_run
 

@@ -17,9 +17,13 @@ file whose unread members hold invalid UTF-8 or a number beyond the range of a d
 read here, where orjson (and so the generic path) rejects the whole file. So is one
 whose unread members nest deeper than orjson's limit of 1,024, on Python 3.12 and later:
 how deep msgspec goes follows the interpreter, and on 3.11 it stops first.
-"""
 
-from __future__ import annotations
+Unlike the rest of the package, this module's annotations are evaluated where they are
+written (no ``from __future__ import annotations``): building the decoder then reads the
+Structs' types as they are instead of compiling and evaluating each field's annotation
+string (about a third of what importing this module cost: 4 M instructions of a small
+review's start-up).
+"""
 
 from threading import Lock
 from typing import Annotated

@@ -8,7 +8,7 @@ is the first sentence of its message, on one line and at most `TITLE_LIMIT` char
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
 TITLE_LIMIT = 200
 
@@ -16,14 +16,19 @@ TITLE_LIMIT = 200
 # abbreviations "e.g." and "i.e.".
 _SENTENCE_END = re.compile(r"[.!?](?=[ \t]|$)")
 _ABBREVIATIONS = ("e.g", "i.e")
-# SARIF embedded links: [text](3) or [text](https://...); \[ and \] are literal brackets.
-_EMBEDDED_LINK = re.compile(r"(?<!\\)\[((?:[^\]\\]|\\.)*)\]\([^)\s]*\)")
+
+
+@cache
+def _embedded_link() -> re.Pattern[str]:
+    """SARIF embedded links: [text](3) or [text](https://...); \\[ and \\] are literal
+    brackets (compiled for the first message holding a bracket)."""
+    return re.compile(r"(?<!\\)\[((?:[^\]\\]|\\.)*)\]\([^)\s]*\)")
 
 
 def sentence(text: str) -> str:
     """The first sentence of `text`, stripped, on one line, at most `TITLE_LIMIT` characters."""
     if "[" in text:
-        text = _EMBEDDED_LINK.sub(r"\1", text).replace("\\[", "[").replace("\\]", "]")
+        text = _embedded_link().sub(r"\1", text).replace("\\[", "[").replace("\\]", "]")
     line = text.strip()
     if "\n" in line or "\r" in line:
         parts = line.replace("\r", "\n").split("\n")

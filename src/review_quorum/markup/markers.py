@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import cache
 
 PREFIX = "review-quorum"
 SUMMARY = "summary"
@@ -20,23 +21,34 @@ FINDING = "finding"
 BY = "by"  # the bots that reported an inline comment's finding (`bots_payload`)
 CODE = "code"  # the text of the line an inline comment's finding flags, hashed
 
-_MARKER = re.compile(r"^<!-- review-quorum:([a-z]+)(?: ([A-Za-z0-9_.:-]+))? -->$", re.MULTILINE)
-_PAYLOAD = re.compile(r"[A-Za-z0-9_.:-]+")
+
+@cache
+def _marker() -> re.Pattern[str]:
+    """A marker on a line of its own (compiled on first use, as is each pattern here: a
+    review that reads no comment of ours and posts nothing needs none)."""
+    return re.compile(r"^<!-- review-quorum:([a-z]+)(?: ([A-Za-z0-9_.:-]+))? -->$", re.MULTILINE)
+
+
+@cache
+def _payload() -> re.Pattern[str]:
+    return re.compile(r"[A-Za-z0-9_.:-]+")
 
 
 def marker(kind: str, payload: str = "") -> str:
     """The marker line for `kind` (and an optional id such as a fingerprint)."""
-    if payload and not _PAYLOAD.fullmatch(payload):
+    if payload and not _payload().fullmatch(payload):
         raise ValueError(f"marker payload must be [A-Za-z0-9_.:-]+, not {payload!r}")
     return f"<!-- {PREFIX}:{kind} {payload} -->" if payload else f"<!-- {PREFIX}:{kind} -->"
 
 
-_NAME_OUT = re.compile(r"[^A-Za-z0-9_-]")
+@cache
+def _name_out() -> re.Pattern[str]:
+    return re.compile(r"[^A-Za-z0-9_-]")
 
 
 def bot_key(name: str) -> str:
     """A bot's name as a `BY` marker holds it: characters outside [A-Za-z0-9_-] become _."""
-    return _NAME_OUT.sub("_", name)
+    return _name_out().sub("_", name)
 
 
 def bots_payload(names: Iterable[str]) -> str:
@@ -58,10 +70,10 @@ def marked_code(body: str) -> str | None:
 
 def find_markers(body: str) -> list[tuple[str, str]]:
     """Every (kind, payload) marker standing on a line of its own in `body`."""
-    return [(match.group(1), match.group(2) or "") for match in _MARKER.finditer(body)]
+    return [(match.group(1), match.group(2) or "") for match in _marker().finditer(body)]
 
 
 def opens_with_marker(body: str, kind: str | None = None) -> bool:
     """Whether the first line of `body` is one of our markers (of `kind`, when given)."""
-    match = _MARKER.fullmatch(body.split("\n", 1)[0].removesuffix("\r"))
+    match = _marker().fullmatch(body.split("\n", 1)[0].removesuffix("\r"))
     return match is not None and (kind is None or match.group(1) == kind)

@@ -16,13 +16,16 @@ validates everything and raises `InputError` naming the file and the JSON pointe
 from __future__ import annotations
 
 import math
-from pathlib import Path
-from typing import Any
+import os
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import orjson
 
 from review_quorum.errors import InputError, shown
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 FORMAT = "review-quorum-profile"
 VERSION = 1
@@ -63,7 +66,7 @@ class Profile(msgspec.Struct, frozen=True):
         """Read and validate the profile at `path`."""
         name = str(path)
         try:
-            data = Path(path).read_bytes()
+            data = _path(path).read_bytes()
         except OSError as err:
             raise InputError(name, "", f"cannot read profile: {err.strerror}") from err
         return cls.from_json(data, name)
@@ -111,6 +114,13 @@ class Profile(msgspec.Struct, frozen=True):
 _DEFAULT: list[Profile] = []
 
 
+def _path(path: str | Path) -> Path:
+    """`path` as a `Path`: pathlib loads only when a profile file is given."""
+    from pathlib import Path
+
+    return Path(path)
+
+
 def _default_profile() -> Profile:
     if not _DEFAULT:
         _DEFAULT.append(Profile.from_json(_shipped_bytes(), "review_quorum/profiles/default.json"))
@@ -121,9 +131,11 @@ def _shipped_bytes() -> bytes:
     """The shipped profile's bytes: read beside this package where it is a directory (any
     pip install), through `importlib.resources` where it is not (a zip), which costs every
     run about 10 ms of imports."""
-    beside = Path(__file__).resolve().parent.parent / "profiles" / "default.json"
-    if beside.is_file():
-        return beside.read_bytes()
+    package = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    beside = os.path.join(package, "profiles", "default.json")
+    if os.path.isfile(beside):
+        with open(beside, "rb") as file:
+            return file.read()
     from importlib import resources
 
     return (resources.files("review_quorum") / "profiles" / "default.json").read_bytes()

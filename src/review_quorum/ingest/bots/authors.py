@@ -35,12 +35,15 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from review_quorum.ingest.bots.base import BotParser
-from review_quorum.ingest.bots.generic import GenericParser
 from review_quorum.markup.markers import opens_with_marker
+
+if TYPE_CHECKING:
+    from review_quorum.ingest.bots.generic import GenericParser
 
 HUMAN = "comment by a human/unknown author"
 OWN = "review-quorum's own comment"
@@ -156,5 +159,9 @@ def _configured(logins: Mapping[str, str], normal: str) -> str:
 
 @lru_cache(maxsize=256)
 def generic(name: str) -> GenericParser:
-    """The generic reader for bot `name` (one per name)."""
+    """The generic reader for bot `name` (one per name). Its module, and the free-text
+    and section parsers it uses, load with the first: comments of bots with their own
+    readers need none of them."""
+    from review_quorum.ingest.bots.generic import GenericParser
+
     return GenericParser(name)

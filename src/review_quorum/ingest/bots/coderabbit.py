@@ -11,7 +11,6 @@ chat replies are not findings. Mapping tables: docs/bot-comments.md.
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Sequence
 
@@ -41,6 +40,7 @@ from review_quorum.ingest.bots.text import (
     suggestion,
     summary_raw,
     title_from,
+    unescape,
     unquote,
 )
 from review_quorum.model import Severity
@@ -322,7 +322,7 @@ class _SectionScanner(msgspec.Struct):
         file_match = _FILE_SUMMARY.fullmatch(raw.strip())
         if self.section is not None and file_match is not None:
             self._flush()
-            self.file, self.file_depth = html.unescape(file_match.group(1).strip()), self.depth
+            self.file, self.file_depth = unescape(file_match.group(1).strip()), self.depth
             return True
         return False
 

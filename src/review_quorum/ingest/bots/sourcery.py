@@ -12,6 +12,7 @@ same input repeats. The reviewer's guide and high-level feedback are not finding
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -66,7 +67,6 @@ _LABEL = re.compile(
 _LOCATION = re.compile(
     r"<location\s+path=\"([^\"\n]{1,1024})\"(?:\s+line_range=\"(\d{1,9})(?:-(\d{1,9}))?\")?"
 )
-_OLD_LOCATION = re.compile(r"<location>\s*`?([^`<\n]{1,1024}?)`?\s*</location>")
 _COMMENT_HEADING = "### Comment "
 
 
@@ -168,11 +168,17 @@ def _individual(chunk: str) -> ParsedFinding | str:
     return msgspec.structs.replace(outcome, from_summary=True)
 
 
+@functools.cache
+def _old_location() -> re.Pattern[str]:
+    """The location tag of older comments (compiled for the first one met)."""
+    return re.compile(r"<location>\s*`?([^`<\n]{1,1024}?)`?\s*</location>")
+
+
 def _location(text: str) -> tuple[str, int | None, int | None]:
     match = _LOCATION.search(text)
     if match is not None:
         return (match.group(1).strip(), *line_span(match.group(2), match.group(3)))
-    old = _OLD_LOCATION.search(text)
+    old = _old_location().search(text)
     if old is None:
         return "", None, None
     path, _, numbers = old.group(1).strip().rpartition(":")

@@ -10,7 +10,7 @@ that the renderers escape later.
 
 from __future__ import annotations
 
-import html
+import functools
 import re
 from collections.abc import Iterator, Sequence
 
@@ -40,7 +40,9 @@ _ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "approx", "no"})
 _SUMMARY = re.compile(r"<summary>([^<\n]{0,500}(?:<(?!/summary>)[^<\n]{0,500}){0,20})</summary>")
 _DETAILS_TAG = re.compile(r"</details>|<details")
 _HEADING_MARK = re.compile(r"^\s{0,3}#{1,6}\s+")
-_DIFF_ANCHOR = re.compile(r"#diff-([0-9a-f]{64})R(\d{1,9})(?:-R(\d{1,9}))?")
+# Where `html.unescape` can change anything: an ampersand before a character that can
+# start a reference (it leaves "&", "& " and "&&" as they are).
+_REFERENCE = re.compile(r"&[^\t\n\f <&;]")
 
 
 def lines_of(text: str) -> list[str]:
@@ -95,8 +97,18 @@ def plain(text: str) -> str:
 def _prose(text: str) -> str:
     text = _IMAGE_OR_LINK.sub(lambda match: match.group(2), text)
     text = _TAG.sub(" ", text).replace("**", "")
-    text = html.unescape(_EMPHASIS.sub(lambda match: match.group(2), text))
+    text = unescape(_EMPHASIS.sub(lambda match: match.group(2), text))
     return text.replace("\u200b", "")  # zero-width spaces some bots end comments with
+
+
+def unescape(text: str) -> str:
+    """`text` with its HTML character references replaced (`html.unescape`). The module
+    and its table of two thousand entities load only for text that holds a reference."""
+    if _REFERENCE.search(text) is None:
+        return text
+    import html
+
+    return html.unescape(text)
 
 
 def clamp(text: str, limit: int = TITLE_LIMIT) -> str:
@@ -312,9 +324,15 @@ def suggestion(fences: Sequence[Fence], *fix_words: str) -> str:
     return ""
 
 
+@functools.cache
+def _diff_anchor() -> re.Pattern[str]:
+    """A link to a line of the pull request's diff (compiled for the first body read)."""
+    return re.compile(r"#diff-([0-9a-f]{64})R(\d{1,9})(?:-R(\d{1,9}))?")
+
+
 def diff_anchor(text: str) -> tuple[str, int | None, int | None] | None:
     """A ``#diff-<sha256 of the path>Ra-Rb`` link target in `text`: (hash, line, end line)."""
-    anchor = _DIFF_ANCHOR.search(text)
+    anchor = _diff_anchor().search(text)
     if anchor is None:
         return None
     return (anchor.group(1), *line_span(anchor.group(2), anchor.group(3)))
