@@ -42,7 +42,14 @@ from operator import attrgetter, itemgetter, mul
 
 from review_quorum.errors import QuorumWarning
 from review_quorum.model import NormalizedFinding, is_stated
-from review_quorum.scoring.text import CANDIDATES, Corpus, TextIndex, Vector, tokens_of_each
+from review_quorum.scoring.text import (
+    CANDIDATES,
+    Corpus,
+    TextIndex,
+    Vector,
+    tokens_of_each,
+    tokens_of_texts,
+)
 from review_quorum.scoring.witnesses import GENERIC, Source, source_of
 
 TEXT_SIMILARITY = 0.4
@@ -286,7 +293,12 @@ class _ByText:
         self.sources = sources  # one tuple per source, as the sweep's clusters share
         self.corpus = Corpus()
         self.files: list[
-            tuple[list[_Cluster], list[tuple[int, NormalizedFinding]], list[str], TextIndex]
+            tuple[
+                list[_Cluster],
+                list[tuple[int, NormalizedFinding]],
+                list[tuple[str, ...]],
+                TextIndex,
+            ]
         ] = []
         self.probes = 0  # findings without a line matched by text
         self.missed = 0  # of them, those the bound on candidates may have matched elsewhere
@@ -296,38 +308,40 @@ class _ByText:
     ) -> None:
         """A file's lined clusters and its findings without a line: counted and indexed."""
         corpus = self.corpus
-        free = [finding_text(finding) for _, finding in lineless]
-        probes = list(map(corpus.tokens, free))  # cached: they are tokenized again later
+        # each text's tokens, kept (not its text) until its finding is matched
+        probes = tokens_of_texts([finding_text(finding) for _, finding in lineless])
         index = TextIndex(corpus, set(chain.from_iterable(probes)))
-        # Each lined cluster's first text, its tokens (not cached by text: most are read
-        # only here) and the probed tokens it holds, each list made in C (`found.number`
-        # is the cluster's position in `clusters`); then index.reach inline.
+        # Each lined cluster's first text, its tokens and the probed tokens it holds, each
+        # list made in C (`found.number` is the cluster's position in `clusters`); then
+        # index.reach inline.
         firsts = list(map(_first, map(_members, clusters)))
         lined = list(map(finding_text if any(map(_body, firsts)) else _title, firsts))
         lined_tokens = tokens_of_each(lined)
         corpus.count(lined_tokens)
         corpus.count(probes)
         reached = list(map(index.probed.intersection, lined_tokens))
-        texts, postings, first_tokens = index.texts, index.postings, index.first_tokens
+        texts, postings = index.texts, index.postings
         for number in compress(range(len(reached)), reached):
-            texts[number] = [lined[number]]
-            first_tokens[number] = lined_tokens[number]
+            texts[number] = [lined_tokens[number]]
             for token in reached[number]:
                 posting = postings.get(token)
                 if posting is None:
                     postings[token] = [number]
                 else:
                     posting.append(number)
-        self.files.append((clusters, lineless, free, index))
+        probes.reverse()  # popped as each finding is matched: its tokens are freed then
+        self.files.append((clusters, lineless, probes, index))
 
     def join(self) -> Iterator[list[_Cluster]]:
         """Each gathered file's clusters, its findings without a line joined in."""
         corpus, files, sources = self.corpus, self.files, self.sources
         files.reverse()  # popped from the end, so each file's index is freed while in cache
         while files:
-            clusters, lineless, free, index = files.pop()
-            for (position, finding), text in zip(lineless, free, strict=True):
-                vector = corpus.vector(text)
+            clusters, lineless, probes, index = files.pop()
+            weigh, probe = corpus.weigh, probes.pop
+            for position, finding in lineless:
+                tokens = probe()
+                vector = weigh(tokens)
                 candidates = index.candidates(vector)
                 target = _best_by_text(finding, vector, clusters, index, candidates)
                 if index.passed_over != [] and _missed(
@@ -351,7 +365,7 @@ class _ByText:
                         target.bots = (*bots, finding.bot)
                 if is_stated(finding):
                     _note_stated(target, finding)
-                index.add(target.number, text, vector)
+                index.add(target.number, tokens, vector)
             self.probes += len(lineless)
             yield clusters
 
