@@ -53,6 +53,9 @@ CANDIDATES = 32
 # the better match?) when its probed tokens' postings hold at most this many entries in
 # all; past that, too many to check without undoing the bound.
 CHECKED = 4 * CANDIDATES
+# A file's index holding this many clusters (at least twice as many as it kept the last
+# time) lets go of those no probe can reach any more (`TextIndex.let_go`).
+HELD = 1024
 
 Vector = dict[str, float]
 
@@ -201,12 +204,40 @@ class TextIndex:
         # The last probe's clusters left out by the bound, in cluster order: empty when it
         # did not apply, None when the postings held more than `CHECKED` entries.
         self.passed_over: list[int] | None = []
+        self._held = HELD  # clusters held when `let_go` is next called
 
     def reach(self, cluster: int, tokens: tuple[str, ...], reached: set[str]) -> None:
         """A new cluster whose first text, `tokens`, holds the probed tokens `reached`
         (not empty)."""
-        self.texts[cluster] = [tokens]
+        texts = self.texts
+        texts[cluster] = [tokens]
         self._post(cluster, reached)
+        if len(texts) >= self._held:
+            self.let_go()
+
+    def let_go(self) -> None:
+        """Forget the sums and texts of the clusters no probe can reach any more.
+
+        A probe reaches a cluster through a token's latest `CANDIDATES` postings, or
+        through any of them while its tokens' postings hold at most `CHECKED` in all: a
+        cluster posted only under longer postings, and outside the latest of each, is
+        never a candidate again (nor passed over), so it never gains a member either.
+        Postings only grow, so it stays out. Where every word is common (lineless,
+        1,000,000 findings), nearly every cluster is out soon after it is made: their
+        sums took 174 bytes a finding at the end of matching. Called as the clusters
+        held double, each call costs the postings it reads and the clusters it checks.
+        """
+        live = set(
+            chain.from_iterable(
+                posting if len(posting) <= CHECKED else posting[-CANDIDATES:]
+                for posting in self.postings.values()
+            )
+        )
+        texts, sums = self.texts, self.sums
+        for cluster in texts.keys() - live:
+            del texts[cluster]
+            sums.pop(cluster, None)
+        self._held = max(2 * len(texts), HELD)
 
     def add(self, cluster: int, tokens: tuple[str, ...], vector: Vector) -> None:
         """A member's text (its tokens and vector): a new cluster's first, or a further one."""
