@@ -234,3 +234,16 @@ def test_the_same_texts_share_one_tuple_of_tokens() -> None:
     first, second, other = tokens_of_texts(["Unsafe query", "Unsafe query", "Unsafe quer"])
     assert first == ("unsafe", "query") and first is second
     assert other == ("unsafe", "quer") and other is not first
+
+
+def test_text_matched_groups_of_one_bot_share_its_tuple() -> None:
+    """A cluster text matching compared keeps its members' bots; where they are one bot
+    (here, findings compared with and joined by none), its consensus finding holds that
+    bot's one `detected_by` tuple, as groups of one do, not a tuple of its own."""
+    with pytest.warns(QuorumWarning, match="more than 32 clusters"):
+        consensus = compute_consensus(lineless(2_000), bots_ran=8, model="reliability")
+    one_bot = [finding for finding in consensus if len(set(finding.detected_by)) == 1]
+    assert len(one_bot) > 10
+    assert len({id(finding.detected_by) for finding in one_bot}) == len(
+        {finding.detected_by for finding in one_bot}
+    )
