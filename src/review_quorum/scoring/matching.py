@@ -35,6 +35,7 @@ makes canonical.
 from __future__ import annotations
 
 import warnings
+from array import array
 from collections.abc import Iterator, Sequence
 from itertools import chain, compress, repeat
 from math import fsum
@@ -42,7 +43,14 @@ from operator import attrgetter, itemgetter, mul
 
 from review_quorum.errors import QuorumWarning
 from review_quorum.model import NormalizedFinding, is_stated
-from review_quorum.scoring.text import CANDIDATES, Corpus, TextIndex, Vector, tokens_of_each
+from review_quorum.scoring.text import (
+    CANDIDATES,
+    Corpus,
+    TextIndex,
+    Vector,
+    tokens_of_each,
+    tokens_of_texts,
+)
 from review_quorum.scoring.witnesses import GENERIC, Source, source_of
 
 TEXT_SIMILARITY = 0.4
@@ -78,9 +86,11 @@ class _Cluster:
         self.stated: str | None = None  # the category stated by a member, if any
         self.cwes: dict[str, set[int]] | None = None  # per bot, its rules' CWE ids
         self.source = source  # the first member's source (bot, rule), at line `start`
-        self.others: dict[Source, int] | None = None  # any other member's source -> line
-        # its members' distinct bots once text matching asks: a tuple, which takes a
-        # fifth of a set's memory and is searched as fast for a few bots
+        # any other member's source -> line, as the sweep found them (text matching keeps
+        # `bots` instead: a dict per cluster it made took 50 bytes a finding, lineless)
+        self.others: dict[Source, int] | None = None
+        # its members' distinct bots once text matching asks, kept whole from then on: a
+        # tuple, which takes a fifth of a set's memory and is searched as fast for a few
         self.bots: tuple[str, ...] | None = None
 
 
@@ -100,6 +110,9 @@ _title, _body, _members, _first = (
 )
 
 Span = tuple[int, int, int, NormalizedFinding]  # line, end line, input position, finding
+# A file's findings without a line and their input positions, apart: a (position,
+# finding) pair each took 92 bytes a finding with its position's int, 8 in an array.
+Lineless = tuple["array[int]", list[NormalizedFinding]]
 
 
 def cluster(
@@ -110,15 +123,16 @@ def cluster(
     Each group is in sweep order, groups in the input order of their first members.
     """
     lined_of: dict[str, list[Span]] = {}
-    lineless_of: dict[str, list[tuple[int, NormalizedFinding]]] = {}
+    lineless_of: dict[str, Lineless] = {}
     for index, finding in enumerate(findings):
         evidence = finding.evidence
         line = evidence.line
         if line is None:
             lineless = lineless_of.get(evidence.file)
             if lineless is None:
-                lineless = lineless_of[evidence.file] = []
-            lineless.append((index, finding))
+                lineless = lineless_of[evidence.file] = (array("q"), [])
+            lineless[0].append(index)
+            lineless[1].append(finding)
             continue
         spans = lined_of.get(evidence.file)
         if spans is None:
@@ -163,16 +177,20 @@ def _place(
     alone: dict[str, tuple[str]],
 ) -> None:
     """Complete clusters: their members (a tuple, as a consensus finding holds them) and
-    distinct bots (sorted), at their first member's input position."""
-    for item in clusters:
+    distinct bots (sorted), at their first member's input position. `clusters` is emptied:
+    each cluster and its list of members are freed as soon as its tuple is made, so the
+    tuples never sit beside all the lists (lineless: 31 bytes a finding at the peak)."""
+    while clusters:
+        item = clusters.pop()
         bot = item.source[0]
-        others = item.others
-        members_at[item.first] = tuple(item.members)  # the list is freed here, in cache
-        bots_at[item.first] = (
-            (alone.get(bot) or alone.setdefault(bot, (bot,)))
-            if others is None
-            else tuple(sorted({bot, *map(_first, others)}))  # others: (bot, rule) -> line
-        )
+        members_at[item.first] = tuple(item.members)
+        bots, others = item.bots, item.others  # where text matching asked, its members' bots
+        if bots is not None and len(bots) > 1:
+            bots_at[item.first] = tuple(sorted(bots))
+        elif bots is None and others is not None:  # the sweep's sources tell them
+            bots_at[item.first] = tuple(sorted({bot, *map(_first, others)}))  # (bot, rule)
+        else:  # one bot
+            bots_at[item.first] = alone.get(bot) or alone.setdefault(bot, (bot,))
 
 
 def _sweep(spans: list[Span], window: int, sources: dict[Source, Source]) -> list[_Cluster]:
@@ -285,75 +303,84 @@ class _ByText:
     def __init__(self, sources: dict[Source, Source]) -> None:
         self.sources = sources  # one tuple per source, as the sweep's clusters share
         self.corpus = Corpus()
-        self.files: list[
-            tuple[list[_Cluster], list[tuple[int, NormalizedFinding]], list[str], TextIndex]
-        ] = []
+        self.files: list[tuple[list[_Cluster], Lineless, list[tuple[str, ...]], TextIndex]] = []
         self.probes = 0  # findings without a line matched by text
         self.missed = 0  # of them, those the bound on candidates may have matched elsewhere
 
-    def gather(
-        self, clusters: list[_Cluster], lineless: list[tuple[int, NormalizedFinding]]
-    ) -> None:
+    def gather(self, clusters: list[_Cluster], lineless: Lineless) -> None:
         """A file's lined clusters and its findings without a line: counted and indexed."""
         corpus = self.corpus
-        free = [finding_text(finding) for _, finding in lineless]
-        probes = list(map(corpus.tokens, free))  # cached: they are tokenized again later
+        # each text's tokens, kept (not its text) until its finding is matched
+        probes = tokens_of_texts(list(map(finding_text, lineless[1])))
         index = TextIndex(corpus, set(chain.from_iterable(probes)))
-        # Each lined cluster's first text, its tokens (not cached by text: most are read
-        # only here) and the probed tokens it holds, each list made in C (`found.number`
-        # is the cluster's position in `clusters`); then index.reach inline.
+        # Each lined cluster's first text, its tokens and the probed tokens it holds, each
+        # list made in C (`found.number` is the cluster's position in `clusters`); then
+        # index.reach inline.
         firsts = list(map(_first, map(_members, clusters)))
         lined = list(map(finding_text if any(map(_body, firsts)) else _title, firsts))
         lined_tokens = tokens_of_each(lined)
         corpus.count(lined_tokens)
         corpus.count(probes)
         reached = list(map(index.probed.intersection, lined_tokens))
-        texts, postings, first_tokens = index.texts, index.postings, index.first_tokens
+        texts, postings = index.texts, index.postings
         for number in compress(range(len(reached)), reached):
-            texts[number] = [lined[number]]
-            first_tokens[number] = lined_tokens[number]
+            texts[number] = [lined_tokens[number]]
             for token in reached[number]:
                 posting = postings.get(token)
                 if posting is None:
                     postings[token] = [number]
                 else:
                     posting.append(number)
-        self.files.append((clusters, lineless, free, index))
+        probes.reverse()  # popped as each finding is matched: its tokens are freed then
+        self.files.append((clusters, lineless, probes, index))
 
     def join(self) -> Iterator[list[_Cluster]]:
         """Each gathered file's clusters, its findings without a line joined in."""
-        corpus, files, sources = self.corpus, self.files, self.sources
+        files = self.files
         files.reverse()  # popped from the end, so each file's index is freed while in cache
         while files:
-            clusters, lineless, free, index = files.pop()
-            for (position, finding), text in zip(lineless, free, strict=True):
-                vector = corpus.vector(text)
-                candidates = index.candidates(vector)
-                target = _best_by_text(finding, vector, clusters, index, candidates)
-                if index.passed_over != [] and _missed(
-                    finding, vector, clusters, index, candidates, target
-                ):
-                    self.missed += 1
+            # its index is freed before its clusters are placed, so that placing them
+            # never adds to the index at the peak (lineless: 31 bytes a finding)
+            yield self._join_file(*files.pop())
+
+    def _join_file(
+        self,
+        clusters: list[_Cluster],
+        lineless: Lineless,
+        probes: list[tuple[str, ...]],
+        index: TextIndex,
+    ) -> list[_Cluster]:
+        """A file's findings without a line (their tokens popped from `probes`, reversed)
+        joined into its `clusters`."""
+        sources = self.sources
+        weigh, probe = self.corpus.weigh, probes.pop
+        positions, findings = lineless
+        for position, finding in zip(positions, findings, strict=True):
+            tokens = probe()
+            vector = weigh(tokens)
+            candidates = index.candidates(vector)
+            target = _best_by_text(finding, vector, clusters, index, candidates)
+            if index.passed_over != [] and _missed(
+                finding, vector, clusters, index, candidates, target
+            ):
+                self.missed += 1
+            if target is None:
                 source = source_of(finding)
                 source = sources.setdefault(source, source)  # kept by its cluster
-                if target is None:
-                    target = _Cluster(len(clusters), 0, 0, position, source, finding)
-                    clusters.append(target)
-                else:
-                    if source != target.source:
-                        if target.others is None:
-                            target.others = {source: 0}  # no line, and the sweep is over
-                        else:
-                            target.others.setdefault(source, 0)
-                    target.members.append(finding)
-                    bots = target.bots
-                    if bots is not None and finding.bot not in bots:
-                        target.bots = (*bots, finding.bot)
-                if is_stated(finding):
-                    _note_stated(target, finding)
-                index.add(target.number, text, vector)
-            self.probes += len(lineless)
-            yield clusters
+                target = _Cluster(len(clusters), 0, 0, position, source, finding)
+                clusters.append(target)
+            else:
+                target.members.append(finding)
+                bots = target.bots
+                if bots is None:  # never: a match's bots are known (`_best_by_text`)
+                    target.bots = tuple({member.bot: None for member in target.members})
+                elif finding.bot not in bots:
+                    target.bots = (*bots, finding.bot)
+            if is_stated(finding):
+                _note_stated(target, finding)
+            index.add(target.number, tokens, vector)
+        self.probes += len(findings)
+        return clusters
 
 
 def _missed(

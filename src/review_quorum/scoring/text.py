@@ -53,6 +53,9 @@ CANDIDATES = 32
 # the better match?) when its probed tokens' postings hold at most this many entries in
 # all; past that, too many to check without undoing the bound.
 CHECKED = 4 * CANDIDATES
+# A file's index holding this many clusters (at least twice as many as it kept the last
+# time) lets go of those no probe can reach any more (`TextIndex.let_go`).
+HELD = 1024
 
 Vector = dict[str, float]
 
@@ -73,6 +76,13 @@ def tokens_of_each(texts: list[str]) -> list[tuple[str, ...]]:
     lowered = list(map(str.lower, texts))
     split = str.split if _plain("".join(lowered)) else _TOKEN.findall
     return list(map(tuple, map(_NONEMPTY, map(_STEMS_OF, map(split, lowered)))))
+
+
+def tokens_of_texts(texts: list[str]) -> list[tuple[str, ...]]:
+    """`tokens` of each of `texts`, one tuple shared by the same texts (a file's findings
+    without a line: near-identical ones repeat a few texts thousands of times). No cache
+    outlives the call: the tuples are kept by the caller only as long as it needs them."""
+    return list(map(_Texts().__getitem__, texts))
 
 
 def _plain(lowered: str) -> bool:
@@ -100,6 +110,14 @@ class _Stems(dict[str, str]):
         return stem
 
 
+class _Texts(dict[str, tuple[str, ...]]):
+    """Each text's tokens, worked out the first time the text is looked up."""
+
+    def __missing__(self, text: str) -> tuple[str, ...]:
+        found = self[text] = tokens(text)
+        return found
+
+
 _STEMS = _Stems()
 _STEM_OF = _STEMS.__getitem__
 _STEMS_OF = partial(map, _STEM_OF)
@@ -109,13 +127,13 @@ _NONEMPTY = partial(filter, None)
 class Corpus:
     """Document frequencies over the texts that take part in text matching.
 
-    Texts are tokenized (`tokens`, once per distinct text, or `tokens_of_each`) as they
-    are gathered, and `count` takes the token sets of each batch of documents, all of
-    them before the first vector is made.
+    Texts are tokenized (`tokens_of_texts` or `tokens_of_each`) as they are gathered, and
+    `count` takes the tokens of each batch of documents, all of them before the first
+    vector is made. The corpus keeps no text's tokens: those who weigh them do, as long
+    as they can be asked for.
     """
 
     def __init__(self) -> None:
-        self._tokens: dict[str, tuple[str, ...]] = {}
         self.size = 0
         self.frequency: Counter[str] = Counter()
         self._idfs: dict[str, float] = {}
@@ -133,18 +151,9 @@ class Corpus:
             idf = self._idfs[token] = math.log((1 + size) / (1 + self.frequency[token])) + 1
         return idf
 
-    def tokens(self, text: str) -> tuple[str, ...]:
-        found = self._tokens.get(text)
-        if found is None:
-            found = self._tokens[text] = tokens(text)
-        return found
-
-    def vector(self, text: str) -> Vector:
-        """The unit TF-IDF vector of `text` (idf = ln((1 + n) / (1 + df)) + 1)."""
-        return self.weigh(self.tokens(text))
-
     def weigh(self, tokens: Sequence[str]) -> Vector:
-        """The unit TF-IDF vector of a text whose tokens are `tokens`."""
+        """The unit TF-IDF vector of a text whose tokens are `tokens` (idf = ln((1 + n) /
+        (1 + df)) + 1)."""
         known = self._idfs.get  # every idf is at least 1, so a miss is the only falsy value
         if len(set(tokens)) == len(tokens):  # each token once (most texts): weights in C
             found = list(map(known, tokens))  # 1 * idf is the idf
@@ -175,53 +184,78 @@ class TextIndex:
     postings of other tokens would never be read, and a cluster with none of them can
     never be a candidate, so neither is kept.
 
-    Each new member costs its own tokens, whatever the size of its cluster: a cluster of
-    several members keeps the set of tokens it is posted under, and a sum once made takes
-    each further member's vector as it comes. The sum is made by adding the members'
-    vectors in member order either way, so it is the same floating-point sum.
+    Each new member costs its own tokens, whatever the size of its cluster: a sum once
+    made takes each further member's vector as it comes, and its tokens are those its
+    cluster is posted under (the probed ones among them), so no set of them is kept. The
+    sum is made by adding the members' vectors in member order either way, so it is the
+    same floating-point sum; once made, its members' tokens are never asked for again.
     """
 
     def __init__(self, corpus: Corpus, probed: set[str]) -> None:
         self.corpus = corpus
         self.probed = probed
         self.postings: dict[str, list[int]] = {}
-        self.texts: dict[int, list[str]] = {}
-        # The tokens of a cluster's first text where the caller had them (lined clusters):
-        # kept here, in a small dict per file, rather than in the corpus's cache of texts.
-        self.first_tokens: dict[int, tuple[str, ...]] = {}
+        # Each cluster's members' tokens, as long as its sum is not made; then only their
+        # number is read, and each is the empty tuple (lineless, 1,000,000 findings: the
+        # tokens of every text, 80 bytes a finding, were alive at the end of matching).
+        self.texts: dict[int, list[tuple[str, ...]]] = {}
         self.sums: dict[int, Vector] = {}
-        self._posted: dict[int, set[str]] = {}  # of clusters with more than one member
         self.bounded = 0  # probes that compared `CANDIDATES` of more clusters
         # The last probe's clusters left out by the bound, in cluster order: empty when it
         # did not apply, None when the postings held more than `CHECKED` entries.
         self.passed_over: list[int] | None = []
+        self._held = HELD  # clusters held when `let_go` is next called
 
-    def reach(self, cluster: int, text: str, reached: set[str]) -> None:
-        """A new cluster whose first text holds the probed tokens `reached` (not empty)."""
-        self.texts[cluster] = [text]
+    def reach(self, cluster: int, tokens: tuple[str, ...], reached: set[str]) -> None:
+        """A new cluster whose first text, `tokens`, holds the probed tokens `reached`
+        (not empty)."""
+        texts = self.texts
+        texts[cluster] = [tokens]
         self._post(cluster, reached)
+        if len(texts) >= self._held:
+            self.let_go()
 
-    def add(self, cluster: int, text: str, vector: Vector) -> None:
-        """A member's text (and its vector): a new cluster's first, or a further one."""
-        tokens = self.corpus.tokens
+    def let_go(self) -> None:
+        """Forget the sums and texts of the clusters no probe can reach any more.
+
+        A probe reaches a cluster through a token's latest `CANDIDATES` postings, or
+        through any of them while its tokens' postings hold at most `CHECKED` in all: a
+        cluster posted only under longer postings, and outside the latest of each, is
+        never a candidate again (nor passed over), so it never gains a member either.
+        Postings only grow, so it stays out. Where every word is common (lineless,
+        1,000,000 findings), nearly every cluster is out soon after it is made: their
+        sums took 174 bytes a finding at the end of matching. Called as the clusters
+        held double, each call costs the postings it reads and the clusters it checks.
+        """
+        live = set(
+            chain.from_iterable(
+                posting if len(posting) <= CHECKED else posting[-CANDIDATES:]
+                for posting in self.postings.values()
+            )
+        )
+        texts, sums = self.texts, self.sums
+        for cluster in texts.keys() - live:
+            del texts[cluster]
+            sums.pop(cluster, None)
+        self._held = max(2 * len(texts), HELD)
+
+    def add(self, cluster: int, tokens: tuple[str, ...], vector: Vector) -> None:
+        """A member's text (its tokens and vector): a new cluster's first, or a further one."""
+        reached = self.probed.intersection(tokens)
         texts = self.texts.get(cluster)
         if texts is None:
-            reached = self.probed.intersection(tokens(text))
             if reached:  # else no probe can reach this cluster through this text
-                self.reach(cluster, text, reached)
+                self.reach(cluster, tokens, reached)
             return
-        posted = self._posted.get(cluster)
-        if posted is None:
-            first = self.first_tokens.get(cluster)
-            posted = self._posted[cluster] = self.probed.intersection(
-                tokens(texts[0]) if first is None else first
-            )
-        new = self.probed.intersection(tokens(text)) - posted
-        self._post(cluster, new)
-        posted |= new
-        texts.append(text)
         total = self.sums.get(cluster)
-        if total is not None:
+        if total is None:  # posted under the probed tokens of its members' texts
+            self._post(cluster, reached.difference(*texts))
+            texts.append(tokens)
+        else:
+            # A sum holds each token of its members' texts: those posted are its probed
+            # ones. A set of them kept per cluster took 178 bytes a finding (lineless).
+            self._post(cluster, reached.difference(total))
+            texts.append(())
             _accumulate(total, vector)
 
     def _post(self, cluster: int, new: set[str]) -> None:
@@ -263,13 +297,11 @@ class TextIndex:
         texts = self.texts[cluster]
         if total is None:
             # most clusters have one member: the sum is its vector (0.0 + w is w)
-            first = self.first_tokens.get(cluster)
-            corpus = self.corpus
-            total = self.sums[cluster] = (
-                corpus.vector(texts[0]) if first is None else corpus.weigh(first)
-            )
-            for text in texts[1:]:
-                _accumulate(total, self.corpus.vector(text))
+            weigh = self.corpus.weigh
+            total = self.sums[cluster] = weigh(texts[0])
+            for tokens in texts[1:]:
+                _accumulate(total, weigh(tokens))
+            self.texts[cluster] = [()] * len(texts)  # their tokens are asked for no more
         dot = math.fsum(map(mul, vector.values(), map(total.get, vector, repeat(0.0))))
         return dot / len(texts)
 
