@@ -107,7 +107,7 @@ class CodeLines:
         try:
             path = path_text(os.path.join(self._root, file))
             return _inside(_resolved(path), self._root) and not _exists(path)
-        except (OSError, ValueError):
+        except (OSError, ValueError, RuntimeError):  # RuntimeError: a loop of links
             return False
 
     def _checkout(self, file: str) -> list[str] | None:
@@ -161,7 +161,7 @@ def _read_lines(root: str, file: str) -> list[str] | None:
             return None
         with open(path, "rb") as source:
             data = source.read()
-    except (OSError, ValueError):
+    except (OSError, ValueError, RuntimeError):  # RuntimeError: a loop of links
         return None
     return data.decode("utf-8", "replace").splitlines()
 
