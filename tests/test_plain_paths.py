@@ -163,3 +163,26 @@ def test_a_finding_on_a_symbolic_link_loop_is_an_unreadable_file_not_a_crash(
     status = main(["review", "--root", root, "--format", "json", str(findings)])
     assert "internal error" not in capsys.readouterr().err
     assert status == 1  # the gate: two bots confirm the finding
+
+
+@pytest.mark.parametrize(
+    ("path", "root", "inside"),
+    [
+        ("C:\\repo\\src\\a.py", "C:\\repo", True),
+        ("C:\\repo", "C:\\repo", True),
+        ("C:\\repo\\a.py", "C:\\", True),
+        ("C:\\repository\\a.py", "C:\\repo", False),
+        ("D:\\repo\\a.py", "C:\\repo", False),
+    ],
+)
+def test_inside_compares_whole_parts_where_the_separator_is_a_backslash(
+    monkeypatch: pytest.MonkeyPatch, path: str, root: str, inside: bool
+) -> None:
+    """On Windows `os.path.realpath` spells paths with backslashes: `_inside` cut them at
+    "/" only, so no file of a checkout was inside it (none read for its lines, none gone),
+    where `Path.is_relative_to` had found them."""
+    from pathlib import PureWindowsPath
+
+    assert PureWindowsPath(path).is_relative_to(root) is inside
+    monkeypatch.setattr(identity.os, "sep", "\\")
+    assert identity._inside(path, root) is inside

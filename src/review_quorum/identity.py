@@ -135,8 +135,9 @@ def _resolved(path: str | Path) -> str:
 
 
 def _inside(path: str, root: str) -> bool:
-    """`Path(path).is_relative_to(root)` for two resolved paths."""
-    return path == root or path.startswith(root.rstrip("/") + "/")
+    """`Path(path).is_relative_to(root)` for two resolved paths (spelt with `os.sep`, a
+    backslash on Windows)."""
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _exists(path: str) -> bool:
