@@ -623,7 +623,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "identity.py",
-        224,
+        225,
         "ranked = sorted(indices, key=lambda index: _order(findings[index]))",
         "ranked = indices",
         "identities swap when the input order changes",

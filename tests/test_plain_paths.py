@@ -141,3 +141,48 @@ def test_a_pyproject_without_a_quorum_table_holds_no_settings(
 def test_the_inputs_size_is_measured_where_pathlib_measured_it(tmp_path: Path, suffix: str) -> None:
     (tmp_path / "in.json").write_bytes(b"[]" * 10)
     assert progress._total_size([str(tmp_path / "in.json") + suffix, "-"]) == 20
+
+
+def test_a_finding_on_a_symbolic_link_loop_is_an_unreadable_file_not_a_crash(
+    tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A link to itself in the checkout (git stores one as any other link) names no file
+    that can be read: no lines, not gone (as a file too large to read), and a review of a
+    finding on it runs; `_resolved` raising pathlib's RuntimeError crashed it (exit 3),
+    and on Python 3.13, whose pathlib no longer raises, it did not before os.path."""
+    from review_quorum.cli import main
+
+    lines = CodeLines(root=tree / "repo")
+    assert lines.line("loop", 1) is None and lines.hashes("loop") is None
+    assert not lines.has_file("loop") and not lines.gone("loop")
+    findings = tmp_path / "f.json"
+    record = '{"bot": "%s", "finding_id": "1", "severity": "high", "category": "bug", '
+    record += '"title": "t", "evidence": {"file": "loop", "line": 1}}'
+    findings.write_text(f"[{record % 'a'}, {record % 'b'}]")
+    root = str(tree / "repo")
+    status = main(["review", "--root", root, "--format", "json", str(findings)])
+    assert "internal error" not in capsys.readouterr().err
+    assert status == 1  # the gate: two bots confirm the finding
+
+
+@pytest.mark.parametrize(
+    ("path", "root", "inside"),
+    [
+        ("C:\\repo\\src\\a.py", "C:\\repo", True),
+        ("C:\\repo", "C:\\repo", True),
+        ("C:\\repo\\a.py", "C:\\", True),
+        ("C:\\repository\\a.py", "C:\\repo", False),
+        ("D:\\repo\\a.py", "C:\\repo", False),
+    ],
+)
+def test_inside_compares_whole_parts_where_the_separator_is_a_backslash(
+    monkeypatch: pytest.MonkeyPatch, path: str, root: str, inside: bool
+) -> None:
+    """On Windows `os.path.realpath` spells paths with backslashes: `_inside` cut them at
+    "/" only, so no file of a checkout was inside it (none read for its lines, none gone),
+    where `Path.is_relative_to` had found them."""
+    from pathlib import PureWindowsPath
+
+    assert PureWindowsPath(path).is_relative_to(root) is inside
+    monkeypatch.setattr(identity.os, "sep", "\\")
+    assert identity._inside(path, root) is inside

@@ -107,7 +107,7 @@ class CodeLines:
         try:
             path = path_text(os.path.join(self._root, file))
             return _inside(_resolved(path), self._root) and not _exists(path)
-        except (OSError, ValueError):
+        except (OSError, ValueError, RuntimeError):  # RuntimeError: a loop of links
             return False
 
     def _checkout(self, file: str) -> list[str] | None:
@@ -135,8 +135,9 @@ def _resolved(path: str | Path) -> str:
 
 
 def _inside(path: str, root: str) -> bool:
-    """`Path(path).is_relative_to(root)` for two resolved paths."""
-    return path == root or path.startswith(root.rstrip("/") + "/")
+    """`Path(path).is_relative_to(root)` for two resolved paths (spelt with `os.sep`, a
+    backslash on Windows)."""
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _exists(path: str) -> bool:
@@ -161,7 +162,7 @@ def _read_lines(root: str, file: str) -> list[str] | None:
             return None
         with open(path, "rb") as source:
             data = source.read()
-    except (OSError, ValueError):
+    except (OSError, ValueError, RuntimeError):  # RuntimeError: a loop of links
         return None
     return data.decode("utf-8", "replace").splitlines()
 

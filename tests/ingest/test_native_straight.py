@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pickle
-from typing import Any
+import re
+from pathlib import Path
+from typing import Any, Literal
 
 import msgspec
 import orjson
@@ -312,3 +314,15 @@ def test_a_finding_read_straight_is_a_finding_like_any_other() -> None:
         msgspec.structs.replace(first, bot="")
     with pytest.raises(FindingError, match="end_line 3 without a start line"):
         msgspec.structs.replace(first.evidence, end_line=3)
+
+
+def test_the_msgspec_the_package_declares_builds_the_twins_decoder() -> None:
+    """`_DecodedFinding.use_only` is `Literal[False]`, which msgspec decodes from 0.22 on:
+    with the 0.21 the package declared, building the decoder raised TypeError ("Literal
+    may only contain None/integers/strings") when the native reader was imported, and
+    every `quorum consensus` or `review` ended in an internal error."""
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    floor = re.search(r'"msgspec>=([0-9.]+)"', pyproject.read_text(encoding="utf-8"))
+    assert floor is not None
+    assert tuple(map(int, floor.group(1).split("."))) >= (0, 22)
+    assert msgspec.json.decode(b"false", type=Literal[False]) is False
