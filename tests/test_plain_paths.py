@@ -184,7 +184,7 @@ def test_inside_compares_whole_parts_where_the_separator_is_a_backslash(
     from pathlib import PureWindowsPath
 
     assert PureWindowsPath(path).is_relative_to(root) is inside
-    monkeypatch.setattr(identity.os, "sep", "\\")
+    monkeypatch.setattr("review_quorum.identity.os.sep", "\\")
     assert identity._inside(path, root) is inside
 
 
