@@ -607,7 +607,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "identity.py",
-        84,
+        85,
         "return lines[line - 1] if",
         "return lines[line] if",
         "the flagged line's text is read one line off",
@@ -623,7 +623,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "identity.py",
-        225,
+        226,
         "ranked = sorted(indices, key=lambda index: _order(findings[index]))",
         "ranked = indices",
         "identities swap when the input order changes",

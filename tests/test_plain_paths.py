@@ -184,5 +184,26 @@ def test_inside_compares_whole_parts_where_the_separator_is_a_backslash(
     from pathlib import PureWindowsPath
 
     assert PureWindowsPath(path).is_relative_to(root) is inside
-    monkeypatch.setattr(identity.os, "sep", "\\")
+    monkeypatch.setattr("review_quorum.identity.os.sep", "\\")
     assert identity._inside(path, root) is inside
+
+
+def test_a_checkout_that_is_a_symbolic_link_loop_reads_no_lines_and_does_not_crash(
+    tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--root` (or `post --checkout`) naming a link to itself holds no file, as a checkout
+    that is not there: the review runs and says the same as with a missing directory
+    (it crashed with pathlib's RuntimeError, exit 3)."""
+    from review_quorum.cli import main
+
+    loop = tree / "repo" / "loop"
+    lines = CodeLines(root=loop)
+    assert lines.has_root and lines.line("a.py", 1) is None and not lines.has_file("a.py")
+    findings = tmp_path / "f.json"
+    record = '{"bot": "a", "finding_id": "1", "severity": "high", "category": "bug", '
+    findings.write_text(f'[{record}"title": "t", "evidence": {{"file": "a.py", "line": 1}}}}]')
+    said = []
+    for root in (loop, tmp_path / "missing"):
+        status = main(["review", "--root", str(root), "--format", "json", str(findings)])
+        said.append((status, capsys.readouterr().out))
+    assert said[0] == said[1] and said[0][0] == 0  # one bot: the gate passes

@@ -61,7 +61,8 @@ class CodeLines:
     """
 
     def __init__(self, *, root: str | Path | None = None, diff: DiffScope | None = None):
-        self._root = _resolved(root) if root is not None else None
+        # A checkout that is a loop of links holds no file, as one that is not there.
+        self._root = os.path.realpath(root) if root is not None else None
         self._diff = diff
         self._files: dict[str, list[str] | None] = {}
         self._hashes: dict[str, frozenset[str] | None] = {}
