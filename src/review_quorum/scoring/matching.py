@@ -372,9 +372,8 @@ class _ByText:
             else:
                 target.members.append(finding)
                 bots = target.bots
-                if bots is None:  # never: a match's bots are known (`_best_by_text`)
-                    target.bots = tuple({member.bot: None for member in target.members})
-                elif finding.bot not in bots:
+                assert bots is not None  # `_best_by_text` made them for the cluster it chose
+                if finding.bot not in bots:
                     target.bots = (*bots, finding.bot)
             if is_stated(finding):
                 _note_stated(target, finding)
