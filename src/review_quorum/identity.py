@@ -27,11 +27,11 @@ identity is 32 hex digits. The reporters map an id they do not know (an earlier 
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from review_quorum.digests import sha256
 from review_quorum.ingest.base import path_text
 from review_quorum.model import ConsensusFinding
 from review_quorum.scope import DiffScope
@@ -45,7 +45,7 @@ MAX_SOURCE_BYTES = 4 << 20  # a larger file is not read for its lines (generated
 
 def _digest(*parts: str, digits: int = IDENTITY_DIGITS) -> str:
     text = "\0".join(parts)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:digits]
+    return sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:digits]
 
 
 def normal_line(text: str) -> str:

@@ -146,6 +146,8 @@ def test_the_readme_example_loads_only_what_it_uses() -> None:
     # paths are read with os.path (the checkout's lines too): not pathlib, urllib.parse
     # and ipaddress
     assert {"pathlib", "urllib.parse", "ipaddress"} & loaded == set()
+    # identities and anchors are digests of short texts: CPython's own SHA-256, not OpenSSL
+    assert {"hashlib", "_hashlib"} & loaded == set()
 
 
 @pytest.mark.parametrize("columns", [None, "100", "1", "0", "-3", "wide"])

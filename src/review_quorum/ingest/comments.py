@@ -16,12 +16,12 @@ duplicates and anchors are found whether the files are given apart or merged fir
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 
 import msgspec
 
 from review_quorum.comment_kinds import CommentKind
+from review_quorum.digests import sha256
 from review_quorum.errors import FindingError, Skipped, shown
 from review_quorum.ingest.base import Batch, ReadOptions
 from review_quorum.ingest.bots import BY_NAME, PARSERS, Comment, ParsedFinding
@@ -129,7 +129,7 @@ class _Reading:
             self.reads.append(read)
 
     def finish(self) -> Batch:
-        anchors = {hashlib.sha256(path.encode()).hexdigest(): path for path in self.paths}
+        anchors = {sha256(path.encode()).hexdigest(): path for path in self.paths}
         inline = {_identity(read): read for read in self.reads if not read.draft.from_summary}
         batch = Batch()
         for read in self.reads:

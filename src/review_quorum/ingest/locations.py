@@ -8,6 +8,7 @@ module imports nothing from the readers, so every reader can use it.
 
 from __future__ import annotations
 
+import functools
 import re
 
 _EXTENSION_WORDS = (
@@ -20,10 +21,17 @@ _EXTENSION_WORDS = (
 SOURCE_EXTENSIONS = frozenset(_EXTENSION_WORDS.split())
 SOURCE_NAMES = frozenset(["Dockerfile", "Makefile", "Containerfile", "Jenkinsfile", "Gemfile"])
 
-_LOCATION = re.compile(
-    r"([^\s:#`'\"()\[\]<>,;]{1,1024})"
-    r"(?::(\d{1,9})(?:[-–](\d{1,9}))?(?::\d{1,9})?|#L(\d{1,9})(?:-L?(\d{1,9}))?)?:?"
-)
+
+@functools.cache
+def _location() -> re.Pattern[str]:
+    """A path with its line or span, as text names one (compiled on first use: the
+    largest pattern of the readers, which comments with a position never need)."""
+    return re.compile(
+        r"([^\s:#`'\"()\[\]<>,;]{1,1024})"
+        r"(?::(\d{1,9})(?:[-–](\d{1,9}))?(?::\d{1,9})?|#L(\d{1,9})(?:-L?(\d{1,9}))?)?:?"
+    )
+
+
 _TOKEN_EDGES = "`'\"()[]<>,;*"
 _DIGITS = re.compile(r"\d{1,9}")
 
@@ -51,7 +59,7 @@ def source_location(token: str) -> tuple[str, int | None, int | None] | None:
     """(path, line, end_line) when `token` names a source file (``src/a.py:3-5``,
     ``a.py#L3``, ``Dockerfile``), else None."""
     token = token.strip(_TOKEN_EDGES).replace("\\", "/")
-    match = _LOCATION.fullmatch(token)
+    match = _location().fullmatch(token)
     if match is None:
         return None
     path = match.group(1).removeprefix("./")

@@ -11,7 +11,6 @@ GitHub review payload and the sticky summary, so a saved plan can be posted late
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -222,5 +221,7 @@ def render(plan: ReviewPlan) -> str:
 def content_digest(plan: ReviewPlan) -> str:
     """The SHA-256 of the plan's report as canonical JSON (sorted keys): a run's identity
     in the history, the same for a plan and for that plan saved and read back."""
+    import hashlib  # OpenSSL, for a document of any size: loaded when a run is recorded
+
     canonical = msgspec.json.encode(report(plan), order="sorted")
     return hashlib.sha256(canonical).hexdigest()
