@@ -150,6 +150,27 @@ def test_the_readme_example_loads_only_what_it_uses() -> None:
     assert {"hashlib", "_hashlib"} & loaded == set()
 
 
+def test_a_json_review_loads_openssl_only_to_record_the_run(tmp_path: Path) -> None:
+    argv = ["review", *(str(path) for path in sorted((EXAMPLE / "analysers").glob("*.sarif")))]
+    argv += ["--format", "json", "-o", str(tmp_path / "plan.json")]
+    assert {"hashlib", "_hashlib"} & modules_after(argv) == set()
+    # the content digest hashes the whole report: hashlib (OpenSSL) when a run is recorded
+    recorded = modules_after(
+        [
+            *argv,
+            "--db",
+            str(tmp_path / "h.db"),
+            "--repo",
+            "o/r",
+            "--pr",
+            "1",
+            "--head-sha",
+            "a" * 40,
+        ]
+    )
+    assert "_hashlib" in recorded
+
+
 @pytest.mark.parametrize("columns", [None, "100", "1", "0", "-3", "wide"])
 @pytest.mark.parametrize("terminal", [None, (0, 0), (57, 20)])  # None: not a terminal
 def test_help_is_as_wide_as_shutil_would_make_it(
