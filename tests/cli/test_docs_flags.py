@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from conftest import REPO_ROOT
-from review_quorum.cli import COMMANDS
+from review_quorum.cli import COMMANDS, SUMMARIES
 
 PAGES = {
     "consensus": ["review.md"],
@@ -77,3 +77,15 @@ def test_post_help_and_page_name_both_platforms() -> None:
     synopsis = (REPO_ROOT / "docs" / "github.md").read_text().split("```", 2)[1]
     reporters = next(a for a in parser._actions if "--reporter" in a.option_strings).choices
     assert reporters is not None and all(name in synopsis for name in reporters)
+
+
+def test_post_help_names_every_platform_it_posts_to_and_its_token() -> None:
+    parser = command_parsers()["post"]
+    summary = SUMMARIES["post"]
+    description = " ".join((parser.description or "").split())
+    for platform in ("GitHub", "GitLab", "Azure DevOps", "Bitbucket"):
+        assert platform in summary and platform in description
+    reporters = next(a for a in parser._actions if "--reporter" in a.option_strings).choices
+    assert reporters is not None and all(f"{name}" in description for name in reporters)
+    tokens = ("GITHUB_TOKEN", "GITLAB_TOKEN", "AZURE_DEVOPS_TOKEN", "BITBUCKET_TOKEN")
+    assert all(token in description for token in tokens)

@@ -108,7 +108,7 @@ not pay for the history, labels and statistics modules."""
 SUMMARIES: dict[str, str] = {
     "consensus": "cluster findings and score how many bots agree on each",
     "review": "plan one consolidated pull request review and gate on it",
-    "post": "post a saved review plan to a GitHub pull request or a GitLab merge request",
+    "post": "post a saved review plan to GitHub, GitLab, Azure DevOps or Bitbucket",
     "score": "score verified findings (0..100, a band) and decide where each is posted",
     "threshold": "show the score and band a posting threshold resolves to",
     "history": "read what happened to past bot comments, and show it",

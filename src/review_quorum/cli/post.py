@@ -61,13 +61,18 @@ LEVELS = [level.value for level in ConsensusLevel]
 def add_parser(subparsers: Any) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "post",
-        help="post a saved review plan to a GitHub pull request or a GitLab merge request",
+        help="post a saved review plan to GitHub, GitLab, Azure DevOps or Bitbucket",
         description=(
-            "Post a plan saved by `quorum review --format json` as one review plus one sticky "
-            "summary comment (--reporter github-review, the default), as a check run "
-            "(github-check) or as discussions and a note on a GitLab merge request (gitlab-mr). "
-            "Re-running never duplicates a comment. Needs GITHUB_TOKEN, or GITLAB_TOKEN for "
-            "gitlab-mr."
+            "Post a plan saved by `quorum review --format json`: to a GitHub pull request as "
+            "one review plus one sticky summary comment (--reporter github-review, the "
+            "default) or as a check run (github-check); to a GitLab merge request as "
+            "discussions and a note (gitlab-mr); to an Azure DevOps pull request as threads "
+            "and a summary thread (azure-devops-pr); to a Bitbucket Cloud pull request as "
+            "comments and a summary comment (bitbucket-pr) or as a Code Insights report "
+            "(bitbucket-insights); `local` prints the review instead. Re-running never "
+            "duplicates a comment. Needs GITHUB_TOKEN, GITLAB_TOKEN, AZURE_DEVOPS_TOKEN (or "
+            "SYSTEM_ACCESSTOKEN in a pipeline), or BITBUCKET_TOKEN (or BITBUCKET_USERNAME with "
+            "BITBUCKET_APP_PASSWORD)."
         ),
     )
     parser.add_argument("plan", metavar="PLAN.json", help="the plan ('-' reads standard input)")
