@@ -24,3 +24,16 @@ def test_ci_runs_the_readmes_test_command_as_written() -> None:
     _, tests = readme_commands()
     ci = (REPO_ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert tests in ci
+
+
+def test_the_readme_counts_the_bots_read_and_names_every_platform_posted_to() -> None:
+    from review_quorum.cli.reporters import REPORTERS
+    from review_quorum.ingest.bots import BOT_NAMES
+
+    text = " ".join((REPO_ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert f"the comments of {len(BOT_NAMES)} review bots" in text
+    platforms = {"github": "GitHub", "gitlab": "GitLab", "azure": "Azure DevOps"}
+    platforms["bitbucket"] = "Bitbucket"
+    posted_to = {prefix for prefix in platforms for name in REPORTERS if name.startswith(prefix)}
+    post_row = next(line for line in text.split("|") if "post a review saved" in line)
+    assert all(platforms[prefix] in post_row for prefix in posted_to)
