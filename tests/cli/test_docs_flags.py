@@ -83,8 +83,10 @@ def test_post_help_names_every_platform_it_posts_to_and_its_token() -> None:
     parser = command_parsers()["post"]
     summary = SUMMARIES["post"]
     description = " ".join((parser.description or "").split())
+    titles = [group.title or "" for group in parser._action_groups if "posting" in str(group.title)]
     for platform in ("GitHub", "GitLab", "Azure DevOps", "Bitbucket"):
         assert platform in summary and platform in description
+        assert titles and all(platform in title for title in titles)
     reporters = next(a for a in parser._actions if "--reporter" in a.option_strings).choices
     assert reporters is not None and all(f"{name}" in description for name in reporters)
     tokens = ("GITHUB_TOKEN", "GITLAB_TOKEN", "AZURE_DEVOPS_TOKEN", "BITBUCKET_TOKEN")

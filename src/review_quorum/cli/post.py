@@ -109,7 +109,9 @@ def add_parser(subparsers: Any) -> None:
 
 def add_post_arguments(parser: argparse.ArgumentParser) -> None:
     """The posting options shared by `quorum post` and `quorum review --post`."""
-    group = parser.add_argument_group("posting the review (GitHub or GitLab)")
+    group = parser.add_argument_group(
+        "posting the review (GitHub, GitLab, Azure DevOps or Bitbucket)"
+    )
     group.add_argument(
         "--reporter",
         choices=config.REPORTERS,
