@@ -91,3 +91,11 @@ def test_post_help_names_every_platform_it_posts_to_and_its_token() -> None:
     assert reporters is not None and all(f"{name}" in description for name in reporters)
     tokens = ("GITHUB_TOKEN", "GITLAB_TOKEN", "AZURE_DEVOPS_TOKEN", "BITBUCKET_TOKEN")
     assert all(token in description for token in tokens)
+
+
+def test_the_posting_flags_only_github_honours_say_so() -> None:
+    # the thread platforms refuse them (`reporters.threads.thread_draft`): the help says why
+    parser = command_parsers()["post"]
+    helps = {a.option_strings[0]: a.help or "" for a in parser._actions if a.option_strings}
+    assert helps["--hide-duplicates"].startswith("GitHub:")
+    assert "link (GitHub)" in helps["--inline-mode"]

@@ -154,14 +154,14 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
         "--hide-duplicates",
         action=argparse.BooleanOptionalAction,
         default=False,
-        help="minimize the bots' comments that repeat a finding quorum reports (shown again "
-        "when the finding changes; humans' comments and replied threads are never hidden)",
+        help="GitHub: minimize the bots' comments that repeat a finding quorum reports (shown "
+        "again when the finding changes; humans' comments and replied threads are never hidden)",
     )
     group.add_argument(
         "--inline-mode",
         choices=INLINE_MODES,
-        help="post: quorum's own inline comments (default); link: none, the summary links each "
-        "finding to the bot comment that raised it",
+        help="post: quorum's own inline comments (default); link (GitHub): none, the summary "
+        "links each finding to the bot comment that raised it",
     )
     group.add_argument(
         "--dry-run",
