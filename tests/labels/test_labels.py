@@ -103,6 +103,35 @@ def test_missing_beside_files_are_named(tmp_path: Path) -> None:
         review_bots.load(units)
 
 
+UNIT = {"judge": "j", "pr": "o/r#1", "tool": "alpha", "unit": 0, "text": "t", "label": "tp"}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"golden": 5}, "line 1: 'golden' must be a list of golden ids, not 5"),
+        ({"golden": "o/r#1:g0"}, "line 1: 'golden' must be a list of golden ids, not \"o/r#1:g0\""),
+        ({"tool": ""}, "line 1: 'tool' must be a non-empty string, not \"\""),
+        ({"tool": None}, "line 1: 'tool' must be a non-empty string, not null"),
+        ({"pr": {"a": 1}}, "line 1: 'pr' must be a non-empty string, not {\"a\": 1}"),
+        ({"unit": True}, "line 1: 'unit' must be a number or a string, not true"),
+        ({"text": 5}, "line 1: 'text' must be a string, not 5"),
+        ({"label": "maybe"}, "line 1: 'label' must be tp, fp or trigger, not \"maybe\""),
+        ({"label": None}, "line 1: 'label' must be tp, fp or trigger, not null"),
+    ],
+)
+def test_review_bots_unit_fields_of_the_wrong_type_are_errors_at_their_line(
+    tmp_path: Path, change: dict[str, object], message: str
+) -> None:
+    units = tmp_path / "units.jsonl"
+    units.write_text(json.dumps({**UNIT, **change}) + "\n")
+    (tmp_path / "golden.jsonl").write_text("")
+    (tmp_path / "reviewed.json").write_text('{"j": {"o/r#1": ["alpha"]}}')
+    with pytest.raises(InputError) as caught:
+        review_bots.load(units)
+    assert str(caught.value) == f"{units}:{message}"
+
+
 # --- line ranges are intervals: the same answers as the per-line definition ---------------
 
 LABEL_RANGES = st.lists(
