@@ -132,6 +132,27 @@ def test_review_bots_unit_fields_of_the_wrong_type_are_errors_at_their_line(
     assert str(caught.value) == f"{units}:{message}"
 
 
+@pytest.mark.parametrize(
+    ("reviewed", "message"),
+    [
+        ('{"j": {"o/r#1": 5}}', "/j/o~1r#1: expected a list of tool names, not 5"),
+        ('{"j": {"o/r#1": "alpha"}}', '/j/o~1r#1: expected a list of tool names, not "alpha"'),
+        ('{"j": {"o/r#1": ["alpha", null]}}', "/j/o~1r#1: expected a list of tool names"),
+        ('{"j": {"o/r#1": ["alpha", ""]}}', "/j/o~1r#1: expected a list of tool names"),
+    ],
+)
+def test_review_bots_reviewed_tools_must_be_lists_of_names(
+    tmp_path: Path, reviewed: str, message: str
+) -> None:
+    units = tmp_path / "units.jsonl"
+    units.write_text(json.dumps(UNIT) + "\n")
+    (tmp_path / "golden.jsonl").write_text("")
+    (tmp_path / "reviewed.json").write_text(reviewed)
+    with pytest.raises(InputError) as caught:
+        review_bots.load(units)
+    assert str(caught.value).startswith(f"{tmp_path / 'reviewed.json'}:{message}")
+
+
 # --- line ranges are intervals: the same answers as the per-line definition ---------------
 
 LABEL_RANGES = st.lists(

@@ -20,6 +20,7 @@ import msgspec
 import orjson
 
 from review_quorum.errors import InputError, shown
+from review_quorum.ingest.base import pointer
 from review_quorum.labels.base import Kept, Metrics, Run, read_label_file
 from review_quorum.model import Evidence, NormalizedFinding, Severity
 
@@ -160,4 +161,8 @@ def _reviewed(path: Path, judge: str) -> dict[str, list[str]]:
     table = document.get(judge) if isinstance(document, dict) else None
     if not isinstance(table, dict):
         raise InputError(str(path), f"/{judge}", "expected an object of pull requests")
-    return {str(pr): [str(tool) for tool in tools] for pr, tools in table.items()}
+    for pr, tools in table.items():
+        if not isinstance(tools, list) or not all(isinstance(t, str) and t for t in tools):
+            where, value = pointer(judge, pr), shown(tools)
+            raise InputError(str(path), where, f"expected a list of tool names, not {value}")
+    return table
