@@ -77,6 +77,6 @@ def _case(row: list[str], source: str, where: str) -> TestCase:
     name, category, real, cwe = (cell.strip() for cell in row[:4])
     if real.lower() not in ("true", "false"):
         raise InputError(source, where, f"'real vulnerability' must be true or false, not {real!r}")
-    if not cwe.isdigit():
+    if not (cwe.isascii() and cwe.isdigit()):  # int() refuses some digits: superscripts
         raise InputError(source, where, f"CWE must be a number, not {cwe!r}")
     return TestCase(name, category, real.lower() == "true", int(cwe))
