@@ -60,10 +60,13 @@ def load(path: Path) -> OwaspLabels:
     """Read an expectedresults CSV; a bad row is an `InputError` naming its line."""
     text = read_label_file(path).text()
     labels = OwaspLabels(str(path))
-    for number, row in enumerate(csv.reader(io.StringIO(text)), 1):
+    rows = csv.reader(io.StringIO(text))
+    number = 1  # the line a row starts on: a quoted cell may hold line breaks
+    for row in rows:
+        start, number = number, rows.line_num + 1
         if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
             continue
-        labels.cases[row[0].strip()] = _case(row, str(path), f"line {number}")
+        labels.cases[row[0].strip()] = _case(row, str(path), f"line {start}")
     if not labels.cases:
         raise InputError(str(path), "", "no test cases")
     return labels
