@@ -81,10 +81,20 @@ def test_detection_by_name_and_content() -> None:
         ("bad.jsonl", "[1]\n", "line 1: expected a JSON object"),
         ("bad.csv", "BenchmarkTest00001,sqli,true\n", "line 1: expected 4 columns"),
         ("bad.csv", "# h\nBenchmarkTest00001,sqli,maybe,89\n", "line 2: 'real vulnerability'"),
-        ("bad.csv", '# h\n"a\nb",x,true,1\n\nBenchmarkTest2,x,no,1\n', "line 5: 'real vulnerability'"),
+        (
+            "bad.csv",
+            '# h\n"a\nb",x,true,1\n\nBenchmarkTest2,x,no,1\n',
+            "line 5: 'real vulnerability'",
+        ),
         ("bad.csv", "BenchmarkTest00001,sqli,true,CWE-89\n", "line 1: CWE must be a number"),
         ("bad.csv", "BenchmarkTest00001,sqli,true,\u00b2\n", "line 1: CWE must be a number"),
         ("bad.csv", "# only a header\n", ": no test cases"),
+        (
+            "bad.csv",
+            '# h\nB1,x,true,1\nB2,"' + "x" * 200_000 + '",true,1\n',
+            "line 3: unreadable CSV",
+        ),
+        ("bad.csv", "# h\rB1,x,true,1\rB2,x,no,1\r", "line 3: 'real vulnerability'"),
     ],
 )
 def test_label_errors_name_file_and_line(

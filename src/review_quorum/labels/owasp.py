@@ -60,13 +60,16 @@ def load(path: Path) -> OwaspLabels:
     """Read an expectedresults CSV; a bad row is an `InputError` naming its line."""
     text = read_label_file(path).text()
     labels = OwaspLabels(str(path))
-    rows = csv.reader(io.StringIO(text))
+    rows = csv.reader(io.StringIO(text, newline=""))  # lines end in \n, \r\n or \r
     number = 1  # the line a row starts on: a quoted cell may hold line breaks
-    for row in rows:
-        start, number = number, rows.line_num + 1
-        if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
-            continue
-        labels.cases[row[0].strip()] = _case(row, str(path), f"line {start}")
+    try:
+        for row in rows:
+            start, number = number, rows.line_num + 1
+            if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
+                continue
+            labels.cases[row[0].strip()] = _case(row, str(path), f"line {start}")
+    except csv.Error as err:  # a cell over the reader's size limit
+        raise InputError(str(path), f"line {rows.line_num}", f"unreadable CSV: {err}") from None
     if not labels.cases:
         raise InputError(str(path), "", "no test cases")
     return labels
