@@ -80,6 +80,30 @@ def test_a_bot_count_beyond_the_bound_in_the_config_names_the_file(
     )
 
 
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ('bots = "a,,b"', 'bad value for \'bots\': "a,,b": an empty bot name in "a,,b"'),
+        ('bots = ["a", "-2"]', 'bad value for \'bots\': ["a", "-2"]: "-2" is a number, '),
+        ('bots = "0"', 'bad value for \'bots\': "0": expected at least 1 bot, not "0"'),
+        (
+            f'bots = "{HUGE}"',
+            f'bad value for \'bots\': "{HUGE}": expected at most 10,000 bots, not "{HUGE}"\n',
+        ),
+    ],
+)
+def test_a_bot_list_the_flag_would_refuse_is_refused_in_the_config_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], setting: str, message: str
+) -> None:
+    config = tmp_path / "quorum.toml"
+    config.write_text(f"[tool.quorum]\n{setting}\n")
+    status, out, err = quorum(
+        capsys, "review", FINDINGS, "--config", str(config), "--format", "json"
+    )
+    assert (status, out) == (2, "")
+    assert err.startswith(f"quorum: error: {config}: {message}")
+
+
 # --- nesting and chains that once recursed ----------------------------------------------
 
 
