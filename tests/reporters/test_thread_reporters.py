@@ -42,6 +42,19 @@ def test_link_mode_is_refused_by_name(reporter: str, comments: str, platform: st
     )
 
 
+@pytest.mark.parametrize(("reporter", "comments", "platform"), PLATFORMS)
+def test_the_link_mode_flag_is_refused_with_a_plan_made_to_post(
+    reporter: str, comments: str, platform: str
+) -> None:
+    """`quorum post PLAN --inline-mode link` with a plan of inline comments: the flag is
+    refused as the plan's mode is, not dropped while the inline comments are posted."""
+    with pytest.raises(ConfigError) as caught:
+        REPORTERS[reporter](delivery(PostingOptions(inline_mode="link", dry_run=True)))
+    assert str(caught.value) == (
+        f"--inline-mode link links to GitHub comments: use post on {platform}"
+    )
+
+
 def test_a_client_is_connected_with_the_commands_dry_run_clock_and_sleeper(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
