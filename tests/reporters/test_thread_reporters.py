@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from conftest import FIXTURES
+from review_quorum.cli import main
 from review_quorum.cli.posting import PostingOptions
 from review_quorum.cli.reporters import REPORTERS, Delivery
 from review_quorum.errors import ConfigError
@@ -53,6 +57,40 @@ def test_the_link_mode_flag_is_refused_with_a_plan_made_to_post(
     assert str(caught.value) == (
         f"--inline-mode link links to GitHub comments: use post on {platform}"
     )
+
+
+POSTED_TO = {
+    "gitlab-mr": (["--project", "group/project", "--mr", "4"], '"state": "failed"'),
+    "azure-devops-pr": (
+        ["--organization", "org", "--project", "proj", "--repo", "repo", "--pr", "4"],
+        '"state": "failed"',
+    ),
+    "bitbucket-pr": (["--repo", "work/repo", "--pr", "4"], '"state": "FAILED"'),
+    "bitbucket-insights": (["--repo", "work/repo", "--pr", "4"], '"result": "FAILED"'),
+}
+TOKENS = ("GITLAB_TOKEN", "AZURE_DEVOPS_TOKEN", "SYSTEM_ACCESSTOKEN", "BITBUCKET_TOKEN")
+
+
+@pytest.mark.parametrize("reporter", sorted(POSTED_TO))
+def test_a_saved_plan_cannot_lift_the_posting_runs_gate(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    reporter: str,
+) -> None:
+    """A plan saved with --gate-level none posts the gate of the posting run (confirmed by
+    default, which its confirmed finding fails), as `quorum post --gate-level` says: a
+    plan may lower the run's gate, never lift it."""
+    for name in TOKENS:
+        monkeypatch.delenv(name, raising=False)
+    findings, diff = FIXTURES / "review.findings.json", FIXTURES / "review.pr.diff"
+    plan = str(tmp_path / "plan.json")
+    saving = ["review", str(findings), "--diff", str(diff), "--gate-level", "none"]
+    assert main([*saving, "--format", "json", "-o", plan]) == 0
+    target, failed = POSTED_TO[reporter]
+    capsys.readouterr()
+    assert main(["post", plan, "--reporter", reporter, *target, "--dry-run"]) == 0
+    assert failed in capsys.readouterr().out
 
 
 def test_a_client_is_connected_with_the_commands_dry_run_clock_and_sleeper(
