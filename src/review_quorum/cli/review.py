@@ -328,13 +328,13 @@ def load_baseline(
     if not inputs.baseline:
         return findings if inputs.baseline_db else None
     for path in inputs.baseline:
-        data = read_bytes(path)
-        plan = _saved_plan(data, path)
+        options = ReadOptions(root=root, categories=categories, bot_logins=bot_logins)
+        source = Source(path, read_bytes(path), options)  # as UTF-8, whatever it was written in
+        plan = _saved_plan(source.data, path)
         if plan is not None:
             read = [m for item in plan.findings for m in item.finding.members]
         else:
-            options = ReadOptions(root=root, categories=categories, bot_logins=bot_logins)
-            batch = ingest.read(Source(path, data, options), inputs.input_format)
+            batch = ingest.read(source, inputs.input_format)
             read = list(batch.findings)
             if not read and batch.skipped:
                 first = batch.skipped[0]
