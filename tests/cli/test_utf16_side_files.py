@@ -61,6 +61,24 @@ def test_a_profile_reads_in_every_input_encoding(
     assert results[1][0] == 1  # the gate fails on the confirmed finding: read, and scored
 
 
+@pytest.mark.parametrize("encoding", sorted(ENCODINGS))
+def test_calibrate_reads_its_base_profile_in_every_input_encoding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], encoding: str
+) -> None:
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "encoded").mkdir()
+    (tmp_path / "plain" / "profile.json").write_text(json.dumps(PROFILE), encoding="utf-8")
+    (tmp_path / "encoded" / "profile.json").write_bytes(encoded(json.dumps(PROFILE), encoding))
+    labels = [str(LABELS / "lines.labels.jsonl"), str(LABELS / "lines.findings.json")]
+    results = []
+    for folder in ("plain", "encoded"):
+        profile = str(tmp_path / folder / "profile.json")
+        status, out, err = run(["calibrate", *labels, "--bots", "2", "--profile", profile], capsys)
+        results.append((status, out, err.replace(folder, "FOLDER")))
+    assert results[0] == results[1]
+    assert results[1][0] == 0
+
+
 def copy_encoded(source: Path, target: Path, encoding: str) -> None:
     target.write_bytes(encoded(source.read_text(encoding="utf-8"), encoding))
 

@@ -17,7 +17,7 @@ import argparse
 from typing import Any
 
 from review_quorum import labels
-from review_quorum.cli.common import ExitCode, InputFiles, write_output
+from review_quorum.cli.common import ExitCode, InputFiles, load_profile, write_output
 from review_quorum.cli.evaluate import add_label_options, load_runs
 from review_quorum.cli.history import positive
 from review_quorum.cli.progress import note
@@ -121,4 +121,4 @@ def _refuse(args: argparse.Namespace, options: dict[str, object], why: str) -> N
 
 
 def _base(path: str | None) -> Profile:
-    return Profile.load(path) if path else Profile.default()
+    return load_profile(path) or Profile.default()  # read as inputs are
