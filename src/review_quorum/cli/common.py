@@ -426,7 +426,9 @@ def load_profile(path: str | None) -> Profile | None:
     if path is None:
         return None
     name = "<stdin>" if path == "-" else path
-    return Profile.from_json(Source(name, read_bytes(path)).data, name)  # as inputs are read
+    source = Source(name, read_bytes(path))  # as inputs are read
+    source.text()  # bytes that are not UTF-8: an error at their line and column
+    return Profile.from_json(source.data, name)
 
 
 def load_verdicts(path: str | None) -> list[AttachedVerdictInput]:
