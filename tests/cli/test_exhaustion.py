@@ -320,6 +320,36 @@ def test_standard_output_on_a_full_disk_is_an_error_naming_it(
     )
 
 
+@pytest.mark.parametrize(
+    ("closed", "extra", "status", "last"),
+    [
+        (">&-", [], 2, "quorum: error: <stdout>: cannot write: standard output is closed"),
+        (">&-", ["-o", "{out}"], 1, None),  # nothing goes to standard output: all is written
+        ("2>&-", ["-o", "{out}"], 1, None),  # nothing can be said, the review is written
+    ],
+)
+def test_a_closed_standard_stream_is_an_error_naming_it_not_a_crash(
+    tmp_path: Path, closed: str, extra: list[str], status: int, last: str | None
+) -> None:
+    """`quorum review ... >&-`: Python starts without sys.stdout (or sys.stderr)."""
+    out = tmp_path / "review.md"
+    argv = ["review", FINDINGS, "--bots", "3", *(a.format(out=out) for a in extra)]
+    done = subprocess.run(
+        ["sh", "-c", f'exec "$0" -m review_quorum "$@" {closed}', sys.executable, *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    said = done.stdout + done.stderr
+    assert "internal error" not in said and "Traceback" not in said
+    lines = done.stderr.splitlines()
+    assert (done.returncode, lines[-1] if last else out.read_text()[:30]) == (
+        status,
+        last or "<!-- review-quorum:summary -->",
+    )
+
+
 class FailingStream(io.StringIO):
     def __init__(self, error: OSError) -> None:
         super().__init__()
