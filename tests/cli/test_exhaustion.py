@@ -104,6 +104,44 @@ def test_a_bot_list_the_flag_would_refuse_is_refused_in_the_config_naming_it(
     assert err.startswith(f"quorum: error: {config}: {message}")
 
 
+@pytest.mark.parametrize("digits", [20, 5000])
+def test_a_cwe_id_beyond_every_cwe_skips_its_finding_and_the_plan_reads_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], digits: int
+) -> None:
+    """A tag `cwe-999...9` crashed int() past 4,300 digits (exit 3); past 64 bits it was
+    written into a plan that quorum post then refused."""
+    rules = [
+        {"id": "B1", "properties": {"tags": ["external/cwe/cwe-89"]}},
+        {"id": "B2", "properties": {"tags": ["external/cwe/cwe-" + "9" * digits]}},
+    ]
+    results = [
+        {
+            "ruleId": rule,
+            "message": {"text": f"finding {rule}"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": "app.py"},
+                        "region": {"startLine": 3},
+                    }
+                }
+            ],
+        }
+        for rule in ("B1", "B2")
+    ]
+    run = {"tool": {"driver": {"name": "Bandit", "rules": rules}}, "results": results}
+    sarif, plan = tmp_path / "bandit.sarif", tmp_path / "plan.json"
+    sarif.write_text(json.dumps({"version": "2.1.0", "runs": [run]}), encoding="utf-8")
+    argv = ["review", str(sarif), "--bots", "1", "--format", "json", "-o", str(plan)]
+    assert quorum(capsys, *argv)[0] in (0, 1)
+    report = json.loads(plan.read_text(encoding="utf-8"))
+    assert [m["finding_id"] for f in report["findings"] for m in f["members"]] == ["B1"]
+    assert [s["reason"] for s in report["skipped"]] == [
+        "finding 'B2' from 'bandit': CWE ids must be at most 2147483647"
+    ]
+    assert quorum(capsys, "verify", str(plan), "--verifier-cmd", "true")[0] == 0
+
+
 # --- nesting and chains that once recursed ----------------------------------------------
 
 

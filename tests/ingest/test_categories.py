@@ -167,6 +167,7 @@ def test_family_beats_cwe_because_tool_cwe_tags_disagree() -> None:
         (["CWE-400: Uncontrolled Resource Consumption", "LOW CONFIDENCE"], (400,)),
         (["cwe_22", "CWE 79", "CWE-79"], (22, 79)),
         ([None, 7, "no weakness here"], ()),
+        (["cwe-2147483647", "cwe-" + "9" * 5000], (2**31 - 1, 2**31)),  # one past the last
     ],
 )
 def test_cwe_ids_are_found_in_tags_and_properties(

@@ -43,6 +43,7 @@ from review_quorum.ingest.category_tables import (
     TAG_CATEGORIES,
     TOOL_ALIASES,
 )
+from review_quorum.model import MAX_CWE
 
 
 def tool_name(name: str) -> str:
@@ -60,8 +61,14 @@ def cwe_ids(texts: Iterable[object]) -> tuple[int, ...]:
     found: dict[int, None] = {}
     for text in texts:
         if isinstance(text, str) and ("cwe" in text or "CWE" in text):
-            found.update((int(number), None) for number in _CWE.findall(text))
+            found.update((_cwe_number(number), None) for number in _CWE.findall(text))
     return tuple(found)
+
+
+def _cwe_number(digits: str) -> int:
+    """`digits` as a number; more digits than `MAX_CWE` has are one above it, which a
+    finding refuses as it does 0, without converting thousands of digits."""
+    return int(digits) if len(digits) <= len(str(MAX_CWE)) else MAX_CWE + 1
 
 
 class CategoryMap(msgspec.Struct, frozen=True):
