@@ -208,6 +208,8 @@ def test_overrides_win_exact_then_globs_in_order_then_cwe() -> None:
         ),
         ({"CWE-89": 3}, "categories: key 'CWE-89': unknown category 3 "),
         ({"  ": "security"}, "categories: key '  ' must be a rule id, a glob or CWE-<n>"),
+        ({"CWE-2147483648": "security"}, 'categories: key "CWE-2147483648": no CWE id is '),
+        ({"CWE-" + "9" * 5000: "security"}, 'categories: key "CWE-99999999999999999999999999'),
     ],
 )
 def test_bad_overrides_raise_config_error_naming_the_key(

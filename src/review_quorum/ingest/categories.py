@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 
 import msgspec
 
-from review_quorum.errors import ConfigError
+from review_quorum.errors import ConfigError, shown
 from review_quorum.ingest.category_tables import (
     BANDIT_EXCEPTIONS,
     CATEGORIES,
@@ -116,7 +116,10 @@ def build_category_map(mapping: Mapping[str, object]) -> CategoryMap:
             )
         cwe = _cwe_key().fullmatch(key.strip())
         if cwe:
-            cwes[int(cwe.group(1))] = value
+            number = _cwe_number(cwe.group(1))
+            if number > MAX_CWE:
+                raise ConfigError(f"categories: key {shown(key)}: no CWE id is above {MAX_CWE}")
+            cwes[number] = value
         elif any(char in key for char in "*?["):
             globs.append((key, value))
         else:
