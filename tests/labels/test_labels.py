@@ -88,6 +88,7 @@ def test_detection_by_name_and_content() -> None:
         ),
         ("bad.csv", "BenchmarkTest00001,sqli,true,CWE-89\n", "line 1: CWE must be a number"),
         ("bad.csv", "BenchmarkTest00001,sqli,true,\u00b2\n", "line 1: CWE must be a number"),
+        ("bad.csv", "B1,sqli,true," + "9" * 5000 + "\n", "line 1: CWE must be at most 2147483647"),
         ("bad.csv", "# only a header\n", ": no test cases"),
         (
             "bad.csv",
@@ -106,6 +107,12 @@ def test_label_errors_name_file_and_line(
         (owasp.load if name.endswith(".csv") else lines.load)(path)
     separator = "" if message.startswith(":") else ":"  # a position, or none
     assert str(caught.value).startswith(f"{path}{separator}{message}")
+
+
+def test_an_owasp_cwe_may_have_thousands_of_leading_zeros(tmp_path: Path) -> None:
+    path = tmp_path / "expected.csv"
+    path.write_text("B1,sqli,true," + "0" * 5000 + "89\n")
+    assert owasp.load(path).cases["B1"].cwe == 89
 
 
 def test_missing_beside_files_are_named(tmp_path: Path) -> None:

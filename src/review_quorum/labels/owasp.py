@@ -16,9 +16,9 @@ from pathlib import Path, PurePosixPath
 
 import msgspec
 
-from review_quorum.errors import InputError
+from review_quorum.errors import InputError, shown
 from review_quorum.labels.base import Kept, Metrics, Run, read_label_file
-from review_quorum.model import NormalizedFinding
+from review_quorum.model import MAX_CWE, NormalizedFinding
 
 
 class TestCase(msgspec.Struct, frozen=True):
@@ -85,4 +85,7 @@ def _case(row: list[str], source: str, where: str) -> TestCase:
         raise InputError(source, where, f"'real vulnerability' must be true or false, not {real!r}")
     if not (cwe.isascii() and cwe.isdigit()):  # int() refuses some digits: superscripts
         raise InputError(source, where, f"CWE must be a number, not {cwe!r}")
-    return TestCase(name, category, real.lower() == "true", int(cwe))
+    digits = cwe.lstrip("0") or "0"  # int() refuses more than 4,300 digits, zeros too
+    if len(digits) > len(str(MAX_CWE)) or int(digits) > MAX_CWE:
+        raise InputError(source, where, f"CWE must be at most {MAX_CWE}, not {shown(cwe)}")
+    return TestCase(name, category, real.lower() == "true", int(digits))
