@@ -574,12 +574,16 @@ def _write(plan: ReviewPlan, output_format: str, output: str | None) -> None:
     write_output(text, output)
 
 
+MAX_WIDTH = 10_000
+"""The widest table drawn (`COLUMNS` beyond it is no terminal): rich pads lines to it."""
+
+
 def terminal_width(fallback: int = 120) -> int:
-    """`COLUMNS`, else the width of the terminal standard output or, piped (``| less``),
-    standard error is on, else `fallback`."""
-    columns = os.environ.get("COLUMNS", "")
-    if columns.isdigit() and int(columns) > 0:
-        return int(columns)
+    """`COLUMNS` (at most `MAX_WIDTH`), else the width of the terminal standard output or,
+    piped (``| less``), standard error is on, else `fallback`."""
+    columns = os.environ.get("COLUMNS", "").lstrip("0")
+    if columns.isascii() and columns.isdigit():  # int() takes no more than 4,300 digits
+        return min(int(columns), MAX_WIDTH) if len(columns) <= 5 else MAX_WIDTH
     for stream in (sys.__stdout__, sys.__stderr__):
         try:
             width = os.get_terminal_size(stream.fileno()).columns if stream else 0
