@@ -114,3 +114,45 @@ def test_a_client_is_connected_with_the_commands_dry_run_clock_and_sleeper(
         assert client.offline and client.dry_run
         assert client._clock is time.clock and client._sleep is time.sleep
     assert not http.is_closed
+
+
+@pytest.mark.parametrize("number", ["\u00b2", "9" * 5000])
+@pytest.mark.parametrize(
+    ("resolve", "env"),
+    [
+        (
+            "gitlab",
+            {"CI_PROJECT_ID": "5", "CI_MERGE_REQUEST_IID": "{}"},
+        ),
+        (
+            "azure",
+            {
+                "SYSTEM_COLLECTIONURI": "https://dev.azure.com/org/",
+                "SYSTEM_TEAMPROJECT": "proj",
+                "BUILD_REPOSITORY_NAME": "repo",
+                "SYSTEM_PULLREQUEST_PULLREQUESTID": "{}",
+            },
+        ),
+        (
+            "bitbucket",
+            {"BITBUCKET_WORKSPACE": "w", "BITBUCKET_REPO_SLUG": "r", "BITBUCKET_PR_ID": "{}"},
+        ),
+    ],
+)
+def test_a_pipeline_variable_that_is_no_request_number_names_no_request(
+    resolve: str, env: dict[str, str], number: str
+) -> None:
+    """A digit int() does not take ('²', which str.isdigit accepts) or thousands of digits
+    raised ValueError (exit 3); as 'abc' does, it names no pull request."""
+    from review_quorum.azure_devops.target import resolve_pull_request as azure
+    from review_quorum.bitbucket.target import resolve_pull_request as bitbucket
+    from review_quorum.gitlab.target import resolve_merge_request as gitlab
+
+    variables = {name: value.format(number) for name, value in env.items()}
+    with pytest.raises(ConfigError, match="^no (merge|Azure DevOps pull|Bitbucket pull) request"):
+        if resolve == "gitlab":
+            gitlab(None, None, variables)
+        elif resolve == "azure":
+            azure(None, None, None, None, variables)
+        else:
+            bitbucket(None, None, variables)
