@@ -168,6 +168,21 @@ def test_a_saved_plan_is_a_baseline_too(scene: Path) -> None:
     assert ("unchanged", 6, "security") in states(log)
 
 
+@pytest.mark.parametrize(
+    ("encoding", "mark"), [("utf-8", b"\xef\xbb\xbf"), ("utf-16-le", b"\xff\xfe")]
+)
+def test_a_saved_plan_with_a_byte_order_mark_is_a_baseline_too(
+    scene: Path, encoding: str, mark: bytes
+) -> None:
+    """As PowerShell's `>` writes it: a plan is read whatever encoding inputs may have."""
+    argv = ["review", "base.sarif", "--bots", "1", "--format", "json", "-o", "base.json"]
+    assert main(argv) in (0, 1)
+    text = Path("base.json").read_text(encoding="utf-8")
+    Path("base.json").write_bytes(mark + text.encode(encoding))
+    _, log = review("--baseline", "base.json")
+    assert ("unchanged", 6, "security") in states(log)
+
+
 def test_gate_on_without_a_baseline_says_it_falls_back_to_the_diff_scope(
     scene: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

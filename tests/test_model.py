@@ -185,6 +185,8 @@ class Text(str):
         ({"rule_id": None}, "rule id, body and suggestion must be strings"),
         ({"category_certainty": -0.1}, r"category certainty must be a number in \[0, 1\]"),
         ({"cwes": (79, 0)}, "CWE ids must be positive integers"),
+        ({"cwes": (79, 2**31)}, "CWE ids must be at most 2147483647"),
+        ({"cwes": (2**31 - 1,)}, None),
         ({"related": (Evidence("a.py", 2),)}, None),
     ],
 )

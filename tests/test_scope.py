@@ -78,5 +78,16 @@ def test_text_that_is_not_a_diff_is_an_input_error() -> None:
         DiffScope.parse("hello\nworld\n", source="pr.diff")
 
 
+def test_a_hunk_header_of_thousands_of_digits_is_an_input_error_at_its_line() -> None:
+    """int() refuses more than 4,300 digits: a ValueError, once an internal error."""
+    diff = "--- a/a.py\n+++ b/a.py\n@@ -1 +" + "9" * 5000 + ",2 @@\n x\n+y\n"
+    with pytest.raises(InputError) as caught:
+        DiffScope.parse(diff, source="pr.diff")
+    assert str(caught.value) == (
+        "pr.diff:line 3: not a unified diff: a hunk header's line number is thousands of "
+        "digits long"
+    )
+
+
 def test_an_empty_diff_has_no_files() -> None:
     assert DiffScope.parse("").files == {}

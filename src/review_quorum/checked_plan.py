@@ -45,6 +45,7 @@ from review_quorum.plan import (
     Settings,
     Triage,
     assemble,
+    gate_at,
     place_finding,
     unheld,
 )
@@ -156,6 +157,19 @@ def check_plan(
         triage=Triage(tuple(item.triage for item in plan.findings if item.triage is not None)),
     )
     return CheckedPlan(replace(checked, notes=notes), mismatched, ghosts, differing, added)
+
+
+def with_gate(plan: ReviewPlan, gate_level: ConsensusLevel | None) -> ReviewPlan:
+    """`plan` gated at the lower of its own gate and the posting run's `gate_level` (a
+    plan may lower the run's gate, never lift it), for a reporter that posts a saved plan
+    without rebuilding it from the platform's comments. A verified plan whose gate stayed
+    on consensus keeps it there."""
+    level = _lower_gate(plan.settings.gate_level, gate_level)
+    if level == plan.settings.gate_level:
+        return plan
+    verified = plan.extra.get("verification", {}).get("gate") != "consensus"
+    gate = gate_at(plan.findings, level, plan.settings.gate_on, verified=verified)
+    return replace(plan, settings=replace(plan.settings, gate_level=level), gate=gate)
 
 
 def _safe(settings: Settings, gate: ConsensusLevel | None) -> Settings:

@@ -20,7 +20,8 @@ from review_quorum.baseline import GATE_ON
 from review_quorum.errors import ConfigError, InputError, shown
 from review_quorum.ingest.base import as_utf8, not_utf8, path_text
 from review_quorum.ingest.category_tables import CATEGORIES, CATEGORY_SET
-from review_quorum.model import check_bot_count, is_finite
+from review_quorum.markup.escape import one_line
+from review_quorum.model import MAX_BOTS, check_bot_count, is_finite
 from review_quorum.plan import INLINE_MODES
 
 LEVELS = ("confirmed", "needs-verification", "unverified")
@@ -67,10 +68,44 @@ def _bots(value: object) -> str:
     if isinstance(value, int):
         return str(check_bot_count(value))
     if isinstance(value, list) and value and all(isinstance(v, str) and v for v in value):
-        return ",".join(value)
+        value = ",".join(value)
     if isinstance(value, str) and value.strip():
+        check_bots(value)  # what `--bots` refuses, refused here naming the file
         return value
     raise ValueError("expected a number >= 1 or a list of bot names")
+
+
+def check_bots(value: str) -> int | list[str]:
+    """`--bots` (or the `bots` key) as a count or as bot names; ValueError when it is neither.
+
+    A count is a whole number from 1 to `MAX_BOTS`; names are a comma-separated list with
+    no empty or numeric entry. Anything else (`-2`, `a,,b`, `2.5`, `10**23`) is refused: a
+    gate that misreads its bot count passes or fails for the wrong reason.
+    """
+    text = value.strip()
+    if text.isascii() and text.isdigit():
+        return _bot_count(text)
+    names = [name.strip() for name in text.split(",")]
+    if not all(names):
+        raise ValueError(f"an empty bot name in {one_line(shown(value))}")
+    numeric = [name for name in names if _NUMBER.fullmatch(name)]
+    if numeric:
+        what = one_line(shown(numeric[0]))
+        raise ValueError(f"{what} is a number, not a bot name; a count must be >= 1")
+    return names
+
+
+def _bot_count(digits: str) -> int:
+    significant = digits.lstrip("0")
+    # More digits than MAX_BOTS has is too many, without converting thousands of digits.
+    count = int(significant or "0") if len(significant) <= len(str(MAX_BOTS)) else MAX_BOTS + 1
+    try:
+        return check_bot_count(count)
+    except ValueError as err:
+        raise ValueError(f"{err}, not {one_line(shown(digits))}") from None
+
+
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
 def _seconds(value: object) -> float:

@@ -118,6 +118,10 @@ MAX_LINE = 2**31 - 1
 """The highest line number a finding may name: what GitHub, SARIF viewers and every
 output format (64-bit JSON integers included) can carry."""
 
+MAX_CWE = 2**31 - 1
+"""The highest CWE id a finding may name (the catalogue's run in the thousands): what every
+output format and a saved plan carry."""
+
 MAX_BOTS = 10_000
 """The most bots a run may count (`--bots`, the `bots` key, `bots_ran`): far more review
 bots and analysers than one pull request runs, and every agreement share, percentage and
@@ -331,6 +335,8 @@ class NormalizedFinding(msgspec.Struct, frozen=True, gc=False):
             raise FindingError(f"{name}: related locations must be Evidence values")
         if self.cwes and not all(type(cwe) is int and cwe > 0 for cwe in self.cwes):
             raise FindingError(f"{name}: CWE ids must be positive integers")
+        if self.cwes and max(self.cwes) > MAX_CWE:
+            raise FindingError(f"{name}: CWE ids must be at most {MAX_CWE}")
         if type(self.use_only) is not bool:
             raise FindingError(f"{name}: use_only must be true or false")
         priority = self.priority

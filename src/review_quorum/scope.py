@@ -85,6 +85,11 @@ class DiffScope(msgspec.Struct, frozen=True):
             patch = PatchSet(text)
         except UnidiffParseError as err:
             raise InputError(source, "", f"not a unified diff: {err}") from err
+        except ValueError as err:  # int() refuses a hunk header's number of 4,300+ digits
+            header = re.search(r"^@@[^\n]*\d{4301}", text, re.MULTILINE)
+            where = "" if header is None else f"line {_line_of(text, header.start())}"
+            message = "not a unified diff: a hunk header's line number is thousands of digits long"
+            raise InputError(source, where, message) from err
         if text.strip() and not len(patch):
             raise InputError(source, "line 1", "not a unified diff: no file headers found")
         return cls({change.path: change for change in map(_file_change, patch)})
@@ -137,6 +142,10 @@ def _distance_to_added(change: FileChange, line: int) -> float:
     index = bisect.bisect_left(lines, line)
     nearest = [abs(lines[i] - line) for i in (index - 1, index) if 0 <= i < len(lines)]
     return min(nearest, default=float("inf"))
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
 
 
 _QUOTED = re.compile(r'^"(.*)"$')

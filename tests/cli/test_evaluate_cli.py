@@ -68,6 +68,55 @@ def test_calibrate_writes_a_profile_consensus_reads(
     assert main(["consensus", findings, "--bots", "3", "--profile", str(path)]) in (0, 1)
 
 
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--bot", "alpha"], "--bot: for calibrating from the history; LABELS are given"),
+        (
+            ["--db", "h.db", "--since", "2026-01-01"],
+            "--db, --since: for calibrating from the history; LABELS are given",
+        ),
+        (
+            ["--min-decided", "5", "--repo", "o/r"],
+            "--repo, --min-decided: for calibrating from the history; LABELS are given",
+        ),
+        (["--config", "q.toml"], "--config: for calibrating from the history; LABELS are given"),
+    ],
+)
+def test_calibrate_from_labels_refuses_the_history_options(
+    capsys: pytest.CaptureFixture[str], flags: list[str], message: str
+) -> None:
+    assert main(["calibrate", UNITS, "--judge", "judge-a", *flags]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"quorum: error: {message}\n")
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--judge", "a"], "--judge: for calibrating from LABELS [FINDINGS]; none are given"),
+        (
+            ["--origin", "x", "--bots", "3"],
+            "--bots, --origin: for calibrating from LABELS [FINDINGS]; none are given",
+        ),
+        (
+            ["--tolerance", "4", "--any-category"],
+            "--tolerance, --any-category: for calibrating from LABELS [FINDINGS]; none are given",
+        ),
+        (
+            ["--ignore-rule", "x*", "--root", "."],
+            "--ignore-rule, --root: for calibrating from LABELS [FINDINGS]; none are given",
+        ),
+    ],
+)
+def test_calibrate_from_the_history_refuses_the_labels_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], message: str
+) -> None:
+    assert main(["calibrate", "--db", str(tmp_path / "none.db"), *flags]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"quorum: error: {message}\n")
+
+
 def test_missing_labels_file_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["evaluate", "no-such-labels.csv"]) == 2
     assert capsys.readouterr().err.startswith("quorum: error: no-such-labels.csv: cannot read")

@@ -80,6 +80,68 @@ def test_a_bot_count_beyond_the_bound_in_the_config_names_the_file(
     )
 
 
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ('bots = "a,,b"', 'bad value for \'bots\': "a,,b": an empty bot name in "a,,b"'),
+        ('bots = ["a", "-2"]', 'bad value for \'bots\': ["a", "-2"]: "-2" is a number, '),
+        ('bots = "0"', 'bad value for \'bots\': "0": expected at least 1 bot, not "0"'),
+        (
+            f'bots = "{HUGE}"',
+            f'bad value for \'bots\': "{HUGE}": expected at most 10,000 bots, not "{HUGE}"\n',
+        ),
+    ],
+)
+def test_a_bot_list_the_flag_would_refuse_is_refused_in_the_config_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], setting: str, message: str
+) -> None:
+    config = tmp_path / "quorum.toml"
+    config.write_text(f"[tool.quorum]\n{setting}\n")
+    status, out, err = quorum(
+        capsys, "review", FINDINGS, "--config", str(config), "--format", "json"
+    )
+    assert (status, out) == (2, "")
+    assert err.startswith(f"quorum: error: {config}: {message}")
+
+
+@pytest.mark.parametrize("digits", [20, 5000])
+def test_a_cwe_id_beyond_every_cwe_skips_its_finding_and_the_plan_reads_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], digits: int
+) -> None:
+    """A tag `cwe-999...9` crashed int() past 4,300 digits (exit 3); past 64 bits it was
+    written into a plan that quorum post then refused."""
+    rules = [
+        {"id": "B1", "properties": {"tags": ["external/cwe/cwe-89"]}},
+        {"id": "B2", "properties": {"tags": ["external/cwe/cwe-" + "9" * digits]}},
+    ]
+    results = [
+        {
+            "ruleId": rule,
+            "message": {"text": f"finding {rule}"},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": "app.py"},
+                        "region": {"startLine": 3},
+                    }
+                }
+            ],
+        }
+        for rule in ("B1", "B2")
+    ]
+    run = {"tool": {"driver": {"name": "Bandit", "rules": rules}}, "results": results}
+    sarif, plan = tmp_path / "bandit.sarif", tmp_path / "plan.json"
+    sarif.write_text(json.dumps({"version": "2.1.0", "runs": [run]}), encoding="utf-8")
+    argv = ["review", str(sarif), "--bots", "1", "--format", "json", "-o", str(plan)]
+    assert quorum(capsys, *argv)[0] in (0, 1)
+    report = json.loads(plan.read_text(encoding="utf-8"))
+    assert [m["finding_id"] for f in report["findings"] for m in f["members"]] == ["B1"]
+    assert [s["reason"] for s in report["skipped"]] == [
+        "finding 'B2' from 'bandit': CWE ids must be at most 2147483647"
+    ]
+    assert quorum(capsys, "verify", str(plan), "--verifier-cmd", "true")[0] == 0
+
+
 # --- nesting and chains that once recursed ----------------------------------------------
 
 
@@ -293,6 +355,36 @@ def test_standard_output_on_a_full_disk_is_an_error_naming_it(
     assert (done.returncode, last) == (
         2,
         "quorum: error: <stdout>: cannot write: No space left on device",
+    )
+
+
+@pytest.mark.parametrize(
+    ("closed", "extra", "status", "last"),
+    [
+        (">&-", [], 2, "quorum: error: <stdout>: cannot write: standard output is closed"),
+        (">&-", ["-o", "{out}"], 1, None),  # nothing goes to standard output: all is written
+        ("2>&-", ["-o", "{out}"], 1, None),  # nothing can be said, the review is written
+    ],
+)
+def test_a_closed_standard_stream_is_an_error_naming_it_not_a_crash(
+    tmp_path: Path, closed: str, extra: list[str], status: int, last: str | None
+) -> None:
+    """`quorum review ... >&-`: Python starts without sys.stdout (or sys.stderr)."""
+    out = tmp_path / "review.md"
+    argv = ["review", FINDINGS, "--bots", "3", *(a.format(out=out) for a in extra)]
+    done = subprocess.run(
+        ["sh", "-c", f'exec "$0" -m review_quorum "$@" {closed}', sys.executable, *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    said = done.stdout + done.stderr
+    assert "internal error" not in said and "Traceback" not in said
+    lines = done.stderr.splitlines()
+    assert (done.returncode, lines[-1] if last else out.read_text()[:30]) == (
+        status,
+        last or "<!-- review-quorum:summary -->",
     )
 
 

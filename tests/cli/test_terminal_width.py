@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -55,3 +56,33 @@ def test_a_wide_terminal_gets_one_row_per_finding(
     assert len(rows) == len(titles)
     assert rows[0].split()[:5] == ["inline", "high", "app/auth.py:18", "MD5", "is"]
     assert lines[0].strip() == "Review assessment: CRITICAL"
+
+
+@pytest.mark.parametrize(
+    ("columns", "widest"),
+    [
+        ("99999999999999999999", 10_000),  # rich could not pad to it: OverflowError
+        ("9" * 5000, 10_000),  # int() refused it
+        ("\u00b2", 120),  # a digit int() does not take: not a width, as "abc" is not
+        ("0009", 9),
+    ],
+)
+def test_a_columns_value_of_no_terminal_is_bounded_or_ignored(
+    monkeypatch: pytest.MonkeyPatch, columns: str, widest: int
+) -> None:
+    from review_quorum.cli.review import terminal_width
+
+    def no_terminal(descriptor: int) -> os.terminal_size:
+        raise OSError("not a terminal")
+
+    monkeypatch.setattr(os, "get_terminal_size", no_terminal)
+    monkeypatch.setenv("COLUMNS", columns)
+    assert terminal_width(fallback=120) == widest
+
+
+def test_a_table_as_wide_as_the_widest_terminal_is_drawn(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLUMNS", "99999999999999999999")
+    lines = example(capsys, "--format", "terminal").splitlines()
+    assert lines[-1] == "Gate (confirmed): failed, 8 blocking; 8 input record(s) skipped"

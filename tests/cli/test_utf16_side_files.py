@@ -61,6 +61,24 @@ def test_a_profile_reads_in_every_input_encoding(
     assert results[1][0] == 1  # the gate fails on the confirmed finding: read, and scored
 
 
+@pytest.mark.parametrize("encoding", sorted(ENCODINGS))
+def test_calibrate_reads_its_base_profile_in_every_input_encoding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], encoding: str
+) -> None:
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "encoded").mkdir()
+    (tmp_path / "plain" / "profile.json").write_text(json.dumps(PROFILE), encoding="utf-8")
+    (tmp_path / "encoded" / "profile.json").write_bytes(encoded(json.dumps(PROFILE), encoding))
+    labels = [str(LABELS / "lines.labels.jsonl"), str(LABELS / "lines.findings.json")]
+    results = []
+    for folder in ("plain", "encoded"):
+        profile = str(tmp_path / folder / "profile.json")
+        status, out, err = run(["calibrate", *labels, "--bots", "2", "--profile", profile], capsys)
+        results.append((status, out, err.replace(folder, "FOLDER")))
+    assert results[0] == results[1]
+    assert results[1][0] == 0
+
+
 def copy_encoded(source: Path, target: Path, encoding: str) -> None:
     target.write_bytes(encoded(source.read_text(encoding="utf-8"), encoding))
 
@@ -105,3 +123,35 @@ def test_utf16_without_a_mark_is_still_refused_naming_the_file(
     status, _, err = run(["evaluate", str(labels), findings, "--bots", "2"], capsys)
     assert status == 2
     assert err.startswith(f"quorum: error: {labels}:line 1 column 2: the file has NUL bytes")
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "command"),
+    [
+        ("labels.jsonl", '{"file": "caf\u00e9.py", "line": 1, "real": true}\n', "evaluate"),
+        ("labels.csv", "# h\nBenchmarkTest00001,caf\u00e9,true,89\n", "evaluate"),
+        (
+            "profile.json",
+            json.dumps({**PROFILE, "origin": "caf\u00e9"}, ensure_ascii=False),
+            "profile",
+        ),
+    ],
+)
+def test_a_latin1_side_file_is_refused_as_not_utf8_at_its_line_and_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, text: str, command: str
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(text.encode("latin-1"))
+    findings = str(LABELS / "lines.findings.json")
+    if command == "profile":
+        argv = ["consensus", THREE_BOTS, "--bots", "3", "--profile", str(path)]
+    else:
+        argv = ["evaluate", str(path), findings, "--bots", "2"]
+    status, _, err = run(argv, capsys)
+    line, column = (2, 23) if name.endswith(".csv") else (1, text.index("\u00e9") + 1)
+    assert (status, err.splitlines()[-1]) == (
+        2,
+        f"quorum: error: {path}:line {line} column {column}: not UTF-8 (byte 0xe9: invalid "
+        "continuation byte); quorum reads UTF-8 (with or without a byte-order mark) and "
+        "UTF-16 with one: convert a Latin-1 or Windows-1252 file to UTF-8 first",
+    )

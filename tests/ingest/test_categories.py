@@ -167,6 +167,7 @@ def test_family_beats_cwe_because_tool_cwe_tags_disagree() -> None:
         (["CWE-400: Uncontrolled Resource Consumption", "LOW CONFIDENCE"], (400,)),
         (["cwe_22", "CWE 79", "CWE-79"], (22, 79)),
         ([None, 7, "no weakness here"], ()),
+        (["cwe-2147483647", "cwe-" + "9" * 5000], (2**31 - 1, 2**31)),  # one past the last
     ],
 )
 def test_cwe_ids_are_found_in_tags_and_properties(
@@ -207,6 +208,8 @@ def test_overrides_win_exact_then_globs_in_order_then_cwe() -> None:
         ),
         ({"CWE-89": 3}, "categories: key 'CWE-89': unknown category 3 "),
         ({"  ": "security"}, "categories: key '  ' must be a rule id, a glob or CWE-<n>"),
+        ({"CWE-2147483648": "security"}, 'categories: key "CWE-2147483648": no CWE id is '),
+        ({"CWE-" + "9" * 5000: "security"}, 'categories: key "CWE-99999999999999999999999999'),
     ],
 )
 def test_bad_overrides_raise_config_error_naming_the_key(

@@ -332,6 +332,18 @@ def test_message_arguments_and_escaped_braces() -> None:
     assert [f.title for f in batch.findings] == ["Use sha256 not md5; {literal} and {5} stay"]
 
 
+def test_a_placeholder_of_thousands_of_digits_stays_as_it_is() -> None:
+    """No argument has such an index: it stays, as {5} does (int() refused it: exit 3)."""
+    rule = {"id": "R", "messageStrings": {"m": {"text": "Use {0} not {" + "9" * 5000 + "}."}}}
+    result = {"ruleId": "R", "message": {"id": "m", "arguments": ["sha256"]}}
+    document = {
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": {"name": "t", "rules": [rule]}}, "results": [result]}],
+    }
+    batch = sarif.READER.read(Source("x.sarif", orjson.dumps(document)))
+    assert [f.title[:20] for f in batch.findings] == ["Use sha256 not {9999"]
+
+
 def test_global_message_strings_and_hierarchical_rule_ids() -> None:
     driver = {
         "name": "t",

@@ -81,8 +81,21 @@ def test_detection_by_name_and_content() -> None:
         ("bad.jsonl", "[1]\n", "line 1: expected a JSON object"),
         ("bad.csv", "BenchmarkTest00001,sqli,true\n", "line 1: expected 4 columns"),
         ("bad.csv", "# h\nBenchmarkTest00001,sqli,maybe,89\n", "line 2: 'real vulnerability'"),
+        (
+            "bad.csv",
+            '# h\n"a\nb",x,true,1\n\nBenchmarkTest2,x,no,1\n',
+            "line 5: 'real vulnerability'",
+        ),
         ("bad.csv", "BenchmarkTest00001,sqli,true,CWE-89\n", "line 1: CWE must be a number"),
+        ("bad.csv", "BenchmarkTest00001,sqli,true,\u00b2\n", "line 1: CWE must be a number"),
+        ("bad.csv", "B1,sqli,true," + "9" * 5000 + "\n", "line 1: CWE must be at most 2147483647"),
         ("bad.csv", "# only a header\n", ": no test cases"),
+        (
+            "bad.csv",
+            '# h\nB1,x,true,1\nB2,"' + "x" * 200_000 + '",true,1\n',
+            "line 3: unreadable CSV",
+        ),
+        ("bad.csv", "# h\rB1,x,true,1\rB2,x,no,1\r", "line 3: 'real vulnerability'"),
     ],
 )
 def test_label_errors_name_file_and_line(
@@ -96,11 +109,67 @@ def test_label_errors_name_file_and_line(
     assert str(caught.value).startswith(f"{path}{separator}{message}")
 
 
+def test_an_owasp_cwe_may_have_thousands_of_leading_zeros(tmp_path: Path) -> None:
+    path = tmp_path / "expected.csv"
+    path.write_text("B1,sqli,true," + "0" * 5000 + "89\n")
+    assert owasp.load(path).cases["B1"].cwe == 89
+
+
 def test_missing_beside_files_are_named(tmp_path: Path) -> None:
     units = tmp_path / "units.jsonl"
     units.write_text(UNITS.read_text())
     with pytest.raises(InputError, match="golden.jsonl: cannot read"):
         review_bots.load(units)
+
+
+UNIT = {"judge": "j", "pr": "o/r#1", "tool": "alpha", "unit": 0, "text": "t", "label": "tp"}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"golden": 5}, "line 1: 'golden' must be a list of golden ids, not 5"),
+        ({"golden": "o/r#1:g0"}, "line 1: 'golden' must be a list of golden ids, not \"o/r#1:g0\""),
+        ({"tool": ""}, "line 1: 'tool' must be a non-empty string, not \"\""),
+        ({"tool": None}, "line 1: 'tool' must be a non-empty string, not null"),
+        ({"pr": {"a": 1}}, "line 1: 'pr' must be a non-empty string, not {\"a\": 1}"),
+        ({"unit": True}, "line 1: 'unit' must be a number or a string, not true"),
+        ({"text": 5}, "line 1: 'text' must be a string, not 5"),
+        ({"label": "maybe"}, "line 1: 'label' must be tp, fp or trigger, not \"maybe\""),
+        ({"label": None}, "line 1: 'label' must be tp, fp or trigger, not null"),
+    ],
+)
+def test_review_bots_unit_fields_of_the_wrong_type_are_errors_at_their_line(
+    tmp_path: Path, change: dict[str, object], message: str
+) -> None:
+    units = tmp_path / "units.jsonl"
+    units.write_text(json.dumps({**UNIT, **change}) + "\n")
+    (tmp_path / "golden.jsonl").write_text("")
+    (tmp_path / "reviewed.json").write_text('{"j": {"o/r#1": ["alpha"]}}')
+    with pytest.raises(InputError) as caught:
+        review_bots.load(units)
+    assert str(caught.value) == f"{units}:{message}"
+
+
+@pytest.mark.parametrize(
+    ("reviewed", "message"),
+    [
+        ('{"j": {"o/r#1": 5}}', "/j/o~1r#1: expected a list of tool names, not 5"),
+        ('{"j": {"o/r#1": "alpha"}}', '/j/o~1r#1: expected a list of tool names, not "alpha"'),
+        ('{"j": {"o/r#1": ["alpha", null]}}', "/j/o~1r#1: expected a list of tool names"),
+        ('{"j": {"o/r#1": ["alpha", ""]}}', "/j/o~1r#1: expected a list of tool names"),
+    ],
+)
+def test_review_bots_reviewed_tools_must_be_lists_of_names(
+    tmp_path: Path, reviewed: str, message: str
+) -> None:
+    units = tmp_path / "units.jsonl"
+    units.write_text(json.dumps(UNIT) + "\n")
+    (tmp_path / "golden.jsonl").write_text("")
+    (tmp_path / "reviewed.json").write_text(reviewed)
+    with pytest.raises(InputError) as caught:
+        review_bots.load(units)
+    assert str(caught.value).startswith(f"{tmp_path / 'reviewed.json'}:{message}")
 
 
 # --- line ranges are intervals: the same answers as the per-line definition ---------------

@@ -324,3 +324,12 @@ def test_the_cache_key_names_the_model_and_the_endpoint(workspace: Workspace) ->
         assert isinstance(built, ClusterRequest)
         keys.append(built.key)
     assert len(set(keys)) == 3
+
+
+@pytest.mark.parametrize(
+    "diff",
+    ["not a diff at all", "--- a/a.py\n+++ b/a.py\n@@ -1 +" + "9" * 5000 + ",2 @@\n x\n+y\n"],
+)
+def test_an_unreadable_diff_gives_no_patches(diff: str) -> None:
+    """A hunk header of thousands of digits is unreadable too (int() refuses it)."""
+    assert parse_patches(diff) == {}

@@ -17,6 +17,8 @@ import msgspec
 
 from review_quorum.errors import ConfigError
 
+_NUMBER = re.compile(r"[0-9]{1,10}")  # a request number from a pipeline variable
+
 # Azure DevOps forbids these in organisation, project and repository names.
 _FORBIDDEN = re.compile(r"[\x00-\x1f\x7f/\\:*?\"<>|;#$%&@+=,{}\[\]^`~]")
 
@@ -93,7 +95,7 @@ def resolve_pull_request(
     repository = repository or env.get("BUILD_REPOSITORY_NAME", "").strip()
     if pull_id is None:
         text = env.get("SYSTEM_PULLREQUEST_PULLREQUESTID", "").strip()
-        pull_id = int(text) if text.isdigit() else None
+        pull_id = int(text) if _NUMBER.fullmatch(text) else None  # not '²', not 4,300 digits
     missing = [
         flag
         for flag, value in (

@@ -15,6 +15,8 @@ import msgspec
 
 from review_quorum.errors import ConfigError
 
+_NUMBER = re.compile(r"[0-9]{1,10}")  # a request number from a pipeline variable
+
 _SLUG = re.compile(r"[A-Za-z0-9_.{}-][A-Za-z0-9_.{}-]*")
 
 
@@ -59,7 +61,7 @@ def resolve_pull_request(
         slug = env.get("BITBUCKET_REPO_SLUG", "").strip()
     if pull_id is None:
         text = env.get("BITBUCKET_PR_ID", "").strip()
-        pull_id = int(text) if text.isdigit() else None
+        pull_id = int(text) if _NUMBER.fullmatch(text) else None  # not '²', not 4,300 digits
     if not workspace or not slug or pull_id is None:
         raise ConfigError(
             "no Bitbucket pull request: pass --repo WORKSPACE/REPOSITORY --pr ID, or run in "

@@ -309,9 +309,12 @@ def entry_point() -> None:
     operating system takes the memory back whole.
     """
     keep_until_exit.enable()
+    if sys.stderr is None:  # closed when quorum started (`2>&-`): nothing can be said
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (open until the process ends)
     status = main(exiting=True)
     try:
-        sys.stdout.flush()
+        if sys.stdout is not None:  # None when closed at start (`>&-`): nothing to flush
+            sys.stdout.flush()
     except OSError as err:  # what is still buffered meets a closed pipe or a full disk
         status = _stdout_failed(err)
     with contextlib.suppress(OSError):  # stderr gone too: nothing more can be said

@@ -16,11 +16,13 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from review_quorum.cli.common import ExitCode, InputFiles, write_output
+from review_quorum import labels
+from review_quorum.cli.common import ExitCode, InputFiles, load_profile, write_output
 from review_quorum.cli.evaluate import add_label_options, load_runs
 from review_quorum.cli.history import positive
 from review_quorum.cli.progress import note
 from review_quorum.cli.stats import add_filter_arguments, load_stats
+from review_quorum.errors import UsageError
 from review_quorum.history.rates import calibrate
 from review_quorum.ingest import READERS
 from review_quorum.scoring.fitting import extend, fit, moved
@@ -65,8 +67,31 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+# Each mode's options, with their defaults: the other mode would ignore them without a word.
+HISTORY_OPTIONS: dict[str, object] = {
+    "db": None,
+    "config": None,
+    "repo": None,
+    "bot": None,
+    "since": None,
+    "min_decided": 1,
+}
+LABEL_OPTIONS: dict[str, object] = {
+    "labels_format": None,
+    "judge": None,
+    "ignore_rule": [],
+    "tolerance": labels.TOLERANCE,
+    "any_category": False,
+    "bots": None,
+    "input_format": None,
+    "root": None,
+    "origin": None,
+}
+
+
 def run(args: argparse.Namespace) -> int:
     if args.inputs:
+        _refuse(args, HISTORY_OPTIONS, "for calibrating from the history; LABELS are given")
         files = InputFiles(
             paths=tuple(args.inputs[1:]), input_format=args.input_format, root=args.root
         )
@@ -74,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         base = _base(args.profile)
         learned = fit(label_set, runs, args.origin or f"labels: {label_set.name}", base)
     else:
+        _refuse(args, LABEL_OPTIONS, "for calibrating from LABELS [FINDINGS]; none are given")
         stats, name = load_stats(args)
         base = _base(args.profile)
         learned = calibrate(stats, origin=name, min_decided=args.min_decided, base=base)
@@ -86,5 +112,13 @@ def run(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+def _refuse(args: argparse.Namespace, options: dict[str, object], why: str) -> None:
+    """A `UsageError` naming the options given that this run's mode does not read."""
+    given = [name for name, default in options.items() if getattr(args, name) != default]
+    if given:
+        flags = ", ".join("--" + name.replace("_", "-") for name in given)
+        raise UsageError(f"{flags}: {why}")
+
+
 def _base(path: str | None) -> Profile:
-    return Profile.load(path) if path else Profile.default()
+    return load_profile(path) or Profile.default()  # read as inputs are

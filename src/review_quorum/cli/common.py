@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, BinaryIO
 
 import msgspec
 
-from review_quorum import ingest
+from review_quorum import config, ingest
 from review_quorum.cli import progress
 from review_quorum.cli.exits import ExitCode as ExitCode
 from review_quorum.cli.exits import keep_until_exit as keep_until_exit
@@ -26,7 +25,7 @@ from review_quorum.ingest.base import Batch, ReadOptions, Source, path_text
 from review_quorum.ingest.categories import CategoryMap
 from review_quorum.ingest.paths import outside_repository
 from review_quorum.markup.escape import one_line
-from review_quorum.model import MAX_BOTS, ConsensusLevel, check_bot_count
+from review_quorum.model import ConsensusLevel
 from review_quorum.scoring import MODELS
 from review_quorum.scoring.profile import Profile
 
@@ -390,33 +389,16 @@ def resolve_bots(value: str | None, seen: set[str]) -> int | None:
                 f"{len(seen)} bot(s) with findings only, which over-states it"
             )
         return None
-    text = value.strip()
-    if text.isascii() and text.isdigit():
-        return _bot_count(text)
-    names = [name.strip() for name in text.split(",")]
-    if not all(names):
-        raise UsageError(f"--bots: an empty bot name in {one_line(shown(value))}")
-    numeric = [name for name in names if _NUMBER.fullmatch(name)]
-    if numeric:
-        what = one_line(shown(numeric[0]))
-        raise UsageError(f"--bots: {what} is a number, not a bot name; a count must be >= 1")
-    missing = sorted(seen - set(names))
+    try:
+        bots = config.check_bots(value)
+    except ValueError as err:
+        raise UsageError(f"--bots: {err}") from None
+    if isinstance(bots, int):
+        return bots
+    missing = sorted(seen - set(bots))
     if missing:
         warn(f"--bots does not list {', '.join(one_line(name) for name in missing)}")
-    return max(len(set(names) | seen), 1)
-
-
-def _bot_count(digits: str) -> int:
-    significant = digits.lstrip("0")
-    # More digits than MAX_BOTS has is too many, without converting thousands of digits.
-    count = int(significant or "0") if len(significant) <= len(str(MAX_BOTS)) else MAX_BOTS + 1
-    try:
-        return check_bot_count(count)
-    except ValueError as err:
-        raise UsageError(f"--bots: {err}, not {one_line(shown(digits))}") from None
-
-
-_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+    return max(len(set(bots) | seen), 1)
 
 
 def gate_level(value: str) -> ConsensusLevel | None:
@@ -444,7 +426,9 @@ def load_profile(path: str | None) -> Profile | None:
     if path is None:
         return None
     name = "<stdin>" if path == "-" else path
-    return Profile.from_json(Source(name, read_bytes(path)).data, name)  # as inputs are read
+    source = Source(name, read_bytes(path))  # as inputs are read
+    source.text()  # bytes that are not UTF-8: an error at their line and column
+    return Profile.from_json(source.data, name)
 
 
 def load_verdicts(path: str | None) -> list[AttachedVerdictInput]:

@@ -200,6 +200,8 @@ def stdout_errors() -> Iterator[None]:
     """Standard output's failures as `quorum`'s: a closed pipe passes up as
     `BrokenPipeError`; any other (a full disk) is an `InputError` naming ``<stdout>``,
     after which nothing more is written there."""
+    if sys.stdout is None:  # closed when quorum started (`>&-`)
+        raise InputError(STDOUT, "", "cannot write: standard output is closed")
     try:
         yield
     except BrokenPipeError:

@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from review_quorum.verifier.stage import VerifyOptions
 
 LEVELS = [level.value for level in ConsensusLevel]
+THREAD_REPORTERS = ("gitlab-mr", "azure-devops-pr", "bitbucket-pr", "bitbucket-insights")
 
 
 def add_parser(subparsers: Any) -> None:
@@ -177,7 +178,7 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from review_quorum.checked_plan import check_plan
+    from review_quorum.checked_plan import check_plan, with_gate
     from review_quorum.cli import history_review
     from review_quorum.cli.common import load_verdicts
     from review_quorum.cli.posting import PostingOptions
@@ -219,6 +220,8 @@ def run(args: argparse.Namespace) -> int:
 
     gate = args.gate_level or settings.get("gate-level", "confirmed")  # a plan only lowers it
     gate_level = None if gate == "none" else ConsensusLevel.parse(gate)
+    if reporter in THREAD_REPORTERS:  # posted as saved, not rebuilt: gated here
+        plans[0] = with_gate(plans[0], gate_level)
     verdicts = load_verdicts(args.verdicts)
     lines = CodeLines(root=args.checkout) if args.checkout else None
     chosen = verifying.options(args, settings)

@@ -328,13 +328,13 @@ def load_baseline(
     if not inputs.baseline:
         return findings if inputs.baseline_db else None
     for path in inputs.baseline:
-        data = read_bytes(path)
-        plan = _saved_plan(data, path)
+        options = ReadOptions(root=root, categories=categories, bot_logins=bot_logins)
+        source = Source(path, read_bytes(path), options)  # as UTF-8, whatever it was written in
+        plan = _saved_plan(source.data, path)
         if plan is not None:
             read = [m for item in plan.findings for m in item.finding.members]
         else:
-            options = ReadOptions(root=root, categories=categories, bot_logins=bot_logins)
-            batch = ingest.read(Source(path, data, options), inputs.input_format)
+            batch = ingest.read(source, inputs.input_format)
             read = list(batch.findings)
             if not read and batch.skipped:
                 first = batch.skipped[0]
@@ -574,12 +574,16 @@ def _write(plan: ReviewPlan, output_format: str, output: str | None) -> None:
     write_output(text, output)
 
 
+MAX_WIDTH = 10_000
+"""The widest table drawn (`COLUMNS` beyond it is no terminal): rich pads lines to it."""
+
+
 def terminal_width(fallback: int = 120) -> int:
-    """`COLUMNS`, else the width of the terminal standard output or, piped (``| less``),
-    standard error is on, else `fallback`."""
-    columns = os.environ.get("COLUMNS", "")
-    if columns.isdigit() and int(columns) > 0:
-        return int(columns)
+    """`COLUMNS` (at most `MAX_WIDTH`), else the width of the terminal standard output or,
+    piped (``| less``), standard error is on, else `fallback`."""
+    columns = os.environ.get("COLUMNS", "").lstrip("0")
+    if columns.isascii() and columns.isdigit():  # int() takes no more than 4,300 digits
+        return min(int(columns), MAX_WIDTH) if len(columns) <= 5 else MAX_WIDTH
     for stream in (sys.__stdout__, sys.__stderr__):
         try:
             width = os.get_terminal_size(stream.fileno()).columns if stream else 0

@@ -17,6 +17,8 @@ import msgspec
 
 from review_quorum.errors import ConfigError
 
+_NUMBER = re.compile(r"[0-9]{1,10}")  # a request number from a pipeline variable
+
 _PROJECT = re.compile(r"[0-9]+|[A-Za-z0-9_.][A-Za-z0-9_.-]*(?:/[A-Za-z0-9_.][A-Za-z0-9_.-]*)+")
 
 
@@ -57,7 +59,7 @@ def resolve_merge_request(
     project = project or env.get("CI_MERGE_REQUEST_PROJECT_ID") or env.get("CI_PROJECT_ID")
     if iid is None:
         text = env.get("CI_MERGE_REQUEST_IID", "").strip()
-        iid = int(text) if text.isdigit() else None
+        iid = int(text) if _NUMBER.fullmatch(text) else None  # not '²', not 4,300 digits
     if not project or iid is None:
         raise ConfigError(
             "no merge request: pass --project ID|GROUP/PROJECT --mr IID, "

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 
 import msgspec
 
-from review_quorum.errors import ConfigError
+from review_quorum.errors import ConfigError, shown
 from review_quorum.ingest.category_tables import (
     BANDIT_EXCEPTIONS,
     CATEGORIES,
@@ -43,6 +43,7 @@ from review_quorum.ingest.category_tables import (
     TAG_CATEGORIES,
     TOOL_ALIASES,
 )
+from review_quorum.model import MAX_CWE
 
 
 def tool_name(name: str) -> str:
@@ -60,8 +61,14 @@ def cwe_ids(texts: Iterable[object]) -> tuple[int, ...]:
     found: dict[int, None] = {}
     for text in texts:
         if isinstance(text, str) and ("cwe" in text or "CWE" in text):
-            found.update((int(number), None) for number in _CWE.findall(text))
+            found.update((_cwe_number(number), None) for number in _CWE.findall(text))
     return tuple(found)
+
+
+def _cwe_number(digits: str) -> int:
+    """`digits` as a number; more digits than `MAX_CWE` has are one above it, which a
+    finding refuses as it does 0, without converting thousands of digits."""
+    return int(digits) if len(digits) <= len(str(MAX_CWE)) else MAX_CWE + 1
 
 
 class CategoryMap(msgspec.Struct, frozen=True):
@@ -109,7 +116,10 @@ def build_category_map(mapping: Mapping[str, object]) -> CategoryMap:
             )
         cwe = _cwe_key().fullmatch(key.strip())
         if cwe:
-            cwes[int(cwe.group(1))] = value
+            number = _cwe_number(cwe.group(1))
+            if number > MAX_CWE:
+                raise ConfigError(f"categories: key {shown(key)}: no CWE id is above {MAX_CWE}")
+            cwes[number] = value
         elif any(char in key for char in "*?["):
             globs.append((key, value))
         else:

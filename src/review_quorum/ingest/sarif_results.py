@@ -32,7 +32,7 @@ from review_quorum.model import NO_PRIORITY, Evidence, NormalizedFinding, Severi
 PLACEHOLDER_FINGERPRINTS = frozenset(["requires login"])
 GLOBAL = Evidence()
 
-_PLACEHOLDER = re.compile(r"\{(\d+)\}")
+_PLACEHOLDER = re.compile(r"\{(\d{1,9})\}")  # no message has a billion arguments
 _ARTIFACT = ("locations", 0, "physicalLocation", "artifactLocation")
 _REGION = ("locations", 0, "physicalLocation", "region")
 

@@ -28,7 +28,9 @@ def read_label_file(path: Path) -> Source:
         data = path.read_bytes()
     except OSError as err:
         raise InputError(str(path), "", f"cannot read: {err.strerror}") from err
-    return Source(str(path), data)
+    source = Source(str(path), data)
+    source.text()  # bytes that are not UTF-8: an error at their line and column
+    return source
 
 
 class Run(msgspec.Struct, frozen=True):

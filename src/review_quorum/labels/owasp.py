@@ -16,9 +16,9 @@ from pathlib import Path, PurePosixPath
 
 import msgspec
 
-from review_quorum.errors import InputError
+from review_quorum.errors import InputError, shown
 from review_quorum.labels.base import Kept, Metrics, Run, read_label_file
-from review_quorum.model import NormalizedFinding
+from review_quorum.model import MAX_CWE, NormalizedFinding
 
 
 class TestCase(msgspec.Struct, frozen=True):
@@ -60,10 +60,16 @@ def load(path: Path) -> OwaspLabels:
     """Read an expectedresults CSV; a bad row is an `InputError` naming its line."""
     text = read_label_file(path).text()
     labels = OwaspLabels(str(path))
-    for number, row in enumerate(csv.reader(io.StringIO(text)), 1):
-        if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
-            continue
-        labels.cases[row[0].strip()] = _case(row, str(path), f"line {number}")
+    rows = csv.reader(io.StringIO(text, newline=""))  # lines end in \n, \r\n or \r
+    number = 1  # the line a row starts on: a quoted cell may hold line breaks
+    try:
+        for row in rows:
+            start, number = number, rows.line_num + 1
+            if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
+                continue
+            labels.cases[row[0].strip()] = _case(row, str(path), f"line {start}")
+    except csv.Error as err:  # a cell over the reader's size limit
+        raise InputError(str(path), f"line {rows.line_num}", f"unreadable CSV: {err}") from None
     if not labels.cases:
         raise InputError(str(path), "", "no test cases")
     return labels
@@ -77,6 +83,9 @@ def _case(row: list[str], source: str, where: str) -> TestCase:
     name, category, real, cwe = (cell.strip() for cell in row[:4])
     if real.lower() not in ("true", "false"):
         raise InputError(source, where, f"'real vulnerability' must be true or false, not {real!r}")
-    if not cwe.isdigit():
+    if not (cwe.isascii() and cwe.isdigit()):  # int() refuses some digits: superscripts
         raise InputError(source, where, f"CWE must be a number, not {cwe!r}")
-    return TestCase(name, category, real.lower() == "true", int(cwe))
+    digits = cwe.lstrip("0") or "0"  # int() refuses more than 4,300 digits, zeros too
+    if len(digits) > len(str(MAX_CWE)) or int(digits) > MAX_CWE:
+        raise InputError(source, where, f"CWE must be at most {MAX_CWE}, not {shown(cwe)}")
+    return TestCase(name, category, real.lower() == "true", int(digits))

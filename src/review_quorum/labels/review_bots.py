@@ -19,7 +19,8 @@ from typing import Any
 import msgspec
 import orjson
 
-from review_quorum.errors import InputError
+from review_quorum.errors import InputError, shown
+from review_quorum.ingest.base import pointer
 from review_quorum.labels.base import Kept, Metrics, Run, read_label_file
 from review_quorum.model import Evidence, NormalizedFinding, Severity
 
@@ -86,12 +87,7 @@ def load(path: Path, judge: str | None = None) -> ReviewBotsLabels:
     for number, record in records:
         if record.get("judge") != chosen or record.get("label") == "trigger":
             continue
-        try:
-            key = (str(record["pr"]), str(record["tool"]), str(record["unit"]))
-            unit = Unit(str(record["label"]), tuple(map(str, record.get("golden") or ())))
-            text = str(record["text"])
-        except KeyError as err:
-            raise InputError(str(path), f"line {number}", f"missing field {err}") from None
+        key, unit, text = _unit(record, str(path), f"line {number}")
         labels.units[key] = unit
         labels.texts.setdefault(key[0], []).append((key[1], key[2], text))
     golden = path.with_name("golden.jsonl")
@@ -100,6 +96,36 @@ def load(path: Path, judge: str | None = None) -> ReviewBotsLabels:
     )
     labels.reviewed = _reviewed(path.with_name("reviewed.json"), chosen)
     return labels
+
+
+def _unit(record: dict[str, Any], path: str, where: str) -> tuple[tuple[str, str, str], Unit, str]:
+    """A unit record's key (pull request, tool, unit), label and text; `InputError` at its
+    line when a field is missing or not of its type (a label is ``tp`` or ``fp`` here)."""
+    for name in ("pr", "tool", "unit", "label", "text"):
+        if name not in record:
+            raise InputError(path, where, f"missing field {name!r}")
+    pr, tool, unit, label, text = (record[n] for n in ("pr", "tool", "unit", "label", "text"))
+    golden = record.get("golden") or []
+    checks = (
+        ("pr", pr, isinstance(pr, str) and pr != "", "a non-empty string"),
+        ("tool", tool, isinstance(tool, str) and tool != "", "a non-empty string"),
+        ("unit", unit, _number_or_text(unit), "a number or a string"),
+        ("label", label, label in ("tp", "fp"), "tp, fp or trigger"),
+        ("text", text, isinstance(text, str), "a string"),
+        ("golden", golden, _texts(golden), "a list of golden ids"),
+    )
+    for name, value, right, wanted in checks:
+        if not right:
+            raise InputError(path, where, f"{name!r} must be {wanted}, not {shown(value)}")
+    return (pr, tool, str(unit)), Unit(label, tuple(golden)), text
+
+
+def _number_or_text(value: object) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | str)
+
+
+def _texts(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
 
 
 def _choose_judge(judges: list[str], wanted: str | None, path: Path) -> str:
@@ -135,4 +161,8 @@ def _reviewed(path: Path, judge: str) -> dict[str, list[str]]:
     table = document.get(judge) if isinstance(document, dict) else None
     if not isinstance(table, dict):
         raise InputError(str(path), f"/{judge}", "expected an object of pull requests")
-    return {str(pr): [str(tool) for tool in tools] for pr, tools in table.items()}
+    for pr, tools in table.items():
+        if not isinstance(tools, list) or not all(isinstance(t, str) and t for t in tools):
+            where, value = pointer(judge, pr), shown(tools)
+            raise InputError(str(path), where, f"expected a list of tool names, not {value}")
+    return table

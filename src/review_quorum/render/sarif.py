@@ -51,7 +51,9 @@ def _location(item: PlannedFinding) -> list[dict[str, Any]]:
 def _where(finding: ConsensusFinding) -> list[dict[str, Any]]:
     if not finding.file:
         return []
-    physical: dict[str, Any] = {"artifactLocation": {"uri": finding.file}}
+    # A URI reference: readers decode its %XX escapes, so a path's own % is escaped.
+    uri = finding.file.replace("%", "%25")
+    physical: dict[str, Any] = {"artifactLocation": {"uri": uri}}
     if finding.line is not None:
         region: dict[str, Any] = {"startLine": finding.line}
         if finding.end_line is not None:

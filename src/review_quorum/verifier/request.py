@@ -228,7 +228,7 @@ def parse_patches(diff_text: str | None) -> dict[str, PatchedFile]:
         return {}
     try:
         patches = PatchSet(diff_text)
-    except UnidiffParseError:
+    except (UnidiffParseError, ValueError):  # ValueError: a number int() refuses
         return {}
     found = {}
     for patched in patches:

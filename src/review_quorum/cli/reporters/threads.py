@@ -36,7 +36,7 @@ def thread_draft(delivery: Delivery, platform: str, comments: str) -> ReviewDraf
     if delivery.options.hide_duplicates:
         raise ConfigError(f"--hide-duplicates: {comments} cannot be minimized (GitHub only)")
     draft = ReviewDraft.from_plan(delivery.plan, source=delivery.source, lines=delivery.lines)
-    if draft.inline_mode != "post":
+    if "link" in (draft.inline_mode, delivery.options.inline_mode):  # the plan's, or the flag
         raise ConfigError(f"--inline-mode link links to GitHub comments: use post on {platform}")
     for skipped in draft.skipped:
         warn(f"not posted: {skipped.describe()}")
