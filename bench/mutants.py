@@ -688,7 +688,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "retrying.py",
-        346,
+        349,
         "err.status < 500:",
         "err.status <= 500:",
         "a create answered 500 is not checked and retried",
@@ -698,7 +698,7 @@ MUTANTS: tuple[Mutant, ...] = (
     # output files.
     Mutant(
         "retrying.py",
-        72,
+        73,
         "if parsed.userinfo:",
         "if False:",
         "a token is sent to an API URL holding credentials",
@@ -706,7 +706,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "retrying.py",
-        76,
+        77,
         '(parsed.scheme == "http" and _loopback(parsed.host))',
         '(parsed.scheme == "http")',
         "a token goes over plain http to a remote host",
@@ -714,7 +714,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "retrying.py",
-        100,
+        101,
         "return float(max(seconds, 0))",
         "return float(seconds)",
         "a negative Retry-After makes a negative sleep",
@@ -722,7 +722,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "retrying.py",
-        172,
+        175,
         "if attempt + 1 >= self._retry.attempts:",
         "if attempt + 1 > self._retry.attempts:",
         "one attempt more than configured",
@@ -730,7 +730,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "retrying.py",
-        176,
+        179,
         "if self.waited + delay > self._retry.budget:",
         "if delay > self._retry.budget:",
         "the retry budget forgets the time already waited",
@@ -738,7 +738,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "retrying.py",
-        206,
+        209,
         "if not idempotent:",
         "if False:",
         "a POST whose connection was lost is resent blindly (a duplicate)",
