@@ -411,3 +411,14 @@ def test_the_key_never_goes_over_plain_http_to_another_machine(workspace: Worksp
     assert key_may_go_to("https://api.openai.com/v1")
     assert key_may_go_to("http://127.0.0.1:8080/v1") and key_may_go_to("http://localhost/v1")
     assert not key_may_go_to("http://gateway.internal/v1")
+
+
+@pytest.mark.parametrize("url", ["http://[::1/v1", "http://[zz]/v1", "http://gateway:port/v1"])
+@pytest.mark.parametrize("key_env", [None, "QUORUM_TEST_KEY"])
+def test_a_url_that_is_no_url_sends_nothing_and_leaves_consensus(
+    workspace: Workspace, url: str, key_env: str | None
+) -> None:
+    chosen = options(workspace, url, key_env=key_env)
+    before, after, _ = run(workspace, chosen, environ={"QUORUM_TEST_KEY": "sk-1"})
+    assert after.extra["verification"]["not_verified"] == {"--verify-url is not a valid URL": 3}
+    assert [i.disposition for i in after.findings] == [i.disposition for i in before.findings]

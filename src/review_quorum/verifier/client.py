@@ -87,9 +87,24 @@ def key_may_go_to(url: str) -> bool:
     return parts.scheme == "https" or (parts.hostname or "").lower() in _LOOPBACK
 
 
+def valid_url(url: str) -> bool:
+    """Whether `url` can address a request: urllib and httpx both take it apart."""
+    import httpx
+
+    try:
+        urlsplit(url)
+        httpx.URL(url)
+    except (ValueError, httpx.InvalidURL):
+        return False
+    return True
+
+
 def endpoint_kind(url: str) -> str:
     """`openai` for OpenAI's and Azure OpenAI's endpoints, else `compatible`."""
-    host = (urlsplit(url).hostname or "").lower()
+    try:
+        host = (urlsplit(url).hostname or "").lower()
+    except ValueError:  # no URL at all: nothing is sent to it (`valid_url`)
+        return "compatible"
     if host == "api.openai.com" or host.endswith((".openai.com", ".openai.azure.com")):
         return "openai"
     return "compatible"

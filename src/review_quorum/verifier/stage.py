@@ -44,6 +44,7 @@ from review_quorum.verifier.client import (
     TimeBudget,
     endpoint_kind,
     key_may_go_to,
+    valid_url,
 )
 from review_quorum.verifier.command import run_command
 from review_quorum.verifier.figures import Figures, Place
@@ -208,6 +209,8 @@ def _ask(
             return blank, found
         missing = NoVerdict("no verdict for this finding in the answer")
         return [found.get(request.id, missing) for _, request in asking], ""
+    if not valid_url(options.url or ""):
+        return blank, "--verify-url is not a valid URL"
     key = None
     if options.key_env:
         key = environ.get(options.key_env) or None
