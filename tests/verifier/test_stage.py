@@ -258,6 +258,21 @@ def test_a_verifier_command_reads_drafter_findings_and_writes_verdicts(
     assert at(after, UNCERTAIN).disposition is Disposition.INLINE
 
 
+BY_ID_ONLY = COMMAND.replace(', "file": f["file"], "line": f["line"]', "")
+
+
+def test_a_command_verdict_may_name_its_finding_by_id_alone(workspace: Workspace) -> None:
+    """docs/verifier.md: a verdict names its finding by `id`, or by `file` and `line`."""
+    assert '"file"' not in BY_ID_ONLY
+    script = workspace.root / "verify.py"
+    script.write_text(BY_ID_ONLY, encoding="utf-8")
+    chosen = options(workspace, command=f"{sys.executable} {script}")
+    _, after, verification = run(workspace, chosen)
+    assert after.extra["verification"]["not_verified"] == {}
+    assert len(verification.verdicts) == 3
+    assert at(after, UNCERTAIN).disposition is Disposition.INLINE
+
+
 @pytest.mark.parametrize(
     ("program", "failure"),
     [
