@@ -24,7 +24,7 @@ from typing import Any
 
 from review_quorum.delivery.bodies import unchecked_body
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
-from review_quorum.delivery.fixing import judge_gone, line_at
+from review_quorum.delivery.fixing import judge_gone, line_at, path_at
 from review_quorum.delivery.outcome import ThreadPostResult, Words
 from review_quorum.delivery.reconcile import ThreadWork, normal
 from review_quorum.delivery.threads import Ours, WritesThrough, post_threads
@@ -117,12 +117,13 @@ class _GitLab(WritesThrough[GitLabClient]):
         # Our threads whose identity this run does not report, by the line GitLab shows
         # them on now: an earlier version's identity, or one that follows line numbers.
         orphans = {
-            (where.get("new_path"), where.get("new_line")): thread
+            (path_at(where, "new_path"), line): thread
             for fingerprint, threads in live.items()
             if fingerprint not in reported
             for thread in threads
             for where in [thread.position or {}]
-            if where.get("new_line") is not None
+            for line in [line_at(where, "new_line")]
+            if line is not None
         }
         mapped: set[str] = set()
         for comment in self.draft.comments:
