@@ -754,7 +754,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "verifier/request.py",
-        368,
+        373,
         "if suspect_injection(*raw, *code, *rules):",
         "if suspect_injection(*raw):",
         "an injection in the code window is sent to the model",
@@ -762,7 +762,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "verifier/request.py",
-        346,
+        351,
         "if is_instruction_file(finding.file):",
         "if False:",
         "a repository instruction file (AGENTS.md) is sent",
@@ -778,7 +778,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "verifier/request.py",
-        384,
+        389,
         "        model,",
         '        "",',
         "an answer cached for one model is reused for another",

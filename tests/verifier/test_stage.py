@@ -229,6 +229,29 @@ def test_an_injection_is_reported_and_not_sent(workspace: Workspace, standin: St
     assert after.extra["verification"]["skipped"]["injection suspected"] == 1
 
 
+@pytest.mark.parametrize(
+    ("checkout", "why"),
+    [
+        ("base", "line not in the file at head: 1, the checkout is not the diff's head: 2"),
+        ("missing", "file not readable at head: 3"),
+    ],
+)
+def test_a_checkout_that_is_not_the_head_is_named_in_the_summary(
+    workspace: Workspace, standin: StandIn, checkout: str, why: str
+) -> None:
+    """docs/verifier.md: the summary says how many findings were not verified and why."""
+    from verifier.conftest import BASE
+
+    path = workspace.checkout / "app" / "calc.py"
+    if checkout == "base":
+        path.write_text("\n".join(BASE) + "\n", encoding="utf-8")
+    else:
+        path.unlink()
+    _, after, _ = run(workspace, options(workspace, standin.url))
+    assert standin.requests == []
+    assert f"Not verified: code not read from the checkout ({why})." in after.notes
+
+
 def test_the_ollama_shape_gives_the_same_verdicts(workspace: Workspace, ollama: StandIn) -> None:
     ollama.verdicts["app/calc.py:11"] = CONFIRM
     _, after, _ = run(workspace, options(workspace, ollama.url))

@@ -51,6 +51,7 @@ from review_quorum.verifier.figures import Figures, Place
 from review_quorum.verifier.options import CACHE_NAME as CACHE_NAME
 from review_quorum.verifier.options import VerifyOptions as VerifyOptions
 from review_quorum.verifier.request import (
+    CHECKOUT_PROBLEMS,
     ClusterRequest,
     Unsendable,
     build_request,
@@ -335,6 +336,10 @@ def notes(data: Figures, plan: ReviewPlan) -> list[str]:
     budget = data.skipped.get(selection.BUDGET, 0)
     if budget:
         lines.append(f"Not verified: budget ({budget} more eligible than --verify-max).")
+    unread = {r: data.skipped[r] for r in CHECKOUT_PROBLEMS if data.skipped.get(r)}
+    if unread:
+        why = ", ".join(f"{inline(r)}: {n}" for r, n in unread.items())
+        lines.append(f"Not verified: code not read from the checkout ({why}).")
     lines.extend(
         f"Not verified: injection suspected in {_where(plan, place)}."
         for place in data.injection_suspected
