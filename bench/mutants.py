@@ -119,7 +119,7 @@ MUTANTS: tuple[Mutant, ...] = (
     # The GitLab poster's promises.
     Mutant(
         "gitlab/poster.py",
-        141,
+        143,
         "if t not in placed and not t.replied",
         "if t not in placed",
         "a replied thread standing elsewhere is deleted",
@@ -127,7 +127,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/poster.py",
-        146,
+        148,
         "for thread in threads if not thread.replied]",
         "for thread in threads]",
         "a replied thread is deleted when re-anchored",
@@ -135,7 +135,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/poster.py",
-        153,
+        155,
         "if thread.replied:",
         "if False:",
         "a replied thread of a gone finding is resolved",
@@ -143,7 +143,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/poster.py",
-        244,
+        246,
         "return not thread.replied and ",
         "return ",
         "a replied thread's text is edited",
@@ -167,7 +167,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/poster.py",
-        213,
+        215,
         "if not thread.resolved:",
         "if thread.resolved:",
         "a fixed finding's thread is not resolved",
@@ -175,7 +175,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/poster.py",
-        157,
+        159,
         '.get("head_sha") == self.refs',
         '.get("head_sha") != self.refs',
         "a thread GitLab carried to the new version is taken as outdated",
@@ -191,7 +191,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/poster.py",
-        222,
+        224,
         'state = "failed" if gate.failed else "success"',
         'state = "success" if gate.failed else "failed"',
         "the commit status is swapped",
@@ -199,7 +199,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/poster.py",
-        234,
+        236,
         "if err.status != 409:",
         "if err.status != 429:",
         "a status update racing another (409) fails the run",

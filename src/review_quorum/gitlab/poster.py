@@ -34,6 +34,7 @@ from review_quorum.gitlab.positions import addressable, anchored_at, position_fo
 from review_quorum.gitlab.reconcile import FindingThread, find_ours, find_thread
 from review_quorum.gitlab.snapshot import DiffRefs, read_merge_request
 from review_quorum.gitlab.target import MergeRequest
+from review_quorum.markup import dialects
 
 STATUS_NAME = "review-quorum"
 NOT_IN_DIFF = (
@@ -64,6 +65,7 @@ def post_merge_request(
     status_name: str = STATUS_NAME,
 ) -> GitLabPostResult:
     """Post `draft` to `target`, completing (never repeating) any earlier run."""
+    draft = draft.with_bodies(dialects.gitlab)
     platform = _GitLab(client, target, draft, dry_run=dry_run or client.dry_run, env=env or {})
     return post_threads(
         platform, draft, GitLabPostResult, resolve_fixed=resolve_fixed, status_name=status_name
