@@ -119,7 +119,7 @@ MUTANTS: tuple[Mutant, ...] = (
     # The GitLab poster's promises.
     Mutant(
         "gitlab/poster.py",
-        140,
+        143,
         "if t not in placed and not t.replied",
         "if t not in placed",
         "a replied thread standing elsewhere is deleted",
@@ -127,7 +127,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/poster.py",
-        145,
+        148,
         "for thread in threads if not thread.replied]",
         "for thread in threads]",
         "a replied thread is deleted when re-anchored",
@@ -135,7 +135,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/poster.py",
-        152,
+        155,
         "if thread.replied:",
         "if False:",
         "a replied thread of a gone finding is resolved",
@@ -143,7 +143,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/poster.py",
-        243,
+        246,
         "return not thread.replied and ",
         "return ",
         "a replied thread's text is edited",
@@ -167,7 +167,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/poster.py",
-        212,
+        215,
         "if not thread.resolved:",
         "if thread.resolved:",
         "a fixed finding's thread is not resolved",
@@ -175,7 +175,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/poster.py",
-        156,
+        159,
         '.get("head_sha") == self.refs',
         '.get("head_sha") != self.refs',
         "a thread GitLab carried to the new version is taken as outdated",
@@ -191,7 +191,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/poster.py",
-        221,
+        224,
         'state = "failed" if gate.failed else "success"',
         'state = "success" if gate.failed else "failed"',
         "the commit status is swapped",
@@ -199,7 +199,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "gitlab/poster.py",
-        233,
+        236,
         "if err.status != 409:",
         "if err.status != 429:",
         "a status update racing another (409) fails the run",
@@ -688,7 +688,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "retrying.py",
-        346,
+        349,
         "err.status < 500:",
         "err.status <= 500:",
         "a create answered 500 is not checked and retried",
@@ -698,7 +698,7 @@ MUTANTS: tuple[Mutant, ...] = (
     # output files.
     Mutant(
         "retrying.py",
-        72,
+        73,
         "if parsed.userinfo:",
         "if False:",
         "a token is sent to an API URL holding credentials",
@@ -706,7 +706,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "retrying.py",
-        76,
+        77,
         '(parsed.scheme == "http" and _loopback(parsed.host))',
         '(parsed.scheme == "http")',
         "a token goes over plain http to a remote host",
@@ -714,7 +714,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "retrying.py",
-        100,
+        101,
         "return float(max(seconds, 0))",
         "return float(seconds)",
         "a negative Retry-After makes a negative sleep",
@@ -722,7 +722,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "retrying.py",
-        172,
+        175,
         "if attempt + 1 >= self._retry.attempts:",
         "if attempt + 1 > self._retry.attempts:",
         "one attempt more than configured",
@@ -730,7 +730,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "retrying.py",
-        176,
+        179,
         "if self.waited + delay > self._retry.budget:",
         "if delay > self._retry.budget:",
         "the retry budget forgets the time already waited",
@@ -738,7 +738,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "retrying.py",
-        206,
+        209,
         "if not idempotent:",
         "if False:",
         "a POST whose connection was lost is resent blindly (a duplicate)",
@@ -754,7 +754,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "verifier/request.py",
-        368,
+        373,
         "if suspect_injection(*raw, *code, *rules):",
         "if suspect_injection(*raw):",
         "an injection in the code window is sent to the model",
@@ -762,7 +762,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "verifier/request.py",
-        346,
+        351,
         "if is_instruction_file(finding.file):",
         "if False:",
         "a repository instruction file (AGENTS.md) is sent",
@@ -778,7 +778,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "verifier/request.py",
-        384,
+        389,
         "        model,",
         '        "",',
         "an answer cached for one model is reused for another",

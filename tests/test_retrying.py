@@ -28,6 +28,7 @@ NOW = 1_767_225_600.0  # 2026-01-01T00:00:00Z
         ("Thu, 01 Jan 2026 00:00:30 GMT", 30.0),
         ("Wed, 31 Dec 2025 23:59:00 GMT", 0.0),
         ("soon", None),
+        ("9" * 400, None),  # no float holds it: unreadable, not a crash
     ],
 )
 def test_retry_after_asks_for_seconds_never_fewer_than_none(
@@ -36,7 +37,10 @@ def test_retry_after_asks_for_seconds_never_fewer_than_none(
     assert retry_after(header, NOW) == seconds
 
 
-@pytest.mark.parametrize(("value", "number"), [("12", 12), (" 3", 3), ("", None), ("1.5", None)])
+@pytest.mark.parametrize(
+    ("value", "number"),
+    [("12", 12), (" 3", 3), ("", None), ("1.5", None), ("9" * 400, None)],
+)
 def test_a_header_whole_number(value: str, number: int | None) -> None:
     assert whole_number(value) == number
 
@@ -76,6 +80,21 @@ def test_a_rate_limit_reset_decides_the_wait_of_a_rate_limit_only(
     client = gitlab(answers, RetryPolicy(), time)
     assert client.get("/user") == {}
     assert time.slept == slept
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{"retry-after": "9" * 400}, {"ratelimit-reset": "9" * 400}],
+    ids=["retry-after", "ratelimit-reset"],
+)
+def test_a_wait_too_long_for_any_clock_is_read_as_no_wait_given(headers: dict[str, str]) -> None:
+    """A hostile or broken server's 400-digit wait is ignored (backing off instead), never
+    an OverflowError (exit 3)."""
+    time = FakeTime(NOW)
+    answers = iter([httpx.Response(429, headers=headers), httpx.Response(200, json={})])
+    client = gitlab(answers, RetryPolicy(), time)
+    assert client.get("/user") == {}
+    assert time.slept == [1.0]
 
 
 def test_a_write_answered_already_done_is_what_was_wanted() -> None:

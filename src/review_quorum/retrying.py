@@ -24,6 +24,7 @@ import abc
 import email.utils
 import ipaddress
 import re
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -106,13 +107,15 @@ def retry_after(value: str | None, now: float) -> float | None:
 
 
 def whole_number(value: str | None) -> int | None:
-    """A header's whole number (a rate-limit reset, a page), None when it is not one."""
+    """A header's whole number (a rate-limit reset, a page), None when it is not one or is
+    too large for a float (no time or count a service means; waits are computed in floats)."""
     if value is None:
         return None
     try:
-        return int(value.strip())
+        number = int(value.strip())
     except ValueError:
         return None
+    return number if abs(number) <= sys.float_info.max else None
 
 
 class RetryingClient(abc.ABC):

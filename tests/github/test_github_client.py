@@ -119,6 +119,7 @@ def test_pages_of_objects_follow_link_next_too() -> None:
         ('<https://evil.example/steal?page=2>; rel="next"', "pagination points outside"),
         ('<http://api.github.com/x?page=2>; rel="next"', "pagination points outside"),
         ('<https://api.github.com/x?per_page=100>; rel="next"', "pagination repeats"),
+        ('<:::>; rel="next"', "pagination points outside"),  # not a URL: no exit 3
     ],
 )
 def test_pagination_never_leaves_the_api_origin_or_loops(link: str, message: str) -> None:

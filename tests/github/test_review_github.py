@@ -127,6 +127,22 @@ def test_rate_limits_and_server_errors_are_waited_out_as_when_posting(
 
 
 @pytest.mark.parametrize(
+    "headers",
+    [{"Retry-After": "9" * 400}, {"x-ratelimit-remaining": "0", "x-ratelimit-reset": "9" * 400}],
+    ids=["retry-after", "x-ratelimit-reset"],
+)
+def test_a_wait_no_clock_can_hold_is_backed_off_not_an_internal_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, headers: dict[str, str]
+) -> None:
+    fake = scene(monkeypatch)
+    time = connect(fake, monkeypatch)
+    fake.fail("pulls/list-review-comments", 429, body={"message": "slow down"}, headers=headers)
+    status, report = review_json(tmp_path, "--github", *TARGET)
+    assert status == 0 and len(members(report)) == len(FIVE_BOTS)
+    assert time.slept == [60.0]  # the rate limit's own back-off, as with no usable header
+
+
+@pytest.mark.parametrize(
     ("token", "args", "message"),
     [
         (

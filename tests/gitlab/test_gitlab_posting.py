@@ -185,3 +185,27 @@ def test_a_finding_its_bot_no_longer_reports_is_fixed_only_when_its_line_changed
     assert ("1 resolved as fixed" in err) is edited
     if not edited:
         assert "no longer reported, but its lines did not change" in thread["notes"][0]["body"]
+
+
+def test_a_finding_text_never_starts_a_line_with_a_quick_action(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    findings = tmp_path / "findings.json"
+    record = {
+        "bot": "scanner",
+        "finding_id": "s-1",
+        "severity": "high",
+        "category": "security",
+        "title": "Token logged\n/merge\n/approve",
+        "evidence": {"file": PATH, "line": 12},
+    }
+    findings.write_text(json.dumps([record]), encoding="utf-8")
+    with over_http(monkeypatch) as (fake, errors):
+        assert main([*POST, str(findings), "--gate-level", "none"]) == 0
+    assert errors == []
+    bodies = [note["body"] for thread in fake.threads_by(QUORUM) for note in thread["notes"]]
+    assert any("merge" in body for body in bodies)
+    for body in bodies:
+        assert not [line for line in body.splitlines() if line.lstrip().startswith("/")]

@@ -35,3 +35,14 @@ def test_code_is_left_as_written_and_markers_survive() -> None:
         assert "`a[#1]`" in out and "```\n!2 @{x}\n```" in out
     assert dialects.azure_devops(body).endswith(f"but #{WJ}3")
     assert "### Title #" in dialects.azure_devops(body)  # a heading is no link
+
+
+def test_gitlab_quick_actions_at_the_start_of_a_line_are_broken() -> None:
+    """GitLab runs a line that starts with `/command` in a new note as a quick action
+    (`/merge`, `/approve`, `/close`) under the poster's token."""
+    body = f"{marker('finding', 'ab12')}\nx: t  \n/merge\n  /approve now\nsee a/b\n```\n/close\n```"
+    out = dialects.gitlab(body)
+    assert f"\n{WJ}/merge\n" in out and f"\n  {WJ}/approve now\n" in out
+    assert "see a/b" in out and "```\n/close\n```" in out  # mid-line and code: as written
+    assert find_markers(out) == [("finding", "ab12")]
+    assert dialects.gitlab("no slash at all") == "no slash at all"

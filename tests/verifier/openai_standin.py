@@ -12,7 +12,8 @@ against `CreateChatCompletionResponse`) or, with `shape="ollama"`, in Ollama's r
 (no `logprobs`, no `refusal`). `faults` is a queue of faults for the next requests: `429`
 (with `Retry-After`), `429-late` (Retry-After longer than any budget), `500`, `reset` (the
 connection closed without an answer), `length` (a truncated answer), `refusal`,
-`invalid-json`, `slow` (an answer later than the client's timeout), `no-schema` (400: the
+`invalid-json`, `slow` (an answer later than the client's timeout), `trickle` (an answer
+sent in pieces `TRICKLE_S` apart, each in time for a read, the whole late), `no-schema` (400: the
 server does not do json_schema), `bad-request` (another 400). `always` applies one fault
 to every request.
 """
@@ -33,6 +34,7 @@ from typing import Any
 import jsonschema
 
 SLOW_S = 1.5
+TRICKLE_S = 0.1  # between the pieces of a trickled answer: 20 pieces, 2 s in all
 
 
 class Contract:
@@ -148,15 +150,26 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         """Silent: the stand-in keeps its own record."""
 
-    def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+    def _send(
+        self,
+        status: int,
+        body: bytes,
+        headers: dict[str, str] | None = None,
+        pieces: int = 1,
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         for name, value in (headers or {}).items():
             self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))
+        size = -(-len(body) // pieces)
         try:
             self.end_headers()
-            self.wfile.write(body)
+            for start in range(0, len(body), size):
+                if start:
+                    time.sleep(TRICKLE_S)
+                self.wfile.write(body[start : start + size])
+                self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client gave up first (a slow answer past its timeout)
 
@@ -208,6 +221,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, standin.body(None, "stop", refusal="I can't help with that."))
         elif fault == "invalid-json":
             self._send(200, standin.body("{'verdicts': [oops", "stop"))
+        elif fault == "trickle":
+            self._send(200, standin.body(content, "stop"), pieces=20)
         else:
             self._send(200, standin.body(content, "stop"))
 

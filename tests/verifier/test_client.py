@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -143,6 +144,15 @@ def test_a_slow_answer_past_the_timeout_is_no_verdict(standin: StandIn) -> None:
     standin.faults = ["slow"]
     reply = client(standin.url, timeout=0.3).ask(USER)
     assert reply.failure == "timeout"
+
+
+def test_an_answer_trickled_past_the_timeout_is_no_verdict(standin: StandIn) -> None:
+    """Each piece comes in time for a read; the whole answer (2 s) does not."""
+    standin.faults = ["trickle"]
+    started = time.monotonic()
+    reply = client(standin.url, timeout=0.3).ask(USER)
+    assert reply.failure == "timeout"
+    assert time.monotonic() - started < 1.0
 
 
 def test_a_server_without_json_schema_gets_json_mode_with_the_schema(standin: StandIn) -> None:

@@ -4,6 +4,7 @@ and `quorum verify PLAN.json -o verdicts.json` feeding `--verdicts`."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -167,6 +168,21 @@ def test_quorum_verify_writes_what_verdicts_reads(tmp_path: Path, standin: Stand
     from_file = review(tmp_path, "from_file.json", "--verdicts", str(verdicts))
     direct = review(tmp_path, "direct.json", "--verify-url", standin.url, "--verify-model", "m")
     assert placements(from_file) == placements(direct)
+
+
+def test_quorum_verify_says_why_findings_were_not_verified(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = tmp_path / "plan.json"
+    assert main([*example_args(tmp_path), "-o", str(plan)]) == 1
+    capsys.readouterr()
+    failing = f"{sys.executable} -c 'raise SystemExit(3)'"
+    argv = ["verify", str(plan), "--diff", str(EXAMPLE / "pr.diff"), "--verifier-cmd", failing]
+    assert main([*argv, "--verify-checkout", str(EXAMPLE / "head"), "-o", "-"]) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "quorum verify: 0 verified, 0 cached, 3 not verified (verifier command exited with "
+        "status 3: 3), 11 skipped, 0 audit"
+    )
 
 
 def test_the_configuration_keys_have_the_flags_names(tmp_path: Path, standin: StandIn) -> None:

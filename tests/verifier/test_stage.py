@@ -229,6 +229,29 @@ def test_an_injection_is_reported_and_not_sent(workspace: Workspace, standin: St
     assert after.extra["verification"]["skipped"]["injection suspected"] == 1
 
 
+@pytest.mark.parametrize(
+    ("checkout", "why"),
+    [
+        ("base", "line not in the file at head: 1, the checkout is not the diff's head: 2"),
+        ("missing", "file not readable at head: 3"),
+    ],
+)
+def test_a_checkout_that_is_not_the_head_is_named_in_the_summary(
+    workspace: Workspace, standin: StandIn, checkout: str, why: str
+) -> None:
+    """docs/verifier.md: the summary says how many findings were not verified and why."""
+    from verifier.conftest import BASE
+
+    path = workspace.checkout / "app" / "calc.py"
+    if checkout == "base":
+        path.write_text("\n".join(BASE) + "\n", encoding="utf-8")
+    else:
+        path.unlink()
+    _, after, _ = run(workspace, options(workspace, standin.url))
+    assert standin.requests == []
+    assert f"Not verified: code not read from the checkout ({why})." in after.notes
+
+
 def test_the_ollama_shape_gives_the_same_verdicts(workspace: Workspace, ollama: StandIn) -> None:
     ollama.verdicts["app/calc.py:11"] = CONFIRM
     _, after, _ = run(workspace, options(workspace, ollama.url))
@@ -254,6 +277,21 @@ def test_a_verifier_command_reads_drafter_findings_and_writes_verdicts(
     script.write_text(COMMAND, encoding="utf-8")
     chosen = options(workspace, command=f"{sys.executable} {script}")
     _, after, verification = run(workspace, chosen)
+    assert len(verification.verdicts) == 3
+    assert at(after, UNCERTAIN).disposition is Disposition.INLINE
+
+
+BY_ID_ONLY = COMMAND.replace(', "file": f["file"], "line": f["line"]', "")
+
+
+def test_a_command_verdict_may_name_its_finding_by_id_alone(workspace: Workspace) -> None:
+    """docs/verifier.md: a verdict names its finding by `id`, or by `file` and `line`."""
+    assert '"file"' not in BY_ID_ONLY
+    script = workspace.root / "verify.py"
+    script.write_text(BY_ID_ONLY, encoding="utf-8")
+    chosen = options(workspace, command=f"{sys.executable} {script}")
+    _, after, verification = run(workspace, chosen)
+    assert after.extra["verification"]["not_verified"] == {}
     assert len(verification.verdicts) == 3
     assert at(after, UNCERTAIN).disposition is Disposition.INLINE
 
@@ -411,3 +449,14 @@ def test_the_key_never_goes_over_plain_http_to_another_machine(workspace: Worksp
     assert key_may_go_to("https://api.openai.com/v1")
     assert key_may_go_to("http://127.0.0.1:8080/v1") and key_may_go_to("http://localhost/v1")
     assert not key_may_go_to("http://gateway.internal/v1")
+
+
+@pytest.mark.parametrize("url", ["http://[::1/v1", "http://[zz]/v1", "http://gateway:port/v1"])
+@pytest.mark.parametrize("key_env", [None, "QUORUM_TEST_KEY"])
+def test_a_url_that_is_no_url_sends_nothing_and_leaves_consensus(
+    workspace: Workspace, url: str, key_env: str | None
+) -> None:
+    chosen = options(workspace, url, key_env=key_env)
+    before, after, _ = run(workspace, chosen, environ={"QUORUM_TEST_KEY": "sk-1"})
+    assert after.extra["verification"]["not_verified"] == {"--verify-url is not a valid URL": 3}
+    assert [i.disposition for i in after.findings] == [i.disposition for i in before.findings]

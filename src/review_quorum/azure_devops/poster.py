@@ -33,7 +33,7 @@ from review_quorum.azure_devops.client import TOKEN_HELP, AzureDevOpsClient
 from review_quorum.azure_devops.snapshot import AzurePullSnapshot, ChangedFile, read_pull_request
 from review_quorum.azure_devops.target import AzurePullRequest
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
-from review_quorum.delivery.fixing import line_at
+from review_quorum.delivery.fixing import line_at, path_at
 from review_quorum.delivery.outcome import ThreadPostResult, Words
 from review_quorum.delivery.reconcile import ThreadWork, live_fingerprint, reconcile_threads
 from review_quorum.delivery.threads import Ours, WritesThrough, post_threads
@@ -197,7 +197,7 @@ class _Azure(WritesThrough[AzureDevOpsClient]):
             self.draft,
             live,
             stands_at=lambda t, c: anchored_at(t.context, c),
-            said=lambda t: ((t.context or {}).get("filePath", "").lstrip("/"), t.body),
+            said=lambda t: (path_at(t.context, "filePath").lstrip("/"), t.body),
             postable=lambda c: self._context(c) is not None,
             left_alone=lambda t: t.replied or t.status in TRIAGED,
             resolve_fixed=resolve_fixed,

@@ -30,7 +30,7 @@ from review_quorum.bitbucket.client import TOKEN_HELP, BitbucketClient
 from review_quorum.bitbucket.snapshot import BitbucketPullSnapshot, read_pull_request
 from review_quorum.bitbucket.target import BitbucketPullRequest, pull_request_page
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
-from review_quorum.delivery.fixing import line_at
+from review_quorum.delivery.fixing import line_at, path_at
 from review_quorum.delivery.outcome import ThreadPostResult, Words
 from review_quorum.delivery.reconcile import ThreadWork, live_fingerprint, reconcile_threads
 from review_quorum.delivery.threads import Ours, WritesThrough, post_threads
@@ -178,7 +178,7 @@ class _Bitbucket(WritesThrough[BitbucketClient]):
             self.draft,
             live,
             stands_at=lambda t, c: anchored_at(t.inline, c),
-            said=lambda t: ((t.inline or {}).get("path", ""), t.body),
+            said=lambda t: (path_at(t.inline, "path"), t.body),
             postable=lambda c: c.side == "RIGHT",
             left_alone=lambda t: t.replied,
             resolve_fixed=resolve_fixed,

@@ -289,8 +289,15 @@ def run(args: argparse.Namespace) -> int:
     document = {"verdicts": verdicts, "not_applied": audit}
     write_output(orjson.dumps(document, option=orjson.OPT_INDENT_2).decode() + "\n", args.output)
     counts = dict.fromkeys(("verified", "cached", "not verified", "skipped", "audit"), 0)
+    failures: dict[str, int] = {}
     for outcome in verification.outcomes:
         counts[outcome.status] += 1
-    summary = ", ".join(f"{n} {status}" for status, n in counts.items())
+        if outcome.status == "not verified":
+            failures[outcome.reason] = failures.get(outcome.reason, 0) + 1
+    why = ", ".join(f"{reason}: {n}" for reason, n in failures.items())
+    summary = ", ".join(
+        f"{n} {status}" + (f" ({why})" if status == "not verified" and why else "")
+        for status, n in counts.items()
+    )
     print(f"quorum verify: {summary}", file=sys.stderr)
     return ExitCode.OK

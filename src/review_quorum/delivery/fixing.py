@@ -84,3 +84,9 @@ def line_at(anchor: object, key: str = "line") -> int | None:
     """The line number a platform's position object `anchor` holds under `key`."""
     value = anchor.get(key) if isinstance(anchor, dict) else None
     return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def path_at(anchor: object, key: str) -> str:
+    """The file path a platform's position object `anchor` holds under `key` ("" if none)."""
+    value = anchor.get(key) if isinstance(anchor, dict) else None
+    return value if isinstance(value, str) else ""

@@ -292,7 +292,11 @@ class GitHubClient(RetryingClient):
         url = response.links.get("next", {}).get("url")
         if url is None:
             return None
-        if not same_origin(httpx.URL(url), httpx.URL(self.api_url)):
+        try:
+            inside = same_origin(httpx.URL(url), httpx.URL(self.api_url))
+        except httpx.InvalidURL:  # no URL at all: followed no more than another host's
+            inside = False
+        if not inside:
             # Never send the token to another host, whatever a Link header says.
             raise GitHubError(f"GitHub API pagination points outside {self.api_url}")
         return str(url)

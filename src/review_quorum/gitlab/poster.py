@@ -24,7 +24,7 @@ from typing import Any
 
 from review_quorum.delivery.bodies import unchecked_body
 from review_quorum.delivery.draft import DraftComment, ReviewDraft
-from review_quorum.delivery.fixing import judge_gone, line_at
+from review_quorum.delivery.fixing import judge_gone, line_at, path_at
 from review_quorum.delivery.outcome import ThreadPostResult, Words
 from review_quorum.delivery.reconcile import ThreadWork, normal
 from review_quorum.delivery.threads import Ours, WritesThrough, post_threads
@@ -34,6 +34,7 @@ from review_quorum.gitlab.positions import addressable, anchored_at, position_fo
 from review_quorum.gitlab.reconcile import FindingThread, find_ours, find_thread
 from review_quorum.gitlab.snapshot import DiffRefs, read_merge_request
 from review_quorum.gitlab.target import MergeRequest
+from review_quorum.markup import dialects
 
 STATUS_NAME = "review-quorum"
 NOT_IN_DIFF = (
@@ -64,6 +65,7 @@ def post_merge_request(
     status_name: str = STATUS_NAME,
 ) -> GitLabPostResult:
     """Post `draft` to `target`, completing (never repeating) any earlier run."""
+    draft = draft.with_bodies(dialects.gitlab)
     platform = _GitLab(client, target, draft, dry_run=dry_run or client.dry_run, env=env or {})
     return post_threads(
         platform, draft, GitLabPostResult, resolve_fixed=resolve_fixed, status_name=status_name
@@ -117,12 +119,13 @@ class _GitLab(WritesThrough[GitLabClient]):
         # Our threads whose identity this run does not report, by the line GitLab shows
         # them on now: an earlier version's identity, or one that follows line numbers.
         orphans = {
-            (where.get("new_path"), where.get("new_line")): thread
+            (path_at(where, "new_path"), line): thread
             for fingerprint, threads in live.items()
             if fingerprint not in reported
             for thread in threads
             for where in [thread.position or {}]
-            if where.get("new_line") is not None
+            for line in [line_at(where, "new_line")]
+            if line is not None
         }
         mapped: set[str] = set()
         for comment in self.draft.comments:

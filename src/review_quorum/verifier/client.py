@@ -87,9 +87,24 @@ def key_may_go_to(url: str) -> bool:
     return parts.scheme == "https" or (parts.hostname or "").lower() in _LOOPBACK
 
 
+def valid_url(url: str) -> bool:
+    """Whether `url` can address a request: urllib and httpx both take it apart."""
+    import httpx
+
+    try:
+        urlsplit(url)
+        httpx.URL(url)
+    except (ValueError, httpx.InvalidURL):
+        return False
+    return True
+
+
 def endpoint_kind(url: str) -> str:
     """`openai` for OpenAI's and Azure OpenAI's endpoints, else `compatible`."""
-    host = (urlsplit(url).hostname or "").lower()
+    try:
+        host = (urlsplit(url).hostname or "").lower()
+    except ValueError:  # no URL at all: nothing is sent to it (`valid_url`)
+        return "compatible"
     if host == "api.openai.com" or host.endswith((".openai.com", ".openai.azure.com")):
         return "openai"
     return "compatible"
@@ -184,28 +199,24 @@ class ChatClient:
                 return Reply(failure="time budget")
             sent.append(attempt)
             try:
-                response = self.http.post(
-                    self.url,
-                    content=orjson.dumps(self.body(user)),
-                    timeout=min(self.timeout, remaining),
-                )
+                status, headers, content = self._post(user, min(self.timeout, remaining))
             except httpx.TimeoutException:
                 return Reply(failure="timeout")
             except httpx.TransportError:
                 failure = "connection error"
                 wait = BACKOFF_S * 2**attempt
             else:
-                if response.status_code == 429 or response.status_code >= 500:
-                    failure = f"HTTP {response.status_code}"
-                    asked = retry_after(response.headers.get("retry-after"), time.time())
+                if status == 429 or status >= 500:
+                    failure = f"HTTP {status}"
+                    asked = retry_after(headers.get("retry-after"), time.time())
                     wait = asked if asked is not None else BACKOFF_S * 2**attempt
-                elif response.status_code == 400 and not self.json_mode and _no_schema(response):
+                elif status == 400 and not self.json_mode and _no_schema(content):
                     self.json_mode = True
                     continue
-                elif response.status_code != 200:
-                    return Reply(failure=f"HTTP {response.status_code}")
+                elif status != 200:
+                    return Reply(failure=f"HTTP {status}")
                 else:
-                    return read_reply(response.content)
+                    return read_reply(content)
             if attempt + 1 == MAX_ATTEMPTS:
                 break
             if wait > min(MAX_WAIT_S, self.budget.remaining()):
@@ -213,13 +224,31 @@ class ChatClient:
             self.sleep(wait)
         return Reply(failure=failure)
 
+    def _post(self, user: str, limit: float) -> tuple[int, httpx.Headers, bytes]:
+        """The status, headers and body of the answer to one request, read whole within
+        `limit` seconds: httpx's timeout bounds each read, which an answer sent a piece at
+        a time outlasts (then httpx.ReadTimeout)."""
+        import httpx
+
+        deadline = time.monotonic() + limit
+        content = orjson.dumps(self.body(user))
+        with self.http.stream("POST", self.url, content=content, timeout=limit) as response:
+            body = bytearray()
+            for piece in response.iter_bytes():
+                body += piece
+                if time.monotonic() > deadline:
+                    raise httpx.ReadTimeout(
+                        "answer slower than the timeout", request=response.request
+                    )
+            return response.status_code, response.headers, bytes(body)
+
 
 def _is_transport(failure: str) -> bool:
     return failure.startswith(("HTTP", "connection", "timeout"))
 
 
-def _no_schema(response: httpx.Response) -> bool:
-    text = response.text.lower()
+def _no_schema(content: bytes) -> bool:
+    text = content.decode("utf-8", "replace").lower()
     return "response_format" in text or "json_schema" in text
 
 

@@ -82,9 +82,10 @@ def run_command(
         return f"verifier command did not start: {err.strerror or err}"
     if done.returncode != 0:
         return f"verifier command exited with status {done.returncode}"
+    by_id = {request.id: request for request, _ in requests}
     try:
         answer = orjson.loads(done.stdout)
-        entries = parse_verifier_output(answer, "verifier command output")
+        entries = parse_verifier_output(_placed(answer, by_id), "verifier command output")
     except orjson.JSONDecodeError:
         return "verifier command wrote invalid JSON"
     except (InputError, RecordsError):
@@ -103,6 +104,22 @@ def run_command(
             continue  # a verdict on nothing that was asked is ignored
         found[cluster_id] = item_from_record({**record, **_cited(raw)}, cluster_id)
     return found
+
+
+def _placed(answer: Any, by_id: dict[str, ClusterRequest]) -> Any:
+    """`answer` with every verdict that names an asked finding by `id` given that finding's
+    file and line where it names none: the verifier schema requires them, a command need
+    not repeat them."""
+    verdicts = answer.get("verdicts") if isinstance(answer, dict) else None
+    if not isinstance(verdicts, list):
+        return answer
+    placed = [
+        {"file": by_id[raw["id"]].file, "line": by_id[raw["id"]].line, **raw}
+        if isinstance(raw, dict) and isinstance(raw.get("id"), str) and raw["id"] in by_id
+        else raw
+        for raw in verdicts
+    ]
+    return {**answer, "verdicts": placed}
 
 
 def _cited(raw: dict[str, Any]) -> dict[str, Any]:

@@ -266,6 +266,11 @@ def base_lines(head: Sequence[str], patched: PatchedFile | None) -> tuple[list[s
 
 
 NOT_HEAD = "the checkout is not the diff's head"
+NOT_READ = "file not readable at head"
+NOT_IN_FILE = "line not in the file at head"
+# Why an eligible cluster's code could not be read from the checkout: a wrong
+# --verify-checkout, which the summary names (other reasons are by design).
+CHECKOUT_PROBLEMS = (NOT_READ, NOT_IN_FILE, NOT_HEAD)
 
 
 def matches_head(head: Sequence[str], patched: PatchedFile | None) -> bool:
@@ -347,10 +352,10 @@ def build_request(
         return Unsendable("repository instruction file")
     head_lines = read_head_lines(checkout, finding.file)
     if head_lines is None:
-        return Unsendable("file not readable at head")
+        return Unsendable(NOT_READ)
     head = window_around(head_lines, line)
     if head is None or not head.has(line):
-        return Unsendable("line not in the file at head")
+        return Unsendable(NOT_IN_FILE)
     patched = patches.get(finding.file)
     if not matches_head(head_lines, patched):
         return Unsendable(NOT_HEAD)

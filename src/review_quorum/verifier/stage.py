@@ -44,12 +44,14 @@ from review_quorum.verifier.client import (
     TimeBudget,
     endpoint_kind,
     key_may_go_to,
+    valid_url,
 )
 from review_quorum.verifier.command import run_command
 from review_quorum.verifier.figures import Figures, Place
 from review_quorum.verifier.options import CACHE_NAME as CACHE_NAME
 from review_quorum.verifier.options import VerifyOptions as VerifyOptions
 from review_quorum.verifier.request import (
+    CHECKOUT_PROBLEMS,
     ClusterRequest,
     Unsendable,
     build_request,
@@ -208,6 +210,8 @@ def _ask(
             return blank, found
         missing = NoVerdict("no verdict for this finding in the answer")
         return [found.get(request.id, missing) for _, request in asking], ""
+    if not valid_url(options.url or ""):
+        return blank, "--verify-url is not a valid URL"
     key = None
     if options.key_env:
         key = environ.get(options.key_env) or None
@@ -332,6 +336,10 @@ def notes(data: Figures, plan: ReviewPlan) -> list[str]:
     budget = data.skipped.get(selection.BUDGET, 0)
     if budget:
         lines.append(f"Not verified: budget ({budget} more eligible than --verify-max).")
+    unread = {r: data.skipped[r] for r in CHECKOUT_PROBLEMS if data.skipped.get(r)}
+    if unread:
+        why = ", ".join(f"{inline(r)}: {n}" for r, n in unread.items())
+        lines.append(f"Not verified: code not read from the checkout ({why}).")
     lines.extend(
         f"Not verified: injection suspected in {_where(plan, place)}."
         for place in data.injection_suspected
