@@ -43,14 +43,19 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return status, captured.out, captured.err
 
 
-@pytest.mark.parametrize("encoding", sorted(ENCODINGS))
-def test_a_profile_reads_in_every_input_encoding(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], encoding: str
-) -> None:
+def write_profiles(tmp_path: Path, encoding: str) -> None:
+    """The same profile twice: `plain/profile.json` in UTF-8, `encoded/` in `encoding`."""
     (tmp_path / "plain").mkdir()
     (tmp_path / "encoded").mkdir()
     (tmp_path / "plain" / "profile.json").write_text(json.dumps(PROFILE), encoding="utf-8")
     (tmp_path / "encoded" / "profile.json").write_bytes(encoded(json.dumps(PROFILE), encoding))
+
+
+@pytest.mark.parametrize("encoding", sorted(ENCODINGS))
+def test_a_profile_reads_in_every_input_encoding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], encoding: str
+) -> None:
+    write_profiles(tmp_path, encoding)
     results = []
     for folder in ("plain", "encoded"):
         profile = str(tmp_path / folder / "profile.json")
@@ -65,10 +70,7 @@ def test_a_profile_reads_in_every_input_encoding(
 def test_calibrate_reads_its_base_profile_in_every_input_encoding(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], encoding: str
 ) -> None:
-    (tmp_path / "plain").mkdir()
-    (tmp_path / "encoded").mkdir()
-    (tmp_path / "plain" / "profile.json").write_text(json.dumps(PROFILE), encoding="utf-8")
-    (tmp_path / "encoded" / "profile.json").write_bytes(encoded(json.dumps(PROFILE), encoding))
+    write_profiles(tmp_path, encoding)
     labels = [str(LABELS / "lines.labels.jsonl"), str(LABELS / "lines.findings.json")]
     results = []
     for folder in ("plain", "encoded"):
