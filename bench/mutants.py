@@ -794,7 +794,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "checked_plan.py",
-        134,
+        138,
         "if m.source is not None or m.bot in bots]",
         "if m.source is not None]",
         "a saved plan passes a bot's finding off as an analyser's",
@@ -802,7 +802,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "checked_plan.py",
-        135,
+        139,
         "if identity(m) not in read)",
         "if identity(m) in read)",
         "a saved plan's claims no comment says are kept",
@@ -810,7 +810,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "checked_plan.py",
-        191,
+        184,
         "level if level.rank <= other.rank else other",
         "level if level.rank >= other.rank else other",
         "a saved plan raises a level",

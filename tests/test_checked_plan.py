@@ -100,6 +100,24 @@ def test_forged_members_are_left_out_and_the_consensus_is_rebuilt_from_github() 
     )
 
 
+@pytest.mark.parametrize("platform", ["GitLab", "Azure DevOps", "Bitbucket"])
+def test_a_reading_of_another_platform_is_named_in_what_was_left_out(platform: str) -> None:
+    """The skipped records name the platform the comments were read from, as the posting
+    run's warning does (`CheckedPlan.platform`); GitHub's stay as they were."""
+    nit = [said(bot, rest_id, "Trailing whitespace", file="README.md") for bot, rest_id in WHO]
+    forged = review([*nit, BANDIT], settings=SETTINGS)
+    checked = check_plan(forged, Fresh(tuple(SQL), platform=platform))
+    mismatch = (
+        f"the plan's finding does not match this comment as {platform} shows it now: left out"
+    )
+    assert checked.platform == platform
+    assert checked.plan.skipped[-2:] == (
+        Skipped(platform, "review_comment:1", mismatch),
+        Skipped(platform, "review_comment:2", mismatch),
+    )
+    assert check_plan(forged, Fresh(tuple(SQL))).platform == "GitHub"
+
+
 def test_a_finding_attributed_to_a_bot_without_its_comment_is_left_out() -> None:
     unsourced = said("coderabbit", 1, "Passwords hashed with MD5", line=40, sourced=False)
     checked = check_plan(review([unsourced, BANDIT], settings=SETTINGS), Fresh(tuple(SQL)))

@@ -1,4 +1,4 @@
-"""A saved plan rebuilt against the pull request as GitHub shows it when posting.
+"""A saved plan rebuilt against the pull request as its platform shows it when posting.
 
 A saved plan may come from a fork (`quorum post PLAN.json` in a `workflow_run` job), and a
 fork can write anything into it: invented comment text on the real comments' ids and
@@ -7,7 +7,8 @@ severities, levels, placements and verdicts. So in a posting run the plan is an 
 proposal (SPEC section 8). `check_plan` keeps from it only the findings of analysers (a
 member that names no comment and no bot: a fork controls its analysers anyway), and
 rebuilds everything derived from bot comments from `fresh`, the findings the bot-comment
-readers make of the comments GitHub serves now: the consensus engine groups them with
+readers make of the comments the platform (GitHub, GitLab, Azure DevOps or Bitbucket)
+serves now: the consensus engine groups them with
 the analysers' findings (with the plan's settings only where they cannot hide anything:
 no wider line window, no looser title overlap, no higher inline or gate level, no smaller
 comment cap, no verdicts, no count of bots that ran), and each cluster gets its title,
@@ -45,7 +46,6 @@ from review_quorum.plan import (
     Settings,
     Triage,
     assemble,
-    gate_at,
     place_finding,
     unheld,
 )
@@ -58,35 +58,38 @@ from review_quorum.scoring.confidence.attach import (
     attach_verdicts,
 )
 
-SOURCE = "GitHub"
-MISMATCH = "the plan's finding does not match this comment as GitHub shows it now: left out"
+SOURCE = "GitHub"  # the platform a `Fresh` reading is of, unless it names another
+MISMATCHED = "the plan's finding does not match this comment as {} shows it now: left out"
+MISMATCH = MISMATCHED.format(SOURCE)
 GHOST = "the plan credits a bot that has no comment on this pull request: left out"
 DEFAULTS = Settings()
 GATE: ConsensusLevel | None = ConsensusLevel.CONFIRMED  # a plan may lower it, never lift it
 
 
 class Fresh(msgspec.Struct, frozen=True):
-    """The pull request's comments as read now: the findings of reading them together
-    (what a rebuilt plan holds), and every finding a reading of them gives, each
-    collection also read alone, as saved files of them are (`identities`)."""
+    """The pull request's comments as read now from `platform`: the findings of reading
+    them together (what a rebuilt plan holds), and every finding a reading of them gives,
+    each collection also read alone, as saved files of them are (`identities`)."""
 
     findings: tuple[NormalizedFinding, ...]
     alone: tuple[NormalizedFinding, ...] = ()
+    platform: str = SOURCE
 
     def identities(self) -> set[bytes]:
         return {identity(finding) for finding in (*self.findings, *self.alone)}
 
 
 class CheckedPlan(msgspec.Struct, frozen=True):
-    """The plan to post, rebuilt; the plan's bot members GitHub's comments do not bear
-    out, the bots it names that have no comment, and how many of its findings from bots
-    the rebuilt plan does not show as the plan had them."""
+    """The plan to post, rebuilt; the plan's bot members the platform's comments do not
+    bear out, the bots it names that have no comment, and how many of its findings from
+    bots the rebuilt plan does not show as the plan had them."""
 
     plan: ReviewPlan
     mismatched: tuple[NormalizedFinding, ...] = ()
     ghosts: tuple[str, ...] = ()
     differing: int = 0
     added: int = 0  # findings from bots the rebuilt plan shows that the plan did not
+    platform: str = SOURCE  # whose comments the plan was checked against
 
     @property
     def faithful(self) -> bool:
@@ -116,7 +119,8 @@ def check_plan(
     lines: CodeLines | None = None,
     bound: Sequence[tuple[str, AttachedVerdictInput]] = (),
 ) -> CheckedPlan:
-    """`plan` rebuilt with the bots' findings `fresh` (GitHub's comments, read now) holds;
+    """`plan` rebuilt with the bots' findings `fresh` (the platform's comments, read now)
+    holds;
     `bot_names` are the configuration's names for bots (``bot-logins``), `gate_level` the
     posting run's own gate (its configuration's), which the plan may only lower, and
     `verdicts` the posting run's own verifier verdicts (the plan's are never used),
@@ -142,8 +146,9 @@ def check_plan(
     added = len(_bot_views(rebuilt) - _bot_views(plan.findings))
     shown = len(_bot_views(plan.findings, dropped=True) & _bot_views(rebuilt, dropped=False))
     notes = _notes(plan, analysed, said, mismatched, ghosts, (differing, added, shown))
+    mismatch = MISMATCHED.format(fresh.platform)
     skipped = [
-        Skipped(SOURCE, _where(member), GHOST if member.bot not in commented else MISMATCH)
+        Skipped(fresh.platform, _where(member), GHOST if member.bot not in commented else mismatch)
         for member in mismatched
     ]
     checked = assemble(
@@ -156,20 +161,8 @@ def check_plan(
         # the triage the saved plan was read with (`saved_plan`: the posting run's history)
         triage=Triage(tuple(item.triage for item in plan.findings if item.triage is not None)),
     )
-    return CheckedPlan(replace(checked, notes=notes), mismatched, ghosts, differing, added)
-
-
-def with_gate(plan: ReviewPlan, gate_level: ConsensusLevel | None) -> ReviewPlan:
-    """`plan` gated at the lower of its own gate and the posting run's `gate_level` (a
-    plan may lower the run's gate, never lift it), for a reporter that posts a saved plan
-    without rebuilding it from the platform's comments. A verified plan whose gate stayed
-    on consensus keeps it there."""
-    level = _lower_gate(plan.settings.gate_level, gate_level)
-    if level == plan.settings.gate_level:
-        return plan
-    verified = plan.extra.get("verification", {}).get("gate") != "consensus"
-    gate = gate_at(plan.findings, level, plan.settings.gate_on, verified=verified)
-    return replace(plan, settings=replace(plan.settings, gate_level=level), gate=gate)
+    notes_kept = replace(checked, notes=notes)
+    return CheckedPlan(notes_kept, mismatched, ghosts, differing, added, fresh.platform)
 
 
 def _safe(settings: Settings, gate: ConsensusLevel | None) -> Settings:
@@ -201,7 +194,7 @@ def _lower_gate(
 
 
 def _said(fresh: Fresh, borne_out: Sequence[NormalizedFinding]) -> list[NormalizedFinding]:
-    """The bots' findings, comment by comment as GitHub's comments read together; or, for
+    """The bots' findings, comment by comment as the comments read together; or, for
     a comment whose findings the plan holds exactly as that comment's collection read
     alone gives them (a plan made from saved files of the comments), as read alone."""
     together, alone, proposed = (

@@ -5,7 +5,7 @@ bot's format), and running `quorum` against the stand-in over HTTP."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import httpx
@@ -15,7 +15,7 @@ from azure_devops.ado_contract import AzureDevOpsSpec
 from azure_devops.fake import API, FakeAzureDevOps
 from conftest import shared_path
 from github import fake_server
-from gitlab.gitlab_support import BOT_NOTES
+from gitlab.gitlab_support import BOT_NOTES, BotNote
 from review_quorum.cli import github_input, posting
 
 TOKEN = "adopatquorumtesttoken0123456789abcdef"
@@ -64,9 +64,10 @@ def over_http(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeAzureDevOps
         yield fake, errors
 
 
-def seed_bot_threads(fake: FakeAzureDevOps) -> None:
-    """The ten bots' file threads, a person's thread with a reply and a system comment."""
-    for _, username, line, body in BOT_NOTES:
+def seed_bot_threads(fake: FakeAzureDevOps, notes: Sequence[BotNote] = BOT_NOTES) -> None:
+    """The bots' file threads (`notes`: the ten's), a person's thread with a reply and a
+    system comment."""
+    for _, username, line, body in notes:
         service = username.startswith(SERVICE)
         if service and not any(i["displayName"] == username for i in fake.tokens.values()):
             fake.add_identity(None, username, service=True)

@@ -5,7 +5,7 @@ each bot's format), and running `quorum` against the stand-in over HTTP."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import httpx
@@ -15,7 +15,7 @@ from bitbucket.bitbucket_contract import BitbucketSpec
 from bitbucket.fake import API, FakeBitbucket
 from conftest import shared_path
 from github import fake_server
-from gitlab.gitlab_support import BOT_NOTES
+from gitlab.gitlab_support import BOT_NOTES, BotNote
 from review_quorum.cli import github_input, posting
 
 TOKEN = "ATCTT3xFfGN0quorumtesttoken0123456789"
@@ -64,9 +64,10 @@ def over_http(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeBitbucket, 
         yield fake, errors
 
 
-def seed_bot_comments(fake: FakeBitbucket) -> None:
-    """The ten bots' inline comments, a person's comment with a reply, a deleted comment."""
-    for _, username, line, body in BOT_NOTES:
+def seed_bot_comments(fake: FakeBitbucket, notes: Sequence[BotNote] = BOT_NOTES) -> None:
+    """The bots' inline comments (`notes`: the ten's), a person's comment with a reply, a
+    deleted comment."""
+    for _, username, line, body in notes:
         fake.add_comment(username, body, path=PATH, line=line, app=username.startswith(SERVICE))
     first = fake.add_comment("Dana", "Please double-check the totals before merging.")
     fake.add_comment("Erin", "Agreed, the totals look off.", parent=first)

@@ -5,7 +5,7 @@ format), and running `quorum` against the stand-in."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import httpx
@@ -64,7 +64,8 @@ def over_http(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[FakeGitLab, lis
 
 
 # (bot the finding is read under, GitLab username, line, body)
-BOT_NOTES: tuple[tuple[str, str, int, str], ...] = (
+BotNote = tuple[str, str, int, str]
+BOT_NOTES: tuple[BotNote, ...] = (
     (
         "coderabbit",
         "coderabbitai",
@@ -141,9 +142,10 @@ BOT_NOTES: tuple[tuple[str, str, int, str], ...] = (
 )
 
 
-def seed_bot_discussions(fake: FakeGitLab) -> None:
-    """The ten bots' diff discussions, a person's note, a reply and a system note."""
-    for _, username, line, body in BOT_NOTES:
+def seed_bot_discussions(fake: FakeGitLab, notes: Sequence[BotNote] = BOT_NOTES) -> None:
+    """The bots' diff discussions (`notes`: the ten's), a person's note, a reply and a
+    system note."""
+    for _, username, line, body in notes:
         fake.add_note(username, body, position=fake.position(PATH, line))
     thread = fake.add_note("dana", "Please double-check the totals before merging.")
     fake.add_note("erin", "Agreed, the totals look off.", reply_to=thread)

@@ -6,6 +6,8 @@ Azure DevOps client (``AZURE_DEVOPS_TOKEN``, else ``SYSTEM_ACCESSTOKEN``) and ha
 thread reader (`ingest.azure_devops_threads`), which tells bots from people and feeds the
 comments to the same bot readers as GitHub's. Our own comments are those of the token's
 identity that open with our marker; they are never read as findings.
+`read_azure_devops_fresh` reads the threads the same way for `quorum post --reporter
+azure-devops-pr`, which rebuilds a saved plan's bot findings from them (`checked_plan`).
 """
 
 from __future__ import annotations
@@ -24,8 +26,12 @@ from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions
 
 if TYPE_CHECKING:
+    from review_quorum.azure_devops.client import AzureDevOpsClient
     from review_quorum.azure_devops.snapshot import AzurePullSnapshot
+    from review_quorum.azure_devops.target import AzurePullRequest
+    from review_quorum.checked_plan import Fresh
     from review_quorum.history.coverage import Activity
+    from review_quorum.ingest.azure_devops_threads import AzureThreadsConversation
     from review_quorum.ingest.comments import PullComment
 
 
@@ -58,24 +64,20 @@ def read_azure_devops(
     """Read the pull request's threads into a batch of findings; with `triagers` (a run
     recorded in the history), the triagers' decisions too."""
     from review_quorum.azure_devops.client import AzureDevOpsClient
-    from review_quorum.azure_devops.snapshot import read_pull_request
     from review_quorum.azure_devops.target import resolve_pull_request
-    from review_quorum.ingest.azure_devops_threads import conversation, read_threads
+    from review_quorum.ingest.azure_devops_threads import read_threads
 
     env = os.environ if env is None else env
     if pull.wait_for is not None:
         raise ConfigError("--wait-for: waiting for bots is for GitHub and GitLab only")
     target = resolve_pull_request(pull.organization, pull.project, pull.repo, pull.pr, env)
-    with github_input.client_for(AzureDevOpsClient.from_env, env) as client:
-        identity = client.identity(target.organization)
-        own = identity.id if identity is not None else ""
-        if own:
-            options = msgspec.structs.replace(options, own_login=own)
-        with progress.stage(f"reading {target} from Azure DevOps"):
-            snapshot = read_pull_request(client, target, changes=False)
-    talk = conversation(
-        snapshot.threads, head_sha=snapshot.head_sha, web_url=snapshot.web_url, own_id=own
-    )
+    with (
+        github_input.client_for(AzureDevOpsClient.from_env, env) as client,
+        progress.stage(f"reading {target} from Azure DevOps"),
+    ):
+        own, snapshot, talk = _read(client, target)
+    if own:
+        options = msgspec.structs.replace(options, own_login=own)
     batch = read_threads(talk, name=str(target), options=options)
     screened = None
     if triagers is not None:
@@ -84,6 +86,39 @@ def read_azure_devops(
         screened = triage("azure_devops", None, snapshot, own, triagers, options.bot_logins)
     activity = _activity(snapshot, talk.comments)
     return with_triage(PullInput(batch, talk.head_sha, None, talk=activity), screened)
+
+
+def read_azure_devops_fresh(
+    client: AzureDevOpsClient, target: AzurePullRequest, options: ReadOptions
+) -> Fresh:
+    """The bots' findings in `target`'s threads as Azure DevOps serves them now, read as
+    `read_azure_devops` reads them (none offline: a dry run without a token reads nothing)."""
+    from review_quorum.checked_plan import Fresh
+    from review_quorum.ingest.azure_devops_threads import read_threads
+
+    if client.offline:
+        return Fresh((), platform="Azure DevOps")
+    own, _, talk = _read(client, target)
+    if own:
+        options = msgspec.structs.replace(options, own_login=own)
+    batch = read_threads(talk, name=str(target), options=options)
+    return Fresh(tuple(batch.findings), platform="Azure DevOps")
+
+
+def _read(
+    client: AzureDevOpsClient, target: AzurePullRequest
+) -> tuple[str, AzurePullSnapshot, AzureThreadsConversation]:
+    """Our own identity's id (the token's), the pull request and its threads as comments."""
+    from review_quorum.azure_devops.snapshot import read_pull_request
+    from review_quorum.ingest.azure_devops_threads import conversation
+
+    identity = client.identity(target.organization)
+    own = identity.id if identity is not None else ""
+    snapshot = read_pull_request(client, target, changes=False)
+    talk = conversation(
+        snapshot.threads, head_sha=snapshot.head_sha, web_url=snapshot.web_url, own_id=own
+    )
+    return own, snapshot, talk
 
 
 def _activity(snapshot: AzurePullSnapshot, comments: Sequence[PullComment]) -> Activity:

@@ -7,6 +7,8 @@ variables. Its discussions are read through the GitLab client (``GITLAB_TOKEN``,
 bot readers as GitHub's comments. ``--wait-for BOT,...`` first polls, as on GitHub
 (`cli.github_input.wait`), until those bots have noted the head commit or said they
 skipped: a diff note on the head version, or a note written after the newest version.
+`read_gitlab_fresh` reads the notes the same way for `quorum post --reporter gitlab-mr`,
+which rebuilds a saved plan's bot findings from them (`checked_plan`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,10 @@ from review_quorum.errors import ConfigError
 from review_quorum.ingest.base import ReadOptions
 
 if TYPE_CHECKING:
+    from review_quorum.checked_plan import Fresh
+    from review_quorum.gitlab.client import GitLabClient
     from review_quorum.gitlab.snapshot import MergeRequestSnapshot
+    from review_quorum.gitlab.target import MergeRequest
     from review_quorum.ingest.gitlab_notes import MergeRequestConversation
 
 
@@ -69,7 +74,7 @@ def read_gitlab(
     from review_quorum.gitlab.client import GitLabClient
     from review_quorum.gitlab.snapshot import read_merge_request
     from review_quorum.gitlab.target import resolve_merge_request
-    from review_quorum.ingest.gitlab_notes import conversation, read_notes
+    from review_quorum.ingest.gitlab_notes import read_notes
 
     env = os.environ if env is None else env
     target = resolve_merge_request(pull.project, pull.mr, env)
@@ -79,23 +84,13 @@ def read_gitlab(
             f"--wait-for: expected bot names separated by commas, not {pull.wait_for!r}"
         )
     with github_input.client_for(GitLabClient.from_env, env) as client:
-        if options.own_login is None:
-            # our own notes are the token's account's: only those, marked, are ours
-            user = client.current_user()
-            if user is not None:
-                options = msgspec.structs.replace(options, own_login=user.username)
-
+        options = _own(client, options)
         snapshots: list[MergeRequestSnapshot] = []
 
         def read() -> MergeRequestConversation:
             snapshot = read_merge_request(client, target)
             snapshots.append(snapshot)
-            return conversation(
-                snapshot.discussions,
-                head_sha=snapshot.head_sha,
-                web_url=snapshot.web_url,
-                head_committed_at=snapshot.version_created_at,
-            )
+            return _conversation(snapshot)
 
         with progress.stage(f"reading {target} from GitLab"):
             if bots:
@@ -110,3 +105,39 @@ def read_gitlab(
             screened = triage("gitlab", client, snapshots[-1], own, triagers, options.bot_logins)
     batch = read_notes(talk, name=str(target), options=options)
     return with_triage(PullInput(batch, talk.head_sha, awaited, talk=talk), screened)
+
+
+def read_gitlab_fresh(client: GitLabClient, target: MergeRequest, options: ReadOptions) -> Fresh:
+    """The bots' findings in `target`'s notes as GitLab serves them now, read as
+    `read_gitlab` reads them (none offline: a dry run without a token reads nothing)."""
+    from review_quorum.checked_plan import Fresh
+    from review_quorum.gitlab.snapshot import read_merge_request
+    from review_quorum.ingest.gitlab_notes import read_notes
+
+    if client.offline:
+        return Fresh((), platform="GitLab")
+    options = _own(client, options)
+    talk = _conversation(read_merge_request(client, target))
+    batch = read_notes(talk, name=str(target), options=options)
+    return Fresh(tuple(batch.findings), platform="GitLab")
+
+
+def _own(client: GitLabClient, options: ReadOptions) -> ReadOptions:
+    """`options` with our own login: our notes are the token's account's, and only
+    those, marked, are ours."""
+    if options.own_login is None:
+        user = client.current_user()
+        if user is not None:
+            options = msgspec.structs.replace(options, own_login=user.username)
+    return options
+
+
+def _conversation(snapshot: MergeRequestSnapshot) -> MergeRequestConversation:
+    from review_quorum.ingest.gitlab_notes import conversation
+
+    return conversation(
+        snapshot.discussions,
+        head_sha=snapshot.head_sha,
+        web_url=snapshot.web_url,
+        head_committed_at=snapshot.version_created_at,
+    )

@@ -14,8 +14,9 @@ own, its summary links to the bots' comments instead). `--dry-run` performs the 
 (when a token is available) and prints every write request instead of sending it, with the
 Authorization header redacted. The printed requests go to standard output, the one-line
 result to standard error. A saved plan's bot findings are checked against the comments
-the posting run reads from GitHub: the plan is a proposal (`checked_plan`), every finding
-from a bot is rebuilt from GitHub's comments, the plan adds only its analysers' findings,
+the posting run reads from the platform it posts to (GitHub, GitLab, Azure DevOps or
+Bitbucket): the plan is a proposal (`checked_plan`), every finding from a bot is rebuilt
+from the platform's comments, the plan adds only its analysers' findings,
 what it claims of a bot that no comment says is left out and counted, and only comments
 the posted review shows are hidden. Its verdicts are not used (`--verdicts FILE` gives the
 run its own; with the verifier's flags and `--diff` the run verifies the plan as it rebuilt
@@ -56,7 +57,6 @@ if TYPE_CHECKING:
     from review_quorum.verifier.stage import VerifyOptions
 
 LEVELS = [level.value for level in ConsensusLevel]
-THREAD_REPORTERS = ("gitlab-mr", "azure-devops-pr", "bitbucket-pr", "bitbucket-insights")
 
 
 def add_parser(subparsers: Any) -> None:
@@ -178,7 +178,7 @@ def add_post_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from review_quorum.checked_plan import check_plan, with_gate
+    from review_quorum.checked_plan import check_plan
     from review_quorum.cli import history_review
     from review_quorum.cli.common import load_verdicts
     from review_quorum.cli.posting import PostingOptions
@@ -220,15 +220,14 @@ def run(args: argparse.Namespace) -> int:
 
     gate = args.gate_level or settings.get("gate-level", "confirmed")  # a plan only lowers it
     gate_level = None if gate == "none" else ConsensusLevel.parse(gate)
-    if reporter in THREAD_REPORTERS:  # posted as saved, not rebuilt: gated here
-        plans[0] = with_gate(plans[0], gate_level)
     verdicts = load_verdicts(args.verdicts)
     lines = CodeLines(root=args.checkout) if args.checkout else None
     chosen = verifying.options(args, settings)
 
     def rebuild(fresh: Fresh) -> CheckedPlan:
-        """The saved plan rebuilt from the comments GitHub shows now (`checked_plan`), and
-        verified when a verifier is given (this run's own verdicts, on the plan as rebuilt)."""
+        """The saved plan rebuilt from the comments the platform shows now (`checked_plan`),
+        and verified when a verifier is given (this run's own verdicts, on the plan as
+        rebuilt)."""
         names = reading.bot_logins.values()
 
         def checked_with(bound: Sequence[tuple[str, AttachedVerdictInput]] = ()) -> CheckedPlan:
@@ -268,7 +267,7 @@ def run(args: argparse.Namespace) -> int:
         if args.dry_run:
             warn("--dry-run: the run is not recorded in the history")
         else:
-            # The plan as saved when what it says of the bots is what GitHub shows (so a
+            # The plan as saved when what it says of the bots is what the platform shows (so a
             # review and a post of its plan are one run), else the plan as posted.
             recorder.record(plans[0] if faithful[-1:] == [True] else plans[-1])
     return status
@@ -281,7 +280,7 @@ def verified(
     checked_with: Callable[[Sequence[tuple[str, AttachedVerdictInput]]], CheckedPlan],
     recorder: Recorder | None = None,
 ) -> CheckedPlan:
-    """`checked` verified by this run: the clusters it rebuilt from GitHub's comments (never
+    """`checked` verified by this run: the clusters it rebuilt from the platform's comments (never
     the plan's word for them) are asked about, and each verdict goes to the cluster it was
     asked about, as `quorum review --verify-url` applies them (with `--db`, the answers are
     kept in the history)."""
@@ -313,8 +312,9 @@ def warn_checked(checked: CheckedPlan, hidden: str = "") -> None:
     if checked.mismatched:
         warn(
             f"{len(checked.mismatched)} finding(s) of the plan do not match the pull "
-            "request's comments as GitHub shows them now: left out (counted as skipped); "
-            "the bots' findings are GitHub's" + (f", {hidden}" if hidden else "")
+            f"request's comments as {checked.platform} shows them now: left out (counted as "
+            f"skipped); the bots' findings are {checked.platform}'s"
+            + (f", {hidden}" if hidden else "")
         )
     if checked.ghosts:
         warn(f"not credited: {', '.join(checked.ghosts)} (named by the plan, no comment here)")

@@ -34,7 +34,7 @@ class Delivery(msgspec.Struct, frozen=True):
 
     `reading` is how a poster reads the pull request's comments itself; `rebuild`, given
     for a saved plan (which may come from a fork), checks the plan against that reading
-    so that what is hidden or attributed to a bot is what GitHub shows (`checked_plan`).
+    so that what is hidden or attributed to a bot is what the platform shows (`checked_plan`).
     """
 
     plan: ReviewPlan

@@ -8,7 +8,9 @@ status keyed ``--check-name`` (default review-quorum) on the head commit, which 
 checks read. ``--dry-run`` prints the write requests instead of sending them (the reads are
 made when credentials are there). ``--resolve-fixed`` resolves the threads of findings no
 longer reported. What GitHub alone has is refused: ``--hide-duplicates`` and
-``--inline-mode link``.
+``--inline-mode link``. A saved plan (`quorum post`) is rebuilt from the pull request's
+comments as Bitbucket serves them now (`Delivery.rebuild`, `checked_plan`), read as
+``quorum review --bitbucket`` reads them: the bots' findings are Bitbucket's, never the plan's.
 """
 
 from __future__ import annotations
@@ -17,19 +19,29 @@ from review_quorum.bitbucket.client import BitbucketClient
 from review_quorum.bitbucket.poster import STATUS_KEY, post_pull_request
 from review_quorum.bitbucket.target import resolve_pull_request
 from review_quorum.cli import posting
+from review_quorum.cli.bitbucket_input import read_bitbucket_fresh
 from review_quorum.cli.reporters.base import Delivery
-from review_quorum.cli.reporters.threads import connected, thread_draft
+from review_quorum.cli.reporters.threads import (
+    checked_plan,
+    connected,
+    refuse_github_only,
+    thread_draft,
+)
 
 
 def report(delivery: Delivery) -> int:
     options = delivery.options
-    draft = thread_draft(delivery, "Bitbucket", "Bitbucket comments")
+    refuse_github_only(delivery, "Bitbucket", "Bitbucket comments")
     target = resolve_pull_request(options.repo, options.pr, delivery.env)
     with connected(delivery, BitbucketClient.from_env, target) as client:
+        plan = checked_plan(
+            delivery,
+            lambda reading: read_bitbucket_fresh(client, target, reading, delivery.env),
+        )
         result = post_pull_request(
             client,
             target,
-            draft,
+            thread_draft(delivery, plan),
             resolve_fixed=options.resolve_fixed,
             dry_run=options.dry_run,
             status_key=options.check_name or STATUS_KEY,
