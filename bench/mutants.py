@@ -412,7 +412,7 @@ MUTANTS: tuple[Mutant, ...] = (
     # Platform history readers.
     Mutant(
         "history/gitlab_reads.py",
-        63,
+        61,
         '"thumbsdown": "-1",',
         '"thumbsdown": "thumbsdown",',
         "a GitLab thumbs-down is not counted",
@@ -420,7 +420,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "history/gitlab_reads.py",
-        138,
+        127,
         "if index == len(heads) - 1 else",
         "if index == len(heads) else",
         "a note on the newest version counts as changed by a later one",
@@ -428,7 +428,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "history/gitlab_reads.py",
-        233,
+        222,
         "bot=is_bot_account(login) or login in bot_logins",
         "bot=login in bot_logins",
         "a GitLab bot account triages",

@@ -90,7 +90,7 @@ def read_gitlab(
         def read() -> MergeRequestConversation:
             snapshot = read_merge_request(client, target)
             snapshots.append(snapshot)
-            return _conversation(snapshot)
+            return snapshot.conversation()
 
         with progress.stage(f"reading {target} from GitLab"):
             if bots:
@@ -117,7 +117,7 @@ def read_gitlab_fresh(client: GitLabClient, target: MergeRequest, options: ReadO
     if client.offline:
         return Fresh((), platform="GitLab")
     options = _own(client, options)
-    talk = _conversation(read_merge_request(client, target))
+    talk = read_merge_request(client, target).conversation()
     batch = read_notes(talk, name=str(target), options=options)
     return Fresh(tuple(batch.findings), platform="GitLab")
 
@@ -130,14 +130,3 @@ def _own(client: GitLabClient, options: ReadOptions) -> ReadOptions:
         if user is not None:
             options = msgspec.structs.replace(options, own_login=user.username)
     return options
-
-
-def _conversation(snapshot: MergeRequestSnapshot) -> MergeRequestConversation:
-    from review_quorum.ingest.gitlab_notes import conversation
-
-    return conversation(
-        snapshot.discussions,
-        head_sha=snapshot.head_sha,
-        web_url=snapshot.web_url,
-        head_committed_at=snapshot.version_created_at,
-    )

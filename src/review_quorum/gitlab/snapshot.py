@@ -11,7 +11,7 @@ version's file diffs are read as well, which tell the poster what lines can carr
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -19,6 +19,9 @@ from review_quorum.delivery.timestamps import parse_timestamp
 from review_quorum.errors import GitLabError
 from review_quorum.gitlab.client import GitLabClient
 from review_quorum.gitlab.target import MergeRequest
+
+if TYPE_CHECKING:
+    from review_quorum.ingest.gitlab_notes import MergeRequestConversation
 
 
 class DiffRefs(msgspec.Struct, frozen=True):
@@ -44,6 +47,18 @@ class MergeRequestSnapshot(msgspec.Struct, frozen=True):
     @property
     def head_sha(self) -> str:
         return self.refs.head_sha
+
+    def conversation(self) -> MergeRequestConversation:
+        """The notes of this reading as the GitLab note reader takes them (`review --gitlab`,
+        `quorum post`'s rebuild and the history's sync read them alike)."""
+        from review_quorum.ingest.gitlab_notes import conversation
+
+        return conversation(
+            self.discussions,
+            head_sha=self.head_sha,
+            web_url=self.web_url,
+            head_committed_at=self.version_created_at,
+        )
 
 
 def read_merge_request(

@@ -51,8 +51,6 @@ from review_quorum.history.triage import (
 )
 from review_quorum.ingest.base import ReadOptions, signed
 from review_quorum.ingest.gitlab_notes import (
-    MergeRequestConversation,
-    conversation,
     is_bot_account,
     signed_accounts,
 )
@@ -86,21 +84,12 @@ def pull_info(merge_request: Mapping[str, Any], iid: int) -> PullInfo:
     )
 
 
-def talk_of(snapshot: MergeRequestSnapshot) -> MergeRequestConversation:
-    return conversation(
-        snapshot.discussions,
-        head_sha=snapshot.head_sha,
-        web_url=snapshot.web_url,
-        head_committed_at=snapshot.version_created_at,
-    )
-
-
 def read_pull_history(
     client: GitLabClient, snapshot: MergeRequestSnapshot, options: ReadOptions | None = None
 ) -> PullHistory:
     """One merge request read from GitLab and labelled."""
     options = options or ReadOptions()
-    talk = talk_of(snapshot)
+    talk = snapshot.conversation()
     options = signed(options, signed_accounts(talk.comments))
     logins = options.bot_logins
     info = pull_info(snapshot.merge_request, snapshot.target.iid)
@@ -193,7 +182,7 @@ def read_decisions(
 ) -> Screened:
     """The configured triagers' decisions on the merge request: ``/quorum`` commands in
     notes (a reply in our diff discussion needs no fingerprint) and thumbs on our notes."""
-    talk = talk_of(snapshot)
+    talk = snapshot.conversation()
     bot_logins = {**signed_accounts(talk.comments), **(bot_logins or {})}
     ours, said = spoken(talk.comments, own_login)
     found: list[Decision] = commands(said, ours, bots=True)
